@@ -1,0 +1,3 @@
+from deathnote.cli.app import main
+
+main()

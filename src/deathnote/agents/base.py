@@ -1,0 +1,58 @@
+"""Agents (bots): they receive exactly what a human in their seat would."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from deathnote.engine.actions import Action, Seat
+
+
+class Observation:
+    """What a seat has when it must decide: its view (built lazily), legal actions, rng."""
+
+    __slots__ = ("_view", "_view_fn", "legal", "rng", "seat")
+
+    def __init__(
+        self,
+        seat: Seat,
+        legal: Sequence[Action],
+        view_fn: Callable[[], dict[str, Any]],
+        rng: random.Random,
+    ) -> None:
+        self.seat = seat
+        self.legal = legal
+        self.rng = rng
+        self._view_fn = view_fn
+        self._view: dict[str, Any] | None = None
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """The seat's view, as ``Match.view(seat)`` returns it."""
+        if self._view is None:
+            self._view = self._view_fn()
+        return self._view
+
+
+class Agent:
+    """A bot for one seat. Subclasses override ``choose``."""
+
+    name = "agent"
+
+    def __init__(self, seat: Seat) -> None:
+        self.seat = seat
+
+    def choose(self, obs: Observation) -> Action:
+        """Pick one of ``obs.legal``."""
+        raise NotImplementedError
+
+
+class RandomAgent(Agent):
+    """Uniformly random among the legal actions; never looks at the view."""
+
+    name = "random"
+
+    def choose(self, obs: Observation) -> Action:
+        """A uniformly random legal action."""
+        return obs.rng.choice(obs.legal)

@@ -1,0 +1,210 @@
+"""The ``deathnote`` command."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import orjson
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+from rich.table import Table
+
+from deathnote.cli.options import build_options
+from deathnote.cli.play import TerminalGame, parse_seat
+from deathnote.cli.render import render_view
+from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Viewer
+from deathnote.engine.errors import DeathNoteError
+from deathnote.engine.match import Match
+from deathnote.engine.registry import games, get_game
+from deathnote.sim.runner import Batch, bench, seat_agents, simulate
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
+console = Console()
+err_console = Console(stderr=True)
+
+Chapter = Annotated[int | None, typer.Option(help="Confrontation chapter (1 or 2).")]
+Rules = Annotated[str | None, typer.Option(help="Investigation Card Game rules: light or kira.")]
+Eyes = Annotated[bool, typer.Option("--shinigami-eyes", help="ICG: Shinigami Eyes option.")]
+Deck = Annotated[str | None, typer.Option(help="TCG: a deck file for your seat.")]
+Extra = Annotated[
+    list[str] | None, typer.Option("--option", "-o", help="Any game option as key=value.")
+]
+Players = Annotated[int | None, typer.Option(help="Number of players.")]
+Content = Annotated[str | None, typer.Option(help="Path to replacement content data.")]
+
+
+def fail(exc: Exception) -> None:
+    """Print an error for a person and exit with status 2."""
+    err_console.print(f"[red]error:[/] {exc}")
+    raise typer.Exit(2)
+
+
+@app.command("games")
+def list_games() -> None:
+    """List the games with their player counts."""
+    table = Table("id", "game", "players")
+    for game in games().values():
+        count = (
+            str(game.min_players)
+            if game.min_players == game.max_players
+            else f"{game.min_players}-{game.max_players}"
+        )
+        table.add_row(game.id, game.name, count)
+    console.print(table)
+
+
+@app.command()
+def play(
+    game: str,
+    as_: Annotated[str | None, typer.Option("--as", help="Your seat (name or number).")] = None,
+    players: Players = None,
+    seed: Annotated[int | None, typer.Option(help="Random seed (default: time).")] = None,
+    hotseat: Annotated[bool, typer.Option(help="Every seat is a person at this screen.")] = False,
+    bot: Annotated[str, typer.Option(help="Agent for the other seats.")] = "heuristic",
+    load: Annotated[Path | None, typer.Option(help="Resume a saved record.")] = None,
+    save: Annotated[Path | None, typer.Option(help="Where to keep the record.")] = None,
+    chapter: Chapter = None,
+    rules: Rules = None,
+    shinigami_eyes: Eyes = False,
+    deck: Deck = None,
+    option: Extra = None,
+    content: Content = None,
+) -> None:
+    """Play a game in the terminal against bots, or hot-seat."""
+    try:
+        if load is not None:
+            match = Match.replay(orjson.loads(load.read_bytes()))
+        else:
+            spec = get_game(game)
+            opts = build_options(chapter, rules, shinigami_eyes, deck, option)
+            match = Match.create(
+                game,
+                players or spec.min_players,
+                seed if seed is not None else time.time_ns() % 1_000_000_007,
+                opts,
+                content,
+            )
+        names = match.seat_names()
+        humans = set(range(match.players)) if hotseat else {parse_seat(as_ or "1", names)}
+        if bot not in ("random", *match.game.agents()):
+            bot = "random"
+        save_path = (
+            save
+            or load
+            or Path.home() / ".deathnote" / "saves" / f"{match.game.id}-{match.seed}.json"
+        )
+        TerminalGame(match, humans, bot, hotseat, console, save_path=save_path).run()
+    except DeathNoteError as exc:
+        fail(exc)
+
+
+@app.command("simulate")
+def simulate_cmd(
+    game: str,
+    games_: Annotated[int, typer.Option("--games", help="How many games.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the batch.")] = 0,
+    agents: Annotated[
+        str, typer.Option(help="One agent for every seat, or one per seat: kira,l")
+    ] = "random",
+    players: Players = None,
+    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    save: Annotated[Path | None, typer.Option(help="Write one record per game here.")] = None,
+    json_: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
+    chapter: Chapter = None,
+    rules: Rules = None,
+    shinigami_eyes: Eyes = False,
+    deck: Deck = None,
+    option: Extra = None,
+    content: Content = None,
+) -> None:
+    """Run many games headless and summarise them."""
+    try:
+        spec = get_game(game)
+        count = players or spec.min_players
+        opts = build_options(chapter, rules, shinigami_eyes, deck, option)
+        Match.create(game, count, seed, opts, content)  # validate before starting workers
+        names = seat_agents([a.strip() for a in agents.split(",") if a.strip()], count)
+        for name in set(names):
+            if name != "random" and name not in spec.agents():
+                raise DeathNoteError(f"unknown agent {name!r} for {game}")
+        batch = Batch(game, count, tuple(names), opts, content, str(save) if save else None)
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err_console,
+            transient=True,
+        ) as progress:
+            task = progress.add_task(f"{game}", total=games_)
+            result = simulate(batch, games_, seed, jobs, lambda n: progress.advance(task, n))
+    except DeathNoteError as exc:
+        fail(exc)
+        return
+    if json_:
+        sys.stdout.write(orjson.dumps(result).decode() + "\n")
+        return
+    table = Table("", "value", title=f"{game}: {result['games']} games")
+    for key in ("wins", "win_rates", "outcomes", "errors", "mean_actions", "mean_turns", "seconds"):
+        table.add_row(key, str(result[key]))
+    console.print(table)
+
+
+def parse_viewer(text: str, names: list[str]) -> Viewer:
+    """A viewer: a seat name or number, 'spectator' or 'omniscient'."""
+    if text.lower() in (SPECTATOR, OMNISCIENT):
+        return text.lower()
+    return parse_seat(text, names)
+
+
+@app.command()
+def replay(
+    file: Path,
+    as_: Annotated[str, typer.Option("--as", help="Seat, spectator or omniscient.")] = OMNISCIENT,
+) -> None:
+    """Replay a record, check it, and show the outcome and log as one viewer saw it."""
+    try:
+        record: Any = orjson.loads(file.read_bytes())
+        match = Match.replay(record)
+        viewer = parse_viewer(as_, match.seat_names())
+    except (OSError, orjson.JSONDecodeError) as exc:
+        fail(DeathNoteError(f"cannot read {file}: {exc}"))
+        return
+    except DeathNoteError as exc:
+        fail(exc)
+        return
+    console.print(f"Replayed {len(match.actions)} actions of {match.game.name}: record is valid.")
+    view = match.view(viewer)
+    console.print(render_view({**view, "legal": []}))
+    for entry in view["log"]:
+        console.print(entry["text"])
+    outcome = match.outcome()
+    console.print(f"Outcome: {outcome.reason if outcome else 'not finished'}")
+
+
+@app.command("bench")
+def bench_cmd(
+    game: str,
+    seconds: Annotated[float, typer.Option(help="How long to run.")] = 5.0,
+    players: Players = None,
+    chapter: Chapter = None,
+    option: Extra = None,
+) -> None:
+    """Random self-play on one core: actions per second and games per second."""
+    try:
+        spec = get_game(game)
+        opts = build_options(chapter, extra=option)
+        result = bench(game, players or spec.min_players, opts, seconds)
+    except DeathNoteError as exc:
+        fail(exc)
+        return
+    sys.stdout.write(orjson.dumps(result).decode() + "\n")
+
+
+def main() -> None:
+    """Entry point of the console script."""
+    app()

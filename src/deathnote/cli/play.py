@@ -1,0 +1,119 @@
+"""Terminal play: humans at one keyboard (hot-seat) or against bots."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+from rich.console import Console
+
+from deathnote.agents import Agent, agent_rng, make_agent, observe
+from deathnote.cli.render import render_view
+from deathnote.engine.actions import Seat
+from deathnote.engine.errors import DeathNoteError
+from deathnote.engine.match import Match
+
+
+def parse_seat(text: str, names: list[str]) -> Seat:
+    """A seat from its name (any case) or its 1-based number."""
+    lowered = [n.lower() for n in names]
+    if text.lower() in lowered:
+        return lowered.index(text.lower())
+    if text.isdigit() and 1 <= int(text) <= len(names):
+        return int(text) - 1
+    raise DeathNoteError(f"no seat {text!r}; seats are {', '.join(names)} (or 1-{len(names)})")
+
+
+class TerminalGame:
+    """Runs one match in the terminal with human seats and bot seats."""
+
+    def __init__(
+        self,
+        match: Match,
+        humans: set[Seat],
+        bot: str,
+        hotseat: bool,
+        console: Console,
+        read: Callable[[str], str] = input,
+        save_path: Path | None = None,
+        bot_delay: float = 0.0,
+    ) -> None:
+        self.match = match
+        self.humans = humans
+        self.hotseat = hotseat
+        self.console = console
+        self.read = read
+        self.save_path = save_path
+        self.bot_delay = bot_delay
+        self.bots: dict[Seat, Agent] = {
+            s: make_agent(match.game.id, bot, s) for s in range(match.players) if s not in humans
+        }
+        self.rngs = {s: agent_rng(match.seed, s) for s in range(match.players)}
+        self.current_holder: Seat | None = None
+
+    def save(self) -> Path | None:
+        """Write the match record so the game can be resumed or replayed."""
+        if self.save_path is None:
+            return None
+        self.save_path.parent.mkdir(parents=True, exist_ok=True)
+        self.save_path.write_bytes(orjson.dumps(self.match.record(), option=orjson.OPT_INDENT_2))
+        return self.save_path
+
+    def hand_over(self, seat: Seat) -> None:
+        """Hot-seat: clear the screen and wait for the next player before a private view."""
+        if not self.hotseat or self.current_holder == seat:
+            return
+        self.console.clear()
+        self.read(f"Pass the device to {self.match.seat_name(seat)} and press Enter... ")
+        self.console.clear()
+        self.current_holder = seat
+
+    def ask(self, seat: Seat) -> None:
+        """Show a human seat its view and read one legal choice."""
+        self.hand_over(seat)
+        while True:
+            view = self.match.view(seat)
+            self.console.print(render_view(view))
+            legal = self.match.legal(seat)
+            answer = self.read(
+                f"{self.match.seat_name(seat)}, choose 1-{len(legal)} (q to save and quit): "
+            ).strip()
+            if answer.lower() in ("q", "quit"):
+                raise KeyboardInterrupt
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                try:
+                    self.match.submit(seat, legal[int(answer) - 1])
+                except DeathNoteError as exc:
+                    self.console.print(f"[red]{exc}[/]")
+                    continue
+                self.save()
+                return
+            self.console.print(f"[red]Please type a number from 1 to {len(legal)}.[/]")
+
+    def run(self) -> None:
+        """Play until the game ends, then show it from the last human seat's side."""
+        try:
+            while self.match.outcome() is None:
+                pending = self.match.pending()
+                human = sorted(s for s in pending if s in self.humans)
+                if human:
+                    self.ask(human[0])
+                    continue
+                seat = min(pending)
+                action = self.bots[seat].choose(observe(self.match, seat, self.rngs[seat]))
+                self.match.submit(seat, action)
+                if self.bot_delay:
+                    time.sleep(self.bot_delay)
+        except (KeyboardInterrupt, EOFError):
+            path = self.save()
+            if path:
+                self.console.print(
+                    f"\nSaved. Resume with: deathnote play {self.match.game.id} --load {path}"
+                )
+            raise SystemExit(0) from None
+        self.save()
+        viewer = min(self.humans) if len(self.humans) == 1 else "omniscient"
+        self.console.print(render_view(self.match.view(viewer)))
+        self.console.print(render_view({**self.match.view("omniscient"), "log": []}))

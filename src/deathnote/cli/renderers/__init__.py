@@ -1,0 +1,1 @@
+"""Game-specific terminal renderers (view only, no rules)."""

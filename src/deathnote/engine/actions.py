@@ -1,0 +1,162 @@
+"""Actions, decisions, events and outcomes: the small values the Match API speaks in."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from deathnote.engine.errors import IllegalAction
+
+Seat = int
+"""A seat number, 0..players-1."""
+
+Viewer = int | str
+"""A seat number, or one of SPECTATOR / OMNISCIENT."""
+
+SPECTATOR = "spectator"
+OMNISCIENT = "omniscient"
+
+Scalar = str | int | bool | None
+ArgValue = Scalar | tuple[Scalar, ...]
+
+
+def _freeze(key: str, value: Any) -> ArgValue:
+    if value is None or isinstance(value, str | int | bool):
+        return value
+    if isinstance(value, list | tuple):
+        items = tuple(value)
+        for item in items:
+            if not (item is None or isinstance(item, str | int | bool)):
+                raise IllegalAction(f"malformed action: field {key!r} holds {item!r}")
+        return items
+    raise IllegalAction(f"malformed action: field {key!r} holds {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One choice a seat makes, e.g. ``Action.make("chase", side="A")``.
+
+    Equality ignores the label, so an action parsed from JSON equals the legal one.
+
+    >>> Action.make("chase", "Go to scene A", side="A") == Action.from_json({"kind": "chase", "side": "A"})
+    True
+    """
+
+    kind: str
+    args: tuple[tuple[str, ArgValue], ...] = ()
+    label: str = field(default="", compare=False, hash=False)
+
+    @classmethod
+    def make(cls, kind: str, label: str = "", **args: Any) -> Action:
+        """Build an action; argument values are scalars or lists of scalars."""
+        frozen = tuple(sorted((k, _freeze(k, v)) for k, v in args.items()))
+        return cls(kind, frozen, label or kind)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of one argument."""
+        for k, v in self.args:
+            if k == key:
+                return v
+        return default
+
+    def __getitem__(self, key: str) -> Any:
+        for k, v in self.args:
+            if k == key:
+                return v
+        raise KeyError(key)
+
+    def to_json(self) -> dict[str, Any]:
+        """The stable JSON form: ``{"kind": ..., **args}`` with tuples as lists."""
+        out: dict[str, Any] = {"kind": self.kind}
+        for k, v in self.args:
+            out[k] = list(v) if isinstance(v, tuple) else v
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> Action:
+        """Parse the JSON form; raises IllegalAction when it is malformed."""
+        if not isinstance(data, Mapping):
+            raise IllegalAction("malformed action: expected an object with a 'kind' field")
+        kind = data.get("kind")
+        if not isinstance(kind, str) or not kind:
+            raise IllegalAction("malformed action: 'kind' must be a non-empty string")
+        args = {k: v for k, v in data.items() if k not in ("kind", "label")}
+        for key in args:
+            if not isinstance(key, str):
+                raise IllegalAction("malformed action: field names must be strings")
+        return cls.make(kind, **args)
+
+    def __str__(self) -> str:
+        return self.label or self.kind
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What a pending seat is asked: a kind ("chase", "pick_news", ...) and a prompt.
+
+    ``covert`` decisions are not shown to other seats as "waiting for X" (e.g. Kira's
+    secret Death Note choice while everyone's eyes are closed).
+    """
+
+    kind: str
+    prompt: str
+    covert: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"kind": self.kind, "prompt": self.prompt}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One log entry. ``audience`` None means every viewer; otherwise only those seats
+    (and the omniscient viewer) may see it."""
+
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    audience: frozenset[Seat] | None = None
+
+    @classmethod
+    def public(cls, text: str, **data: Any) -> Event:
+        """An event everyone sees."""
+        return cls(text, data, None)
+
+    @classmethod
+    def private(cls, seats: Iterable[Seat], text: str, **data: Any) -> Event:
+        """An event only the given seats see."""
+        return cls(text, data, frozenset(seats))
+
+    def visible_to(self, viewer: Viewer) -> bool:
+        """Whether this viewer may see the event."""
+        if self.audience is None or viewer == OMNISCIENT:
+            return True
+        return isinstance(viewer, int) and viewer in self.audience
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form (without the audience)."""
+        return {"text": self.text, "data": dict(self.data)}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``winners``: the side/team names that won (e.g. ("kira",)), empty for none.
+    ``condition``: a short id of the end condition (e.g. "points", "accusation").
+    ``scores``: optional per-role or per-seat numbers (e.g. Apples per Role).
+    """
+
+    winners: tuple[str, ...]
+    condition: str
+    reason: str
+    scores: Mapping[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "winners": list(self.winners),
+            "condition": self.condition,
+            "reason": self.reason,
+            "scores": dict(self.scores),
+        }

@@ -1,0 +1,230 @@
+"""Match: one running game, the API every front end, bot and simulator drives."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import orjson
+
+from deathnote.engine.actions import (
+    OMNISCIENT,
+    SPECTATOR,
+    Action,
+    Decision,
+    Event,
+    Outcome,
+    Seat,
+    Viewer,
+)
+from deathnote.engine.errors import IllegalAction, OptionsError, ReplayError
+from deathnote.engine.game import Game
+from deathnote.engine.registry import get_game
+
+RECORD_FORMAT = 1
+
+
+def content_digest(content: Any) -> str:
+    """A stable digest of content data (canonical JSON, sorted keys)."""
+    blob = orjson.dumps(content, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    return hashlib.sha256(blob).hexdigest()[:16]
+
+
+class Match:
+    """One running game: the full truth, the seeded generator and the accepted actions.
+
+    >>> m = Match.create("confrontation", 2, seed=1)  # doctest: +SKIP
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        players: int,
+        seed: int,
+        options: dict[str, Any],
+        content: Any,
+        content_path: str | None,
+    ) -> None:
+        self.game = game
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.content = content
+        self.content_path = content_path
+        self.rng = random.Random(seed)
+        self.state = game.new_state(players, options, content, self.rng)
+        self.actions: list[tuple[Seat, Action]] = []
+        self.events: list[Event] = []
+        self._legal: dict[Seat, Sequence[Action]] = {}
+        self._pending: dict[Seat, Decision] | None = None
+        self._digest: str | None = None
+
+    # -- creation -------------------------------------------------------------------
+    @classmethod
+    def create(
+        cls,
+        game_id: str,
+        players: int,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+        content: str | None = None,
+    ) -> Match:
+        """A new match; ``content`` is an optional path to replacement content data."""
+        game = get_game(game_id)
+        if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
+            raise OptionsError(
+                f"{game.name} is played by {game.min_players} to {game.max_players} players, "
+                f"not {players}"
+            )
+        if not isinstance(seed, int):
+            raise OptionsError(f"the seed must be an integer, not {seed!r}")
+        opts = game.parse_options(players, dict(options or {}))
+        data = game.load_content(content, opts)
+        return cls(game, players, seed, opts, data, content)
+
+    @classmethod
+    def replay(cls, record: Mapping[str, Any]) -> Match:
+        """Rebuild a match from its record: identical state, or ReplayError naming the step."""
+        try:
+            game = get_game(str(record["game"]))
+            players = int(record["players"])
+            seed = int(record["seed"])
+            options = dict(record.get("options") or {})
+            steps = list(record["actions"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ReplayError(f"malformed record: {exc}") from None
+        if record.get("rules_version", game.rules_version) != game.rules_version:
+            raise ReplayError(
+                f"record is for rules version {record.get('rules_version')}, "
+                f"this is {game.rules_version}"
+            )
+        opts = game.parse_options(players, options)
+        if "content" in record and record["content"] is not None:
+            data = record["content"]
+        else:
+            data = game.load_content(record.get("content_path"), opts)
+        match = cls(game, players, seed, opts, data, record.get("content_path"))
+        expected = record.get("content_digest")
+        if expected and expected != match.content_digest:
+            raise ReplayError(
+                f"content digest {match.content_digest} differs from the record's {expected}"
+            )
+        for index, step in enumerate(steps):
+            try:
+                seat, action_json = step
+                match.submit(int(seat), Action.from_json(action_json))
+            except (IllegalAction, TypeError, ValueError) as exc:
+                raise ReplayError(f"step {index}: {exc}") from None
+        return match
+
+    # -- the API --------------------------------------------------------------------
+    @property
+    def content_digest(self) -> str:
+        """Digest of the content this match plays with."""
+        if self._digest is None:
+            self._digest = content_digest(self.content)
+        return self._digest
+
+    def pending(self) -> dict[Seat, Decision]:
+        """Seats that must decide now (several at once = simultaneous secret choices)."""
+        if self._pending is None:
+            self._pending = self.game.pending(self.state)
+        return self._pending
+
+    def legal(self, seat: Seat) -> Sequence[Action]:
+        """Legal actions of a seat now (empty when it is not asked)."""
+        cached = self._legal.get(seat)
+        if cached is None:
+            cached = self.game.legal(self.state, seat) if seat in self.pending() else ()
+            self._legal[seat] = cached
+        return cached
+
+    def submit(self, seat: Seat, action: Action | Mapping[str, Any]) -> list[Event]:
+        """Carry out one action; raises IllegalAction and changes nothing when rejected."""
+        if not isinstance(action, Action):
+            action = Action.from_json(action)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise IllegalAction(f"there is no seat {seat!r} in this game")
+        if self.game.outcome(self.state) is not None:
+            raise IllegalAction("the game is over")
+        if seat not in self.pending():
+            raise IllegalAction(f"it is not {self.seat_name(seat)}'s turn to decide")
+        self.game.check(self.state, seat, action)
+        try:
+            events = self.game.apply(self.state, seat, action, self.rng)
+        except Exception:
+            # A bug in a rule must not lose the game: rebuild the state from the record.
+            self._restore()
+            raise
+        self.actions.append((seat, action))
+        self.events.extend(events)
+        self._legal.clear()
+        self._pending = None
+        return events
+
+    def _restore(self) -> None:
+        clean = Match.replay(self.record())
+        self.state, self.rng, self.events = clean.state, clean.rng, clean.events
+        self._legal.clear()
+        self._pending = None
+
+    def outcome(self) -> Outcome | None:
+        """The outcome once the game is over, else None."""
+        return self.game.outcome(self.state)
+
+    def seat_names(self) -> list[str]:
+        """Public seat names in order."""
+        return self.game.seat_names(self.players, self.options)
+
+    def seat_name(self, seat: Seat) -> str:
+        """Public name of one seat."""
+        names = self.seat_names()
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+    def log(self, viewer: Viewer) -> list[dict[str, Any]]:
+        """The events this viewer may see, in order."""
+        return [e.to_json() for e in self.events if e.visible_to(viewer)]
+
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        """Everything the viewer may see, JSON-ready: state, log, own decision and choices."""
+        if not (
+            viewer in (SPECTATOR, OMNISCIENT)
+            or (isinstance(viewer, int) and 0 <= viewer < self.players)
+        ):
+            raise IllegalAction(f"unknown viewer {viewer!r}")
+        pending = self.pending()
+        outcome = self.outcome()
+        waiting = sorted(s for s, d in pending.items() if not d.covert or viewer in (s, OMNISCIENT))
+        out: dict[str, Any] = {
+            "game": self.game.id,
+            "viewer": viewer,
+            "seats": self.seat_names(),
+            "waiting": waiting,
+            "state": self.game.view(self.state, viewer),
+            "log": self.log(viewer),
+            "outcome": outcome.to_json() if outcome else None,
+        }
+        if isinstance(viewer, int):
+            decision = pending.get(viewer)
+            out["decision"] = decision.to_json() if decision else None
+            out["legal"] = [dict(a.to_json(), label=a.label) for a in self.legal(viewer)]
+        return out
+
+    def record(self) -> dict[str, Any]:
+        """The match record: enough to replay to the identical state."""
+        # Custom content travels inside the record so it replays without the file.
+        embedded = self.content if self.content_path is not None else None
+        return {
+            "format": RECORD_FORMAT,
+            "game": self.game.id,
+            "rules_version": self.game.rules_version,
+            "players": self.players,
+            "options": self.options,
+            "seed": self.seed,
+            "content_path": self.content_path,
+            "content": embedded,
+            "content_digest": self.content_digest,
+            "actions": [[seat, action.to_json()] for seat, action in self.actions],
+        }

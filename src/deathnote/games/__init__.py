@@ -1,0 +1,1 @@
+"""Game modules, one subpackage per game, each exposing GAME."""

@@ -1,0 +1,1 @@
+"""Headless simulation for balance studies."""

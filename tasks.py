@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Set-up and task runner for a fresh machine with only Python 3.11+.
+
+    python3 tasks.py run     # the main job (see README)
+    python3 tasks.py test    # ruff, mypy and the whole pytest suite
+
+Each creates or reuses `.venv` beside this file and installs the project into it,
+re-installing only when pyproject.toml changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = Path(os.environ.get("DEATHNOTE_VENV", ROOT / ".venv"))
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / "python"
+
+
+def ensure_venv() -> None:
+    """Create the virtual environment and install the project with its dev extras."""
+    if sys.version_info < (3, 11):  # noqa: UP036  (a clear message on an old Python)
+        sys.exit("deathnote needs Python 3.11 or newer")
+    if not PY.exists():
+        print(f"creating virtual environment in {VENV}", file=sys.stderr)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    stamp = VENV / ".deathnote-installed"
+    if stamp.exists() and stamp.read_text() == digest:
+        return
+    print("installing deathnote and its dependencies", file=sys.stderr)
+    subprocess.run([str(PY), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
+    subprocess.run([str(PY), "-m", "pip", "install", "-q", "-e", f"{ROOT}[dev]"], check=True)
+    stamp.write_text(digest)
+
+
+def run(*cmd: str) -> int:
+    """Run a command from the project root and return its exit code."""
+    print("$", " ".join(cmd), file=sys.stderr, flush=True)
+    return subprocess.run(cmd, cwd=ROOT).returncode
+
+
+def main(argv: list[str]) -> int:
+    task = argv[0] if argv else "run"
+    rest = argv[1:]
+    ensure_venv()
+    if task == "run":
+        return run(str(BIN / "deathnote"), "play", *(rest or ["confrontation"]))
+    if task == "play":
+        return run(str(BIN / "deathnote"), "play", *(rest or ["confrontation"]))
+    if task == "test":
+        for step in (
+            [str(BIN / "ruff"), "check", "src", "tests", "tasks.py"],
+            [str(BIN / "ruff"), "format", "--check", "src", "tests", "tasks.py"],
+            [str(BIN / "mypy")],
+        ):
+            code = run(*step)
+            if code:
+                return code
+        return run(str(PY), "-m", "pytest", "-n", os.environ.get("DEATHNOTE_TEST_JOBS", "2"), *rest)
+    if task == "shell":
+        return run(str(BIN / "deathnote"), *rest)
+    sys.exit(f"unknown task {task!r}: use run, play, test or shell")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,80 @@
+"""A tiny game for testing the engine core: secret simultaneous picks, a die, a secret.
+
+Each round both seats secretly pick "odd" or "even"; a die is rolled; a seat whose pick
+matches the die's parity scores. Seat 0 also holds a secret number it alone may see.
+First to 3 points wins (seat 0 wins ties).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from deathnote.engine import Action, Decision, Event, Game, Outcome, Seat, Viewer
+
+PICKS = tuple(Action.make("pick", f"Pick {p}", parity=p) for p in ("odd", "even"))
+
+
+@dataclass
+class ToyState:
+    secret: int
+    points: list[int] = field(default_factory=lambda: [0, 0])
+    picks: dict[int, str] = field(default_factory=dict)
+    rounds: int = 0
+
+
+class ToyGame(Game):
+    id = "toy"
+    name = "Toy"
+    min_players = 2
+    max_players = 2
+
+    def new_state(
+        self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
+    ) -> ToyState:
+        return ToyState(secret=rng.randint(1, 100))
+
+    def pending(self, state: ToyState) -> dict[Seat, Decision]:
+        if self.outcome(state):
+            return {}
+        return {s: Decision("pick", "Odd or even?") for s in (0, 1) if s not in state.picks}
+
+    def legal(self, state: ToyState, seat: Seat) -> Sequence[Action]:
+        return PICKS
+
+    def apply(self, state: ToyState, seat: Seat, action: Action, rng: random.Random) -> list[Event]:
+        state.picks[seat] = action["parity"]
+        events = [Event.public(f"Player {seat + 1} has chosen.")]
+        if len(state.picks) == 2:
+            die = rng.randint(1, 6)
+            parity = "even" if die % 2 == 0 else "odd"
+            for s, p in state.picks.items():
+                if p == parity:
+                    state.points[s] += 1
+            events.append(Event.public(f"Die shows {die}; picks were {state.picks}.", die=die))
+            events.append(Event.private([0], f"Your secret is {state.secret}."))
+            state.picks = {}
+            state.rounds += 1
+        return events
+
+    def view(self, state: ToyState, viewer: Viewer) -> dict[str, Any]:
+        out: dict[str, Any] = {"points": list(state.points), "chosen": sorted(state.picks)}
+        if viewer in (0, "omniscient"):
+            out["secret"] = state.secret
+        if isinstance(viewer, int) and viewer in state.picks:
+            out["my_pick"] = state.picks[viewer]
+        return out
+
+    def outcome(self, state: ToyState) -> Outcome | None:
+        if max(state.points) < 3:
+            return None
+        winner = 0 if state.points[0] >= 3 else 1
+        return Outcome((f"seat{winner}",), "points", f"Player {winner + 1} reached 3 points")
+
+    def turn_count(self, state: ToyState) -> int:
+        return state.rounds
+
+
+TOY = ToyGame()
