@@ -123,12 +123,8 @@ class Summary:
     def to_json(self, seconds: float) -> dict[str, Any]:
         """The JSON summary printed by ``deathnote simulate --json``."""
         ok = max(1, self.done - self.errors)
-        if self.mode == "mean":
-            wins: dict[str, float] = {
-                k: round(self.score_sum[k] / self.score_n[k], 4) for k in sorted(self.score_sum)
-            }
-        else:
-            wins = dict(sorted(self.wins.items()))
+        means = {k: round(self.score_sum[k] / self.score_n[k], 4) for k in sorted(self.score_sum)}
+        wins: dict[str, float] = means if self.mode == "mean" else dict(sorted(self.wins.items()))
         return {
             "game": self.game,
             "games": self.done,
@@ -137,6 +133,7 @@ class Summary:
             "wins": wins,
             "win_rates": {k: round(v / ok, 4) for k, v in sorted(self.wins.items())},
             "outcomes": dict(sorted(self.outcomes.items())),
+            "mean_scores": means,
             "errors": self.errors,
             "error_samples": self.error_samples,
             "mean_actions": round(self.actions / ok, 2),
