@@ -55,6 +55,7 @@ class Match:
         self.content_path = content_path
         self.rng = random.Random(seed)
         self.state = game.new_state(players, options, content, self.rng)
+        self._outcome = game.outcome(self.state)
         self.actions: list[tuple[Seat, Action]] = []
         self.events: list[Event] = []
         self._legal: dict[Seat, Sequence[Action]] = {}
@@ -147,7 +148,7 @@ class Match:
             action = Action.from_json(action)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
             raise IllegalAction(f"there is no seat {seat!r} in this game")
-        if self.game.outcome(self.state) is not None:
+        if self.outcome() is not None:
             raise IllegalAction("the game is over")
         if seat not in self.pending():
             raise IllegalAction(f"it is not {self.seat_name(seat)}'s turn to decide")
@@ -162,6 +163,7 @@ class Match:
         self.events.extend(events)
         self._legal.clear()
         self._pending = None
+        self._outcome = self.game.outcome(self.state)
         return events
 
     def _restore(self) -> None:
@@ -169,10 +171,11 @@ class Match:
         self.state, self.rng, self.events = clean.state, clean.rng, clean.events
         self._legal.clear()
         self._pending = None
+        self._outcome = self.game.outcome(self.state)
 
     def outcome(self) -> Outcome | None:
-        """The outcome once the game is over, else None."""
-        return self.game.outcome(self.state)
+        """The outcome once the game is over, else None (cached: it changes only on submit)."""
+        return self._outcome
 
     def seat_names(self) -> list[str]:
         """Public seat names in order."""

@@ -1,0 +1,92 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from deathnote.cli.app import app
+
+pytestmark = pytest.mark.usefixtures("toy_registered")
+runner = CliRunner()
+
+
+def test_games_lists_player_counts() -> None:
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0
+    assert "toy" in result.output and "Toy" in result.output
+
+
+def test_simulate_json_summary_is_deterministic(tmp_path: Path) -> None:
+    args = ["simulate", "toy", "--games", "12", "--seed", "3", "--agents", "random", "--json"]
+    first = runner.invoke(app, [*args, "--save", str(tmp_path)])
+    second = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    a, b = orjson.loads(first.stdout), orjson.loads(second.stdout)
+    for key in ("game", "games", "seed", "agents", "wins", "errors", "mean_actions", "seconds"):
+        assert key in a
+    assert a["wins"] == b["wins"] and a["games"] == 12
+    assert len(list(tmp_path.glob("*.json"))) == 12
+
+
+def test_simulate_rejects_unknown_agent_and_game() -> None:
+    result = runner.invoke(app, ["simulate", "toy", "--agents", "genius"])
+    assert result.exit_code == 2 and "unknown agent" in result.output
+    result = runner.invoke(app, ["simulate", "chess"])
+    assert result.exit_code == 2 and "unknown game" in result.output
+
+
+def test_hotseat_play_clears_and_hands_over_then_replays(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    # Enter to take the device, then always choose 1 ("odd"); plenty of lines to finish.
+    script = "\n".join(["", "1"] * 200) + "\n"
+    result = runner.invoke(
+        app, ["play", "toy", "--hotseat", "--seed", "5", "--save", str(save)], input=script
+    )
+    assert result.exit_code == 0, result.output
+    assert "Pass the device to Player 2" in result.output
+    assert "Game over" in result.output
+    replayed = runner.invoke(app, ["replay", str(save), "--as", "2"])
+    assert replayed.exit_code == 0, replayed.output
+    assert "record is valid" in replayed.output
+    assert "Your secret is" not in replayed.output  # Player 1's private log line
+    assert "Your secret is" in runner.invoke(app, ["replay", str(save), "--as", "1"]).output
+    record = orjson.loads(save.read_bytes())
+    assert record["game"] == "toy" and record["actions"]
+
+
+def test_play_rejects_bad_input_and_keeps_going(tmp_path: Path) -> None:
+    script = "\n".join(["9", "abc", *(["1"] * 100)]) + "\n"
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "toy",
+            "--as",
+            "1",
+            "--bot",
+            "random",
+            "--seed",
+            "2",
+            "--save",
+            str(tmp_path / "g.json"),
+        ],
+        input=script,
+    )
+    assert result.exit_code == 0, result.output
+    assert "Please type a number from 1 to 2" in result.output
+
+
+def test_replay_of_a_broken_file_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    result = runner.invoke(app, ["replay", str(bad)])
+    assert result.exit_code == 2 and "cannot read" in result.output
+
+
+def test_bench_prints_rates() -> None:
+    result = runner.invoke(app, ["bench", "toy", "--seconds", "0.2"])
+    assert result.exit_code == 0, result.output
+    figures = orjson.loads(result.stdout)
+    assert figures["actions_per_second"] > 0 and figures["games"] > 0
