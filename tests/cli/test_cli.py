@@ -20,7 +20,7 @@ def test_games_lists_player_counts() -> None:
 
 def test_simulate_json_summary_is_deterministic(tmp_path: Path) -> None:
     args = ["simulate", "toy", "--games", "12", "--seed", "3", "--agents", "random", "--json"]
-    first = runner.invoke(app, [*args, "--save", str(tmp_path)])
+    first = runner.invoke(app, [*args, "--save", str(tmp_path), "--plot", str(tmp_path / "c.png")])
     second = runner.invoke(app, args)
     assert first.exit_code == 0, first.output
     a, b = orjson.loads(first.stdout), orjson.loads(second.stdout)
@@ -28,6 +28,7 @@ def test_simulate_json_summary_is_deterministic(tmp_path: Path) -> None:
         assert key in a
     assert a["wins"] == b["wins"] and a["games"] == 12
     assert len(list(tmp_path.glob("*.json"))) == 12
+    assert (tmp_path / "c.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_simulate_rejects_unknown_agent_and_game() -> None:

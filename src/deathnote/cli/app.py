@@ -114,6 +114,7 @@ def simulate_cmd(
     jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
     save: Annotated[Path | None, typer.Option(help="Write one record per game here.")] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
+    plot: Annotated[Path | None, typer.Option(help="Save a PNG chart of the summary.")] = None,
     chapter: Chapter = None,
     rules: Rules = None,
     shinigami_eyes: Eyes = False,
@@ -145,6 +146,10 @@ def simulate_cmd(
     except DeathNoteError as exc:
         fail(exc)
         return
+    if plot is not None:
+        from deathnote.sim.plots import plot_summary
+
+        err_console.print(f"chart saved to {plot_summary(result, plot)}")
     if json_:
         sys.stdout.write(orjson.dumps(result).decode() + "\n")
         return
