@@ -8,9 +8,15 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat, Viewer
+from deathnote.engine.errors import IllegalAction
 
 if TYPE_CHECKING:
     from deathnote.agents.base import Agent
+
+
+def not_legal(action: Action) -> IllegalAction:
+    """The error for an action that is well-formed but not among the legal ones."""
+    return IllegalAction(f"{action.label or action.kind!r} is not a legal move now")
 
 
 class Game(ABC):
@@ -71,10 +77,8 @@ class Game(ABC):
 
         The default tests membership in ``legal``; games with huge action spaces override.
         """
-        from deathnote.engine.errors import IllegalAction
-
         if action not in self.legal(state, seat):
-            raise IllegalAction(f"{action.label or action.kind!r} is not a legal move now")
+            raise not_legal(action)
 
     @abstractmethod
     def view(self, state: Any, viewer: Viewer) -> dict[str, Any]:

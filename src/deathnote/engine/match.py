@@ -20,7 +20,7 @@ from deathnote.engine.actions import (
     Viewer,
 )
 from deathnote.engine.errors import IllegalAction, OptionsError, ReplayError
-from deathnote.engine.game import Game
+from deathnote.engine.game import Game, not_legal
 from deathnote.engine.registry import get_game
 
 RECORD_FORMAT = 1
@@ -61,6 +61,8 @@ class Match:
         self._legal: dict[Seat, Sequence[Action]] = {}
         self._pending: dict[Seat, Decision] | None = None
         self._digest: str | None = None
+        # Games that keep Game.check test membership in the (cached) legal list here.
+        self._default_check = type(game).check is Game.check
 
     # -- creation -------------------------------------------------------------------
     @classmethod
@@ -152,7 +154,11 @@ class Match:
             raise IllegalAction("the game is over")
         if seat not in self.pending():
             raise IllegalAction(f"it is not {self.seat_name(seat)}'s turn to decide")
-        self.game.check(self.state, seat, action)
+        if self._default_check:
+            if action not in self.legal(seat):
+                raise not_legal(action)
+        else:
+            self.game.check(self.state, seat, action)
         try:
             events = self.game.apply(self.state, seat, action, self.rng)
         except Exception:
