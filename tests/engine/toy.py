@@ -71,7 +71,9 @@ class ToyGame(Game):
         if max(state.points) < 3:
             return None
         winner = 0 if state.points[0] >= 3 else 1
-        return Outcome((f"seat{winner}",), "points", f"Player {winner + 1} reached 3 points")
+        return Outcome(
+            (f"seat{winner}",), "points", f"Player {winner + 1} reached 3 points", {}, (winner,)
+        )
 
     def turn_count(self, state: ToyState) -> int:
         return state.rounds

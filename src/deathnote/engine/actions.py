@@ -145,12 +145,14 @@ class Outcome:
     ``winners``: the side/team names that won (e.g. ("kira",)), empty for none.
     ``condition``: a short id of the end condition (e.g. "points", "accusation").
     ``scores``: optional per-role or per-seat numbers (e.g. Apples per Role).
+    ``winning_seats``: the seats that won (for per-seat rewards in RL and summaries).
     """
 
     winners: tuple[str, ...]
     condition: str
     reason: str
     scores: Mapping[str, float] = field(default_factory=dict)
+    winning_seats: tuple[Seat, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
@@ -159,4 +161,5 @@ class Outcome:
             "condition": self.condition,
             "reason": self.reason,
             "scores": dict(self.scores),
+            "winning_seats": list(self.winning_seats),
         }
