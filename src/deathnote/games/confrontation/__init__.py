@@ -53,8 +53,7 @@ class Confrontation(Game):
     ) -> ConfState:
         """Kira draws his identity; the Lead and Suspect decks are shuffled."""
         chapter = int(options.get("chapter", 1))
-        content.validate(content_data, "(content)", chapter)
-        return rules.new_state(content.Tables.build(content_data, chapter), rng)
+        return rules.new_state(content.tables(content_data, chapter), rng)
 
     def pending(self, state: ConfState) -> dict[Seat, Decision]:
         """Who must decide now."""

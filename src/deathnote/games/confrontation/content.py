@@ -27,17 +27,45 @@ def default_path(chapter: int) -> Path:
     return CONTENT_DIR / f"chapter{chapter}.json"
 
 
+_FILES: dict[tuple[str, int], tuple[tuple[int, int], dict[str, Any]]] = {}
+_TABLES: dict[int, tuple[Any, int, Tables]] = {}
+
+
 def load(path: str | Path | None, chapter: int) -> dict[str, Any]:
-    """Read and validate a chapter's content file (the packaged one when ``path`` is None)."""
+    """Read and validate a chapter's content file (the packaged one when ``path`` is None).
+
+    An unchanged file is read once per process; the returned dict is shared: never mutate it.
+    """
     file = Path(path) if path is not None else default_path(chapter)
     try:
+        stat = file.stat()
+        key = (str(file.resolve()), chapter)
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        cached = _FILES.get(key)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
         data = orjson.loads(file.read_bytes())
     except OSError as exc:
         raise ContentError(f"{file}: cannot read the file ({exc.strerror})") from None
     except orjson.JSONDecodeError as exc:
         raise ContentError(f"{file}: not valid JSON ({exc})") from None
     validate(data, str(file), chapter)
+    _FILES[key] = (stamp, data)
+    tables(data, chapter)
     return data  # type: ignore[no-any-return]
+
+
+def tables(data: Any, chapter: int) -> Tables:
+    """The lookups of validated content, built once per content object."""
+    hit = _TABLES.get(id(data))
+    if hit is not None and hit[0] is data and hit[1] == chapter:
+        return hit[2]
+    validate(data, "(content)", chapter)
+    built = Tables.build(data, chapter)
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    _TABLES[id(data)] = (data, chapter, built)  # holding ``data`` keeps its id unique
+    return built
 
 
 class _Checker:
