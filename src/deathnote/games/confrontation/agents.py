@@ -28,6 +28,9 @@ QUIET_LAST = 25.0
 QUIET_EARLY = 2.0
 KIRA_ADVERSARY = 0.5
 POINTS_WEIGHT = 0.3
+KILL_POINTS = 1.2
+KILL_PUSHED = 1.0
+KILL_REGIONAL = 2.0
 STAR_ROW_ORDER = ("extra_suspect", "extra_quiet_night", "switch", "change_dice")
 APPLE_ROW_ORDER = ("points_3", "points_2", "switch", "change_dice")
 
@@ -184,10 +187,11 @@ class HeuristicAgent(Agent):
             if pts >= need:
                 return 1000.0
             near = geo.local[number]
-            kept = sum(1 for s in decoys if s in near or counts[s] < limit)
-            score = 1.2 * pts + 1.0 * kept
+            safe = sum(1 for s in decoys if s in near)
+            pushed = sum(1 for s in decoys if s not in near and counts[s] < limit)
+            score = KILL_POINTS * pts + safe + KILL_PUSHED * pushed
             if number not in local:
-                score -= 2.0 * nb["regional_used"] + 1.5
+                score -= KILL_REGIONAL * (nb["regional_used"] + 1)
             return score
 
         return max(obs.legal, key=value)
