@@ -1,0 +1,90 @@
+"""Set-up, options, seats and content loading."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from deathnote.engine import ContentError, Match, OptionsError
+from deathnote.games.confrontation import GAME, content
+from deathnote.games.confrontation.state import KIRA, L
+
+CONTENT = Path(content.__file__).parent / "content"
+
+
+def test_seats_and_options() -> None:
+    assert GAME.seat_names(2, {}) == ["Kira", "L"]
+    assert GAME.parse_options(2, {}) == {"chapter": 1}
+    assert GAME.parse_options(2, {"chapter": 2}) == {"chapter": 2}
+    with pytest.raises(OptionsError, match="chapter"):
+        GAME.parse_options(2, {"chapter": 3})
+    with pytest.raises(OptionsError, match="colour"):
+        GAME.parse_options(2, {"colour": "red"})
+
+
+def test_setup_draws_identity_and_shuffles_decks() -> None:
+    match = Match.create("confrontation", 2, seed=5)
+    state = match.state
+    assert len(state.suspect_deck) == 19 and state.identity not in state.suspect_deck
+    assert sorted(state.lead_deck) == list(range(12))
+    assert match.pending() == {L: match.pending()[L]}  # L reveals the first lead
+    identities = {Match.create("confrontation", 2, seed=s).state.identity for s in range(40)}
+    assert len(identities) > 8  # the identity is random, from the match's generator
+
+
+def test_chapter_content_files() -> None:
+    one = content.tables(content.load(None, 1), 1)
+    two = content.tables(content.load(None, 2), 2)
+    assert len(one.letters) == len(two.letters) == 20
+    assert one.letters[0] == "A" and one.letters[-1] == "T"
+    assert max(one.numbers) >= 27 and len(two.numbers) > len(one.numbers)
+    assert len(one.leads) == len(two.leads) == 12
+    assert sum(a for pair in two.leads for _t, a in pair) > 0 and sum(two.stars) > 0
+    assert sum(a for pair in one.leads for _t, a in pair) == 0 and sum(one.stars) == 0
+    # the rulebook's example criminals: 7 a Bomber, 27 a Shooter, 19 a Stabber
+    for number, kind in ((7, "bomb"), (27, "gun"), (19, "knife")):
+        assert one.crime_type[one.index_of_number[number]] == kind
+
+
+def test_content_errors_name_file_and_field(tmp_path: Path) -> None:
+    data = json.loads((CONTENT / "chapter1.json").read_text())
+    data["map"]["criminals"][3]["type"] = "poison"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ContentError, match=r"bad\.json.*map\.criminals\[3\]\.type"):
+        Match.create("confrontation", 2, seed=1, content=str(bad))
+    data = json.loads((CONTENT / "chapter1.json").read_text())
+    del data["suspects"][0]
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ContentError, match=r"bad\.json.*suspects.*no Suspect card for A"):
+        Match.create("confrontation", 2, seed=1, content=str(bad))
+    bad.write_text("{not json")
+    with pytest.raises(ContentError, match="not valid JSON"):
+        Match.create("confrontation", 2, seed=1, content=str(bad))
+    with pytest.raises(ContentError, match="cannot read"):
+        Match.create("confrontation", 2, seed=1, content=str(tmp_path / "missing.json"))
+    data = json.loads((CONTENT / "chapter2.json").read_text())
+    data["intel_rows"][0]["ability"] = "fly"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ContentError, match=r"intel_rows\[0\]\.ability"):
+        Match.create("confrontation", 2, seed=1, options={"chapter": 2}, content=str(bad))
+
+
+def test_other_content_plays_and_replays(tmp_path: Path) -> None:
+    data = json.loads((CONTENT / "chapter1.json").read_text())
+    data["leads"] = data["leads"][:2]  # a tiny Lead deck: it runs out and is reshuffled
+    custom = tmp_path / "mine.json"
+    custom.write_text(json.dumps(data))
+    match = Match.create("confrontation", 2, seed=3, content=str(custom))
+    assert len(match.state.lead_deck) == 2
+    while match.outcome() is None:
+        seat = min(match.pending())
+        legal = match.legal(seat)
+        pick = next((a for a in legal if a.kind != "accuse"), legal[0])
+        match.submit(seat, pick)
+    again = Match.replay(match.record())
+    assert again.outcome() == match.outcome()
+    assert again.view("omniscient") == match.view("omniscient")
+    assert KIRA == 0
