@@ -104,17 +104,36 @@ class HeuristicAgent(Agent):
         attaches = by_kind.get("attach", [])
         if attaches:
             return attaches[0]
+        # A marked page most likely names the most valuable Character the opponent saw face
+        # up: hide that one (it skips its action) unless it must strike back; every other
+        # one comes back face up.
         marked = them["kira_card"] != "kept apart"
-        face_up = [fc for fc in me["field"] if fc["face_up"]]
-        if marked and len(face_up) >= 2:
-            best = max(face_up, key=_value)
-            hide = [a for a in by_kind.get("hide", []) if a["character"] == best["name"]]
-            hidden_already = any(not fc["face_up"] for fc in me["field"])
-            if hide and not hidden_already and _value(best) >= 3:
-                return hide[0]
-        if not marked and "show" in by_kind:
-            return by_kind["show"][0]
+        keep_hidden = ""
+        if marked and len(me["field"]) >= 2:
+            candidates = [fc for fc in me["field"] if fc["face_up"] and not self.striker(fc, them)]
+            best = max(candidates, key=_value) if candidates else None
+            if best is not None and _value(best) >= 4:
+                keep_hidden = best["name"]
+                for action in by_kind.get("hide", []):
+                    if action["character"] == keep_hidden:
+                        return action
+        for action in by_kind.get("show", []):
+            if action["character"] != keep_hidden:
+                return action
         return by_kind["next"][0]
+
+    @staticmethod
+    def striker(fc: dict[str, Any], them: dict[str, Any]) -> bool:
+        """Whether a Character carries a face-up Special that can destroy something now."""
+        special = fc.get("special") or {}
+        card = special.get("card") or {}
+        if not special.get("face_up"):
+            return False
+        if card.get("number") in ("DN-S32", "DN-S38"):
+            return any(
+                t["face_up"] and t["special"] and t["special"]["face_up"] for t in them["field"]
+            )
+        return "Death Note" in card.get("text", "")
 
     # -- Action phase ----------------------------------------------------------------------
     def action_phase(
