@@ -144,9 +144,12 @@ def test_thirteen_day_rule_protects() -> None:
     state.players[1].points = 1
     act(state, rng, 1, "next")
     act(state, rng, 1, "event", card=THIRTEEN_DAY)
-    act(state, rng, 1, "end")
+    events = act(state, rng, 1, "end")
     assert state.players[1].character("Touta Matsuda") is not None
-    assert not state.players[1].protected or state.current == 0
+    assert "protects Touta Matsuda" in texts(events)
+    assert state.current == 0 and state.players[1].protected
+    pass_turns(state, rng, 1)
+    assert state.current == 1 and not state.players[1].protected  # until your next turn
 
 
 def test_near_erases_the_mark_without_reading_it() -> None:
@@ -210,10 +213,20 @@ def test_raid_naomi_and_hostage() -> None:
     assert not legal_of(state, 1, "event", card=RAID)
 
 
-def test_replay_of_a_heuristic_game_is_identical() -> None:
-    from deathnote.sim.runner import Batch, play_one
+def test_heuristic_games_end_and_replay() -> None:
+    from deathnote.agents import agent_rng, make_agent, observe
 
-    result = play_one(Batch("tcg", 2, ("heuristic", "heuristic")), seed=42)
-    assert "error" not in result and result["turns"] > 2
-    match = Match.create("tcg", 2, seed=42)
-    assert match.outcome() is None
+    for seed in range(3):
+        match = Match.create("tcg", 2, seed=seed)
+        agents = [make_agent("tcg", "heuristic", s) for s in (0, 1)]
+        rngs = [agent_rng(seed, s) for s in (0, 1)]
+        while match.outcome() is None:
+            assert len(match.actions) < 2000
+            seat = min(match.pending())
+            match.submit(seat, agents[seat].choose(observe(match, seat, rngs[seat])))
+        outcome = match.outcome()
+        assert outcome is not None and outcome.winners[0] in ("first", "second")
+        assert sorted(outcome.scores) == ["deck:kira", "deck:l"]
+        assert sum(outcome.scores.values()) == 1.0
+        again = Match.replay(match.record())
+        assert again.view("omniscient") == match.view("omniscient")

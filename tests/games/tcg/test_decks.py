@@ -121,3 +121,8 @@ def test_options_parse_is_stable() -> None:
     once = GAME.parse_options(2, {"decks": ["l", KIRA_LIST], "first": 1})
     assert GAME.parse_options(2, once) == once
     assert once["decks"][1]["cards"] == KIRA_LIST
+
+
+def test_two_players_only() -> None:
+    with pytest.raises(OptionsError, match="2 to 2 players"):
+        Match.create("tcg", 3, seed=1)
