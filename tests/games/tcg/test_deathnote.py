@@ -34,13 +34,13 @@ from tests.games.tcg.helpers import (
 )
 
 
-def kira_ready(target_seat_chars: tuple[str, ...] = (MATSUDA,)) -> tuple:  # type: ignore[type-arg]
-    """Seat 0 in its Action phase (turn 3) with Light bearing a face-up Ryuk."""
+def kira_ready(target_seat_chars: tuple[str, ...] = (MATSUDA,), special: str = RYUK) -> tuple:  # type: ignore[type-arg]
+    """Seat 0 in its Action phase (turn 3) with Light bearing a face-up Shinigami."""
     state, rng = started(first=0)
     for number in target_seat_chars:
         put(state, 1, number)
     pass_turns(state, rng, 2)
-    put(state, 0, LIGHT, special=RYUK, special_up=True)
+    put(state, 0, LIGHT, special=special, special_up=True)
     to_action_phase(state, rng)
     return state, rng
 
@@ -77,20 +77,21 @@ def test_deathnote_target_may_be_off_field_and_is_secret() -> None:
 
 
 def test_deathnote_reveal_destroys_face_up_target() -> None:
-    state, rng = kira_ready((MATSUDA, AIZAWA))
+    state, rng = kira_ready((MATSUDA, AIZAWA), special=REM)
     act(state, rng, 0, "act", ability="deathnote", character="Light Yagami")
     act(state, rng, 0, "target", target="Touta Matsuda")
     assert state.players[1].character("Touta Matsuda") is not None  # not before the reveal
     pass_turns(state, rng, 1)
     assert state.players[1].character("Touta Matsuda") is not None
-    points = state.players[0].points
+    points, hand = state.players[0].points, len(state.players[0].hand)
     events = []
     seat1_end = legal_of(state, 1, "next")
     events += GAME.apply(state, 1, seat1_end[0], rng)
     events += GAME.apply(state, 1, legal_of(state, 1, "end")[0], rng)
     assert "marks Touta Matsuda" in texts(events)
     assert state.players[1].character("Touta Matsuda") is None
-    assert state.players[0].points == points + 1  # Ryuk: 1 point for a kill
+    assert state.players[0].points == points + 1  # Rem: 1 point and a card for a kill
+    assert len(state.players[0].hand) == hand + 2  # the Draw phase's card and Rem's
     assert state.players[0].mark is None
 
 
@@ -173,7 +174,7 @@ def test_mikami_adds_a_point_to_kills() -> None:
     act(state, rng, 0, "target", target="Touta Matsuda")
     before = state.players[0].points
     pass_turns(state, rng, 2)
-    assert state.players[0].points == before + 2
+    assert state.players[0].points == before + 1  # Ryuk alone gives no point
 
 
 def test_l_and_matsuda_destroy_kira_bearers() -> None:

@@ -265,15 +265,15 @@ register("DN-S06", Effect((Ability("broadcast", "Kira Broadcast", _broadcast),))
 register("DN-S10", Effect((Ability("puzzle", "Puzzle", _draw(1)),)))  # Near
 register("DN-S12", Effect((Ability("supply", "Supply", _draw(1)),)))  # Watari
 register("DN-S17", Effect((Ability("track", "Track", _track, "opp_face_down"),)))  # Naomi
-_deathnote_special("DN-S23", points=1)  # Ryuk
+_deathnote_special("DN-S23")  # Ryuk
 _deathnote_special("DN-S24", points=1, draw=1)  # Rem
 _deathnote_special("DN-S25", work=1)  # Sidoh
 _deathnote_special("DN-S26", draw=1)  # Gelus
 _deathnote_special("DN-S27", points=1)  # Light Yagami: Kira
-_deathnote_special("DN-S28", points=1)  # Misa Amane: Second Kira
-_deathnote_special("DN-S29", points=1)  # Teru Mikami: X-Kira
-_deathnote_special("DN-S30", points=1)  # Kiyomi Takada: Kira's Spokeswoman
-_deathnote_special("DN-S31", points=1)  # Kyosuke Higuchi: Yotsuba Kira
+_deathnote_special("DN-S28")  # Misa Amane: Second Kira
+_deathnote_special("DN-S29")  # Teru Mikami: X-Kira
+_deathnote_special("DN-S30")  # Kiyomi Takada: Kira's Spokeswoman
+_deathnote_special("DN-S31")  # Kyosuke Higuchi: Yotsuba Kira
 register("DN-S32", Effect((Ability("deduce", "Deduction", _destroy, "opp_shinigami_up"),)))
 register("DN-S33", Effect((Ability("switch", "Switch the Notebook", _erase),)))
 register("DN-S34", Effect((Ability("ransom", "Ransom", _drain(2)),)))
