@@ -126,3 +126,12 @@ def test_options_parse_is_stable() -> None:
 def test_two_players_only() -> None:
     with pytest.raises(OptionsError, match="2 to 2 players"):
         Match.create("tcg", 3, seed=1)
+
+
+def test_example_deck_file_is_legal() -> None:
+    from importlib import resources
+
+    path = resources.files("deathnote.games.tcg").joinpath("content", "example-deck.json")
+    match = Match.create("tcg", 2, seed=2, options={"deck": str(path)})
+    assert match.options["decks"][0]["name"] == "Example Kira deck"
+    assert len(match.options["decks"][0]["cards"]) == 40

@@ -63,7 +63,9 @@ class HeuristicAgent(Agent):
                 (fc for fc in me["field"] if fc["name"] in names), key=_value, reverse=True
             )
             return names[own[0]["name"]] if own else options[0]
-        if choice.get("ability") == "event" and choice.get("source") == "DN-S49":
+        mine = {fc["name"] for fc in me["field"]}
+        theirs_names = {fc["name"] for fc in them["field"]}
+        if set(names) <= mine and not set(names) & theirs_names:  # a choice among my own
             acted = [fc for fc in me["field"] if fc["name"] in names and not fc["upright"]]
             pick = max(acted or [fc for fc in me["field"] if fc["name"] in names], key=_value)
             return names[pick["name"]]
@@ -129,7 +131,7 @@ class HeuristicAgent(Agent):
         card = special.get("card") or {}
         if not special.get("face_up"):
             return False
-        if card.get("number") in ("DN-S32", "DN-S38"):
+        if "destroy" in card.get("text", "") and "Death Note" not in card.get("text", ""):
             return any(
                 t["face_up"] and t["special"] and t["special"]["face_up"] for t in them["field"]
             )
@@ -203,4 +205,6 @@ class HeuristicAgent(Agent):
             "DN-S47": them["points"] >= 3,
             "DN-S48": deck > 10,
         }
-        return table.get(number, False)
+        if number in table:
+            return table[number]
+        return bool(card["cost"] == 0 or me["points"] >= card["cost"] + 2)  # not a sample card
