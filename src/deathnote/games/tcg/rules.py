@@ -185,7 +185,7 @@ def start_turn(state: TcgState) -> list[Event]:
         if state.winner is not None:
             return events
     me.placed = 0
-    me.allowance = 2 if len(other.field) > len(me.field) else 1  # TCG-CHAR-04
+    me.allowance = 2 if len(other.field) > len(me.field) else 1  # TCG-CHAR-02
     state.phase = CHARACTER
     return events
 
@@ -240,7 +240,7 @@ def end_turn(state: TcgState) -> list[Event]:
 
 
 def can_place(state: TcgState, seat: int, card: Card) -> bool:
-    """TCG-CHAR-01..05: cost, one or two per turn, at most 6, one of each name."""
+    """TCG-COST-01, TCG-CHAR-02..04: cost, one or two per turn, at most 6, one per name."""
     me = state.players[seat]
     return (
         card.cost <= me.points
