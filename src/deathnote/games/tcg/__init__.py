@@ -1,0 +1,88 @@
+"""The Death Note trading card game (Konami, 2008), 2 players, with a sample card pool."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat, Viewer
+from deathnote.engine.game import Game
+from deathnote.games.tcg import rules
+from deathnote.games.tcg.state import ACTION, CHARACTER, MULLIGAN, TcgState
+from deathnote.games.tcg.view import build_view
+
+if TYPE_CHECKING:
+    from deathnote.agents.base import Agent
+
+PROMPTS = {
+    MULLIGAN: "Keep your opening hand or take your one mulligan?",
+    CHARACTER: "Character phase: place Characters, attach or reveal Specials.",
+    ACTION: "Action phase: each upright face-up Character may act once; Events.",
+}
+
+
+class TcgGame(Game):
+    """The rules framework of the printed game, played with an original sample pool."""
+
+    id = "tcg"
+    name = "Death Note Trading Card Game"
+    min_players = 2
+    max_players = 2
+    rules_version = "1"
+
+    def parse_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options: ``decks`` (two deck ids or card lists), ``deck`` (a file for the seat
+        ``deck_seat``, default 0), ``first`` ("random", 0 or 1)."""
+        return rules.parse_options(options)
+
+    def load_content(self, path: str | None, options: Mapping[str, Any]) -> Any:
+        """The card pool and sample decks, validated together with the chosen decks."""
+        return rules.load_content(path, options)
+
+    def seat_names(self, players: int, options: Mapping[str, Any]) -> list[str]:
+        """Seats are named after their decks."""
+        return rules.seat_names(options)
+
+    def new_state(
+        self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
+    ) -> TcgState:
+        """Shuffle, decide the first player, deal."""
+        return rules.new_state(options, content, rng)
+
+    def pending(self, state: TcgState) -> dict[Seat, Decision]:
+        """Only the player whose turn (or mulligan) it is decides."""
+        if state.winner is not None:
+            return {}
+        if state.choice is not None:
+            return {state.current: Decision("target", "Choose a target (or cancel).")}
+        return {state.current: Decision(state.phase, PROMPTS[state.phase])}
+
+    def legal(self, state: TcgState, seat: Seat) -> Sequence[Action]:
+        """Every legal action of the seat."""
+        return rules.legal_actions(state, seat)
+
+    def apply(self, state: TcgState, seat: Seat, action: Action, rng: random.Random) -> list[Event]:
+        """Carry out a legal action."""
+        return rules.apply_action(state, seat, action, rng)
+
+    def view(self, state: TcgState, viewer: Viewer) -> dict[str, Any]:
+        """The table as the viewer sees it."""
+        return build_view(state, viewer)
+
+    def outcome(self, state: TcgState) -> Outcome | None:
+        """Winner by turn order, with each deck's result in scores."""
+        return rules.outcome(state)
+
+    def turn_count(self, state: TcgState) -> int:
+        """Turns begun (each player's turn counts once)."""
+        return state.turn
+
+    def agents(self) -> Mapping[str, type[Agent]]:
+        """The heuristic bot."""
+        from deathnote.games.tcg.agents import HeuristicAgent
+
+        return {"heuristic": HeuristicAgent}
+
+
+GAME = TcgGame()

@@ -1,0 +1,173 @@
+"""The card pool and decks: data files, their validation, and the deck file format.
+
+Names, costs and texts are data (``content/cards.json``); what a card *does* is code,
+registered by card number in ``effects.py``. Decks are lists of card numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from deathnote.engine.errors import ContentError, OptionsError
+
+DECK_SIZE = 40
+MAX_COPIES = 4
+KINDS = ("character", "special", "event")
+DECK_FORMAT = "deathnote-tcg-deck"
+POOL_FORMAT = "deathnote-tcg-pool"
+#: The Kira card's number in the sample pool; any card of kind "kira" is one too.
+KIRA_NUMBER = "DN-KIRA"
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card of the pool (a card number; copies in a deck share it)."""
+
+    number: str
+    name: str
+    kind: str
+    cost: int
+    text: str
+    points: int = 0
+    shinigami: bool = False
+    title: str = ""
+
+    @property
+    def label(self) -> str:
+        """Name with the Special's title, for buttons and logs."""
+        return f"{self.name} — {self.title}" if self.title else self.name
+
+
+def _package_json(name: str) -> Any:
+    return json.loads(resources.files("deathnote.games.tcg").joinpath("content", name).read_text())
+
+
+def default_content() -> dict[str, Any]:
+    """The sample pool and its two sample decks, as plain JSON data."""
+    return {"pool": _package_json("cards.json"), "decks": _package_json("decks.json")}
+
+
+def read_content(path: str) -> dict[str, Any]:
+    """A replacement content file: ``{"pool": {...}, "decks": {...}}``."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as exc:
+        raise ContentError(f"{path}: cannot read content: {exc}") from None
+    if not isinstance(data, dict) or "pool" not in data or "decks" not in data:
+        raise ContentError(f"{path}: content must be an object with 'pool' and 'decks'")
+    return data
+
+
+def parse_pool(data: Any, where: str = "pool") -> dict[str, Card]:
+    """Validate the pool data and return its cards by number."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("cards"), list):
+        raise ContentError(f"{where}: expected an object with a 'cards' list")
+    cards: dict[str, Card] = {}
+    for i, raw in enumerate(data["cards"]):
+        at = f"{where}: cards[{i}]"
+        if not isinstance(raw, Mapping):
+            raise ContentError(f"{at}: expected an object")
+        number, name, kind = raw.get("number"), raw.get("name"), raw.get("kind")
+        if not isinstance(number, str) or not number:
+            raise ContentError(f"{at}.number: expected a card number")
+        if number in cards:
+            raise ContentError(f"{at}.number: {number} appears twice")
+        if not isinstance(name, str) or not name:
+            raise ContentError(f"{at}.name: expected a name")
+        if kind not in KINDS:
+            raise ContentError(f"{at}.kind: expected one of {', '.join(KINDS)}, got {kind!r}")
+        cost = raw.get("cost", 0)
+        if not isinstance(cost, int) or isinstance(cost, bool) or cost < 0:
+            raise ContentError(f"{at}.cost: expected a whole number >= 0")
+        if kind == "special" and cost != 0:
+            raise ContentError(f"{at}.cost: Specials have no cost")
+        points = raw.get("points", 0)
+        if not isinstance(points, int) or isinstance(points, bool) or points < 0:
+            raise ContentError(f"{at}.points: expected a whole number >= 0")
+        cards[number] = Card(
+            number=number,
+            name=name,
+            kind=kind,
+            cost=cost,
+            text=str(raw.get("text", "")),
+            points=points,
+            shinigami=bool(raw.get("shinigami", False)),
+            title=str(raw.get("title", "")),
+        )
+    kira = data.get("kira_card", {})
+    if isinstance(kira, Mapping) and kira.get("number") in cards:
+        raise ContentError(f"{where}: the Kira card {kira.get('number')} is not a game card")
+    return cards
+
+
+def deck_cards(raw: Any, where: str) -> list[str]:
+    """The card numbers of a deck in file form: a list, or ``[{number, count}]``, or a map."""
+    entries = raw.get("cards") if isinstance(raw, Mapping) else raw
+    numbers: list[str] = []
+    if isinstance(entries, Mapping):
+        entries = [{"number": k, "count": v} for k, v in entries.items()]
+    if not isinstance(entries, list):
+        raise OptionsError(f"{where}: a deck needs a 'cards' list of card numbers")
+    for i, item in enumerate(entries):
+        if isinstance(item, str):
+            numbers.append(item)
+            continue
+        if isinstance(item, Mapping) and isinstance(item.get("number"), str):
+            count = item.get("count", 1)
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise OptionsError(f"{where}: cards[{i}].count must be a whole number")
+            numbers += [item["number"]] * count
+            continue
+        raise OptionsError(f"{where}: cards[{i}] must be a card number or {{number, count}}")
+    return sorted(numbers)
+
+
+def check_deck_shape(numbers: list[str], where: str) -> None:
+    """The construction rules that need no pool: size, copies, no Kira card."""
+    if KIRA_NUMBER in numbers:
+        raise OptionsError(
+            f"{where}: the Kira card ({KIRA_NUMBER}) is kept apart and may not be in the deck"
+        )
+    if len(numbers) != DECK_SIZE:
+        raise OptionsError(
+            f"{where}: a deck holds exactly {DECK_SIZE} cards, this one holds {len(numbers)}"
+        )
+    for number, count in sorted(Counter(numbers).items()):
+        if count > MAX_COPIES:
+            raise OptionsError(
+                f"{where}: at most {MAX_COPIES} copies of a card number, {number} has {count}"
+            )
+
+
+def check_deck_cards(numbers: list[str], pool: Mapping[str, Card], kira: Any, where: str) -> None:
+    """The construction rules that need the pool: every card exists, none is the Kira card."""
+    kira_number = kira.get("number") if isinstance(kira, Mapping) else None
+    for number in sorted(set(numbers)):
+        if number == kira_number:
+            raise ContentError(
+                f"{where}: the Kira card ({number}) is kept apart and may not be in the deck"
+            )
+        if number not in pool:
+            raise ContentError(f"{where}: card {number} is not in the card pool")
+
+
+def read_deck_file(path: str) -> dict[str, Any]:
+    """A deck file (JSON, format ``deathnote-tcg-deck``) as a normalized deck option."""
+    try:
+        raw = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as exc:
+        raise OptionsError(f"deck file {path}: cannot read it: {exc}") from None
+    if not isinstance(raw, Mapping):
+        raise OptionsError(f"deck file {path}: expected a JSON object")
+    if raw.get("format", DECK_FORMAT) != DECK_FORMAT:
+        raise OptionsError(f"deck file {path}: format must be {DECK_FORMAT!r}")
+    name = raw.get("name") or Path(path).stem
+    numbers = deck_cards(raw, f"deck file {path}")
+    check_deck_shape(numbers, f"deck file {path}")
+    return {"name": str(name), "cards": numbers}

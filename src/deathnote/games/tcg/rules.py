@@ -1,0 +1,540 @@
+"""The rules of the Death Note TCG: set-up, the turn, and every action a seat may take.
+
+A turn (TCG-TURN-01): Start (your Death Note mark is revealed) -> Recovery (your Characters
+stand upright) -> Draw (one card) -> Character phase (place Characters, attach and reveal
+Specials, turn Characters face down or up) -> Action phase (each face-up upright Character
+acts once; Events) -> End. Neither player has Recovery or Action in their first turn and the
+first player draws nothing in turn 1.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from deathnote.engine.actions import Action, Event, Outcome
+from deathnote.engine.errors import ContentError, OptionsError
+from deathnote.games.tcg import ops
+from deathnote.games.tcg.cards import (
+    Card,
+    check_deck_cards,
+    check_deck_shape,
+    deck_cards,
+    default_content,
+    parse_pool,
+    read_content,
+    read_deck_file,
+)
+from deathnote.games.tcg.effects import Ability, effect_of, targets
+from deathnote.games.tcg.state import (
+    ACTION,
+    CHARACTER,
+    HAND_SIZE,
+    MAX_CHARACTERS,
+    MULLIGAN,
+    FieldCharacter,
+    Player,
+    TcgState,
+)
+
+DEFAULT_DECKS = ("kira", "l")
+SAMPLE_DECK_NAMES = {"kira": "Kira", "l": "L"}
+OPTION_NAMES = ("decks", "deck", "deck_seat", "first")
+
+
+# -- options and content ---------------------------------------------------------------------
+
+
+def _deck_option(raw: Any, index: int) -> dict[str, Any]:
+    where = f"option decks[{index}]"
+    if isinstance(raw, str) and raw:
+        return {"id": raw}
+    if isinstance(raw, Mapping) and isinstance(raw.get("id"), str) and "cards" not in raw:
+        return {"id": raw["id"]}
+    if isinstance(raw, list | Mapping):
+        numbers = deck_cards(raw, where)
+        check_deck_shape(numbers, where)
+        name = raw.get("name") if isinstance(raw, Mapping) else None
+        return {"name": str(name or f"Deck {index + 1}"), "cards": numbers}
+    raise OptionsError(f"{where}: a deck id (kira, l) or a list of 40 card numbers")
+
+
+def parse_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate options; a ``deck`` file is read and stored as its card list."""
+    unknown = sorted(set(options) - set(OPTION_NAMES))
+    if unknown:
+        raise OptionsError(f"unknown tcg option(s) {unknown}; known: {', '.join(OPTION_NAMES)}")
+    raw_decks = options.get("decks", list(DEFAULT_DECKS))
+    if not isinstance(raw_decks, list) or len(raw_decks) != 2:
+        raise OptionsError("option decks: give exactly two decks, one per seat")
+    decks = [_deck_option(raw, i) for i, raw in enumerate(raw_decks)]
+    seat = options.get("deck_seat", 0)
+    if seat not in (0, 1) or isinstance(seat, bool):
+        raise OptionsError("option deck_seat: 0 or 1 (the seat that plays the --deck file)")
+    if "deck" in options:
+        path = options["deck"]
+        if not isinstance(path, str) or not path:
+            raise OptionsError("option deck: the path of a deck file")
+        decks[seat] = read_deck_file(path)
+    first = options.get("first", "random")
+    if first not in ("random", 0, 1) or isinstance(first, bool):
+        raise OptionsError("option first: 'random', 0 or 1 (the seat that goes first)")
+    return {"decks": decks, "first": first}
+
+
+def load_content(path: str | None, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The pool and sample decks (default or a file), checked with the chosen decks."""
+    data = default_content() if path is None else read_content(path)
+    where = path or "tcg content"
+    pool = parse_pool(data["pool"], f"{where}: pool")
+    kira = data["pool"].get("kira_card", {})
+    decks = data["decks"]
+    if not isinstance(decks, Mapping):
+        raise ContentError(f"{where}: decks must map deck ids to decks")
+    for deck_id, raw in decks.items():
+        try:
+            numbers = deck_cards(raw, f"{where}: deck {deck_id}")
+            check_deck_shape(numbers, f"{where}: deck {deck_id}")
+        except OptionsError as exc:
+            raise ContentError(str(exc)) from None
+        check_deck_cards(numbers, pool, kira, f"{where}: deck {deck_id}")
+    for i, deck in enumerate(options.get("decks", [])):
+        if "id" in deck:
+            if deck["id"] not in decks:
+                raise OptionsError(
+                    f"option decks[{i}]: no deck {deck['id']!r}; sample decks: "
+                    f"{', '.join(sorted(decks))}"
+                )
+        else:
+            check_deck_cards(deck["cards"], pool, kira, f"deck {deck['name']!r}")
+    return data
+
+
+def seat_names(options: Mapping[str, Any]) -> list[str]:
+    """Seats are named after their decks ("Kira", "L"), or Player 1/2 when alike."""
+    names = [deck_label(d) for d in options.get("decks", DEFAULT_DECKS)]
+    if len(set(names)) != len(names):
+        return ["Player 1", "Player 2"]
+    return names
+
+
+def deck_label(deck: Mapping[str, Any] | str) -> str:
+    """A deck's display name."""
+    if isinstance(deck, str):
+        return SAMPLE_DECK_NAMES.get(deck, deck)
+    if "id" in deck:
+        return SAMPLE_DECK_NAMES.get(deck["id"], deck["id"])
+    return str(deck["name"])
+
+
+def deck_key(deck: Mapping[str, Any]) -> str:
+    """The key of a deck in Outcome.scores, e.g. ``deck:kira``."""
+    base = deck["id"] if "id" in deck else str(deck["name"]).strip().lower().replace(" ", "-")
+    return f"deck:{base}"
+
+
+# -- set-up ------------------------------------------------------------------------------------
+
+
+def new_state(options: Mapping[str, Any], content: Any, rng: random.Random) -> TcgState:
+    """Shuffle, choose the first player, deal 6 cards each; then the mulligans."""
+    pool = parse_pool(content["pool"])
+    players = []
+    for deck in options["decks"]:
+        cards = (
+            deck_cards(content["decks"][deck["id"]], "deck")
+            if "id" in deck
+            else list(deck["cards"])
+        )
+        players.append(Player(deck_label=deck_label(deck), deck_key=deck_key(deck), deck=cards))
+    for player in players:  # TCG-SETUP-03: each deck is shuffled
+        rng.shuffle(player.deck)
+    first = rng.randrange(2) if options["first"] == "random" else int(options["first"])
+    names = sorted({c.name for c in pool.values() if c.kind == "character"})
+    state = TcgState(cards=pool, file_names=names, players=players, first=first, current=first)
+    for seat in (first, 1 - first):
+        ops.draw(state, seat, HAND_SIZE)
+    return state
+
+
+# -- the turn --------------------------------------------------------------------------------
+
+
+def first_turn(player: Player) -> bool:
+    """Whether the player is in their own first turn."""
+    return player.turns_taken == 1
+
+
+def start_turn(state: TcgState) -> list[Event]:
+    """Start -> Recovery -> Draw -> Character phase of the current player."""
+    seat = state.current
+    me, other = state.me(), state.opponent(seat)
+    state.turn += 1
+    me.turns_taken += 1
+    me.protected = False
+    events = [Event.public(f"Turn {state.turn}: {ops.who(state, seat)}.", turn=state.turn)]
+    events += reveal_mark(state, seat)
+    if state.winner is not None:
+        return events
+    if not first_turn(me):  # TCG-SETUP-06: no Recovery in your first turn
+        for fc in me.field:
+            fc.upright = True
+    if not (seat == state.first and first_turn(me)):  # TCG-SETUP-05: first draw limit
+        events += ops.draw(state, seat)
+        if state.winner is not None:
+            return events
+    me.placed = 0
+    me.allowance = 2 if len(other.field) > len(me.field) else 1  # TCG-CHAR-02
+    state.phase = CHARACTER
+    return events
+
+
+def reveal_mark(state: TcgState, seat: int) -> list[Event]:
+    """TCG-DN-03: at the start of your next turn the marked name is revealed and, if that
+    Character is face up on the opponent's field, destroyed."""
+    me, other = state.players[seat], state.opponent(seat)
+    mark = me.mark
+    if mark is None:
+        return []
+    me.mark = None
+    events = [
+        Event.public(
+            f"{ops.who(state, seat)} reveals the Death Note: the Kira card marks {mark.target}.",
+            seat=seat,
+            target=mark.target,
+        )
+    ]
+    fc = other.character(mark.target)
+    if fc is None:
+        return [*events, Event.public(f"{mark.target} is not on the opponent's field: no effect.")]
+    if not fc.face_up:
+        return [*events, Event.public(f"{mark.target} is face down and escapes the Death Note.")]
+    if other.protected:
+        return [*events, Event.public(f"The Thirteen-Day Rule protects {mark.target}.")]
+    events += ops.destroy(state, 1 - seat, mark.target, "Death Note")
+    source = effect_of(mark.source)
+    bonus = source.dn_points + sum(effect_of(c.number).dn_kill_bonus for c in me.field if c.face_up)
+    events += ops.gain(state, seat, bonus, "Death Note")
+    if source.dn_draw and state.winner is None:
+        events += ops.draw(state, seat, source.dn_draw)
+    return events
+
+
+def end_character_phase(state: TcgState) -> list[Event]:
+    """To the Action phase, or straight to the end in your first turn (TCG-SETUP-06)."""
+    if first_turn(state.me()):
+        return end_turn(state)
+    state.phase = ACTION
+    return [Event.public(f"{ops.who(state, state.current)} enters the Action phase.")]
+
+
+def end_turn(state: TcgState) -> list[Event]:
+    """End phase: nothing to discard (no hand limit); the other player's turn starts."""
+    events = [Event.public(f"{ops.who(state, state.current)} ends the turn.")]
+    state.current = 1 - state.current
+    return events + start_turn(state)
+
+
+# -- legal actions -----------------------------------------------------------------------------
+
+
+def can_place(state: TcgState, seat: int, card: Card) -> bool:
+    """TCG-COST-01, TCG-CHAR-02..04: cost, one or two per turn, at most 6, one per name."""
+    me = state.players[seat]
+    return (
+        card.cost <= me.points
+        and me.placed < me.allowance
+        and len(me.field) < MAX_CHARACTERS
+        and me.character(card.name) is None
+    )
+
+
+def attach_targets(state: TcgState, seat: int, card: Card) -> list[FieldCharacter]:
+    """TCG-SPEC-01..04: same name (Shinigami: any), one per Character, one of each name."""
+    me = state.players[seat]
+    on_field = {state.cards[fc.special].name for fc in me.field if fc.special}
+    if card.name in on_field:
+        return []
+    return [
+        fc for fc in me.field if fc.special is None and (card.shinigami or fc.name == card.name)
+    ]
+
+
+def character_abilities(
+    state: TcgState, seat: int, fc: FieldCharacter
+) -> list[tuple[str, Ability]]:
+    """The (source card, ability) pairs a Character may use now, Work aside."""
+    me = state.players[seat]
+    found = [(fc.number, a) for a in effect_of(fc.number).abilities]
+    if fc.special and fc.special_face_up:
+        found += [(fc.special, a) for a in effect_of(fc.special).abilities]
+    out = []
+    for source, ability in found:
+        if ability.deathnote and me.deathnote_turn == state.turn:
+            continue  # TCG-DN-04: once per turn
+        if ability.target and not targets(state, seat, ability):
+            continue
+        out.append((source, ability))
+    return out
+
+
+def work_points(state: TcgState, fc: FieldCharacter) -> int:
+    """What a Character's Work earns (TCG-VP-01)."""
+    points = state.cards[fc.number].points
+    if fc.special and fc.special_face_up:
+        points += effect_of(fc.special).work_bonus + effect_of(fc.number).work_bonus_with_special
+    return points
+
+
+def choice_actions(state: TcgState, seat: int) -> list[Action]:
+    """The targets of a two-step choice, and Cancel."""
+    choice = state.choice
+    assert choice is not None
+    if choice["step"] == "attach":
+        card = state.cards[choice["card"]]
+        out = [
+            Action.make("target", f"Attach {card.label} to {fc.name}", target=fc.name)
+            for fc in attach_targets(state, seat, card)
+        ]
+    else:
+        ability = find_ability(state, seat, choice)
+        verb = "Write" if ability.deathnote else "Choose"
+        out = [
+            Action.make("target", f"{verb} {label}", target=value)
+            for value, label in targets(state, seat, ability)
+        ]
+    return [*out, Action.make("cancel", "Cancel")]
+
+
+def find_ability(state: TcgState, seat: int, choice: Mapping[str, Any]) -> Ability:
+    """The ability a choice or action names."""
+    for ability in effect_of(choice["source"]).abilities:
+        if ability.key == choice["ability"]:
+            return ability
+    raise KeyError(choice["ability"])
+
+
+def legal_actions(state: TcgState, seat: int) -> list[Action]:
+    """Every legal action of the seat now."""
+    if state.winner is not None or seat != state.current:
+        return []
+    me = state.players[seat]
+    if state.phase == MULLIGAN:
+        return [
+            Action.make("keep", "Keep this hand"),
+            Action.make("mulligan", "Mulligan: shuffle the hand back and draw 6"),
+        ]
+    if state.choice is not None:
+        return choice_actions(state, seat)
+    out: list[Action] = []
+    if state.phase == CHARACTER:
+        for number in sorted(set(me.hand)):
+            card = state.cards[number]
+            if card.kind == "character" and can_place(state, seat, card):
+                out.append(
+                    Action.make("place", f"Place {card.name} (cost {card.cost})", card=number)
+                )
+            elif card.kind == "special" and attach_targets(state, seat, card):
+                out.append(Action.make("attach", f"Attach {card.label} face down", card=number))
+        for fc in me.field:
+            if fc.special and not fc.special_face_up and fc.special_turn < state.turn:
+                label = f"Turn the Special on {fc.name} face up"
+                out.append(Action.make("reveal", label, character=fc.name))
+            if fc.flipped_turn != state.turn:
+                if fc.face_up:
+                    out.append(Action.make("hide", f"Turn {fc.name} face down", character=fc.name))
+                else:
+                    out.append(Action.make("show", f"Turn {fc.name} face up", character=fc.name))
+        last = "End the turn" if first_turn(me) else "Go to the Action phase"
+        out.append(Action.make("next", last))
+        return out
+    # Action phase
+    for fc in me.field:
+        if not (fc.face_up and fc.upright):
+            continue
+        gain = work_points(state, fc)
+        out.append(Action.make("work", f"{fc.name}: Work (+{gain})", character=fc.name))
+        for source, ability in character_abilities(state, seat, fc):
+            out.append(
+                Action.make(
+                    "act",
+                    f"{fc.name}: {ability.name}",
+                    character=fc.name,
+                    ability=ability.key,
+                    source=source,
+                )
+            )
+    for number in sorted(set(me.hand)):
+        card = state.cards[number]
+        if card.kind != "event" or card.cost > me.points:
+            continue
+        abilities = effect_of(number).abilities
+        if not abilities or (abilities[0].target and not targets(state, seat, abilities[0])):
+            continue
+        out.append(Action.make("event", f"Play {card.name} (cost {card.cost})", card=number))
+    out.append(Action.make("end", "End the turn"))
+    return out
+
+
+# -- applying actions --------------------------------------------------------------------------
+
+
+def apply_action(state: TcgState, seat: int, action: Action, rng: random.Random) -> list[Event]:
+    """Carry out a legal action."""
+    me = state.players[seat]
+    kind = action.kind
+    if kind in ("keep", "mulligan"):
+        return mulligan(state, seat, kind == "mulligan", rng)
+    if kind == "cancel":
+        state.choice = None
+        return []
+    if kind == "target":
+        choice, state.choice = state.choice, None
+        assert choice is not None
+        if choice["step"] == "attach":
+            return attach(state, seat, choice["card"], action["target"])
+        return use_ability(state, seat, choice, action["target"])
+    if kind == "place":
+        card = state.cards[action["card"]]
+        ops.pay(state, seat, card.cost)
+        me.hand.remove(card.number)
+        me.field.append(FieldCharacter(number=card.number, name=card.name))
+        me.placed += 1
+        paid = f", paying {card.cost} victory point{'s' * (card.cost != 1)}" if card.cost else ""
+        return [
+            Event.public(
+                f"{ops.who(state, seat)} places {card.name}{paid}.", seat=seat, card=card.number
+            )
+        ]
+    if kind == "attach":
+        state.choice = {"step": "attach", "card": action["card"]}
+        return []
+    if kind in ("reveal", "hide", "show"):
+        fc = me.character(action["character"])
+        assert fc is not None
+        if kind == "reveal":
+            return ops.reveal_special(state, seat, fc, "a later turn")
+        fc.face_up = kind == "show"
+        fc.flipped_turn = state.turn
+        side = "up" if fc.face_up else "down"
+        return [
+            Event.public(
+                f"{ops.who(state, seat)} turns {fc.name} face {side}.",
+                seat=seat,
+                character=fc.name,
+            )
+        ]
+    if kind == "next":
+        return end_character_phase(state)
+    if kind == "end":
+        return end_turn(state)
+    if kind == "work":
+        fc = me.character(action["character"])
+        assert fc is not None
+        fc.upright = False
+        return ops.gain(state, seat, work_points(state, fc), f"{fc.name} works")
+    if kind == "act":
+        choice = {
+            "step": "act",
+            "character": action["character"],
+            "ability": action["ability"],
+            "source": action["source"],
+        }
+        ability = find_ability(state, seat, choice)
+        if ability.target:
+            state.choice = choice
+            return []
+        return use_ability(state, seat, choice, "")
+    if kind == "event":
+        card = state.cards[action["card"]]
+        choice = {"step": "event", "character": "", "ability": "event", "source": card.number}
+        if effect_of(card.number).abilities[0].target:
+            state.choice = choice
+            return []
+        return use_ability(state, seat, choice, "")
+    raise AssertionError(f"unhandled action {kind}")
+
+
+def mulligan(state: TcgState, seat: int, redraw: bool, rng: random.Random) -> list[Event]:
+    """TCG-SETUP-04: one optional mulligan each, first player first."""
+    me = state.players[seat]
+    events = []
+    if redraw:
+        me.deck += me.hand
+        me.hand = []
+        rng.shuffle(me.deck)
+        me.mulligan = "redrawn"
+        events.append(Event.public(f"{ops.who(state, seat)} takes a mulligan."))
+        events += ops.draw(state, seat, HAND_SIZE)
+    else:
+        me.mulligan = "kept"
+        events.append(Event.public(f"{ops.who(state, seat)} keeps the opening hand."))
+    if seat == state.first:
+        state.current = 1 - seat
+        return events
+    state.current = state.first
+    return events + start_turn(state)
+
+
+def attach(state: TcgState, seat: int, number: str, target: str) -> list[Event]:
+    """Attach a Special face down; it may be turned face up in a later turn."""
+    me = state.players[seat]
+    fc = me.character(target)
+    assert fc is not None
+    me.hand.remove(number)
+    fc.special, fc.special_face_up, fc.special_turn = number, False, state.turn
+    return [
+        Event.public(
+            f"{ops.who(state, seat)} attaches a face-down Special to {target}.",
+            seat=seat,
+            character=target,
+        ),
+        Event.private([seat], f"You attach {state.cards[number].label} to {target}.", card=number),
+    ]
+
+
+def use_ability(state: TcgState, seat: int, choice: Mapping[str, Any], target: str) -> list[Event]:
+    """A Character action (the Character turns sideways) or an Event (paid, then discarded)."""
+    me = state.players[seat]
+    ability = find_ability(state, seat, choice)
+    source = choice["source"]
+    events: list[Event] = []
+    if choice["step"] == "event":
+        card = state.cards[source]
+        ops.pay(state, seat, card.cost)
+        me.hand.remove(source)
+        me.discard.append(source)
+        events.append(
+            Event.public(
+                f"{ops.who(state, seat)} plays {card.name} (cost {card.cost}).",
+                seat=seat,
+                card=source,
+            )
+        )
+    else:
+        fc = me.character(choice["character"])
+        assert fc is not None
+        fc.upright = False
+        if not ability.deathnote:
+            events.append(
+                Event.public(
+                    f"{ops.who(state, seat)}'s {fc.name} uses {ability.name}.",
+                    seat=seat,
+                    character=fc.name,
+                )
+            )
+    return events + ability.resolve(state, seat, choice["character"], source, target)
+
+
+# -- outcome -----------------------------------------------------------------------------------
+
+
+def outcome(state: TcgState) -> Outcome | None:
+    """Winners by turn order ("first"/"second"); scores by deck."""
+    if state.winner is None:
+        return None
+    side = "first" if state.winner == state.first else "second"
+    win, lose = (state.players[s].deck_key for s in (state.winner, 1 - state.winner))
+    scores = {win: 1.0, lose: 0.0} if win != lose else {win: 0.5}
+    return Outcome((side,), state.condition, state.reason, scores)

@@ -1,0 +1,85 @@
+"""What a viewer may see: built by listing public facts, plus the viewer's own secrets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deathnote.engine.actions import OMNISCIENT, Viewer
+from deathnote.games.tcg.cards import Card
+from deathnote.games.tcg.state import WIN_POINTS, FieldCharacter, TcgState
+
+
+def card_view(card: Card) -> dict[str, Any]:
+    """The printed face of a card."""
+    out: dict[str, Any] = {
+        "number": card.number,
+        "name": card.name,
+        "kind": card.kind,
+        "cost": card.cost,
+        "text": card.text,
+    }
+    if card.kind == "character":
+        out["points"] = card.points
+    if card.kind == "special":
+        out["title"] = card.title
+        out["shinigami"] = card.shinigami
+    return out
+
+
+def field_view(state: TcgState, fc: FieldCharacter, own: bool) -> dict[str, Any]:
+    """A Character on a field. Its face was shown when placed, so it stays public face down;
+    a face-down Special is known only to its owner (TCG-SPEC-02)."""
+    out = {
+        **card_view(state.cards[fc.number]),
+        "face_up": fc.face_up,
+        "upright": fc.upright,
+        "special": None,
+    }
+    if fc.special is not None:
+        special: dict[str, Any] = {"face_up": fc.special_face_up, "attached_turn": fc.special_turn}
+        if fc.special_face_up or own:
+            special["card"] = card_view(state.cards[fc.special])
+        out["special"] = special
+    return out
+
+
+def player_view(state: TcgState, seat: int, viewer: Viewer) -> dict[str, Any]:
+    """One player's side as the viewer sees it."""
+    player = state.players[seat]
+    own = viewer in (OMNISCIENT, seat)
+    out: dict[str, Any] = {
+        "seat": seat,
+        "deck": player.deck_label,
+        "points": player.points,
+        "deck_count": len(player.deck),
+        "hand_count": len(player.hand),
+        "discard": [card_view(state.cards[n]) for n in player.discard],
+        "field": [field_view(state, fc, own) for fc in player.field],
+        "kira_card": "in the Character File" if player.mark else "kept apart",
+        "deathnote_used_this_turn": player.deathnote_turn == state.turn and state.turn > 0,
+        "protected": player.protected,
+        "mulligan": player.mulligan,
+        "placed_this_turn": player.placed if seat == state.current else 0,
+        "may_place": player.allowance if seat == state.current else 0,
+        "turns_taken": player.turns_taken,
+    }
+    if own:
+        out["hand"] = [card_view(state.cards[n]) for n in sorted(player.hand)]
+        out["mark"] = player.mark.target if player.mark else None
+    return out
+
+
+def build_view(state: TcgState, viewer: Viewer) -> dict[str, Any]:
+    """The whole table for one viewer."""
+    out: dict[str, Any] = {
+        "turn": state.turn,
+        "phase": state.phase,
+        "current": state.current,
+        "first": state.first,
+        "win_points": WIN_POINTS,
+        "character_file": list(state.file_names),
+        "players": [player_view(state, s, viewer) for s in (0, 1)],
+    }
+    if viewer == OMNISCIENT or viewer == state.current:
+        out["choice"] = dict(state.choice) if state.choice else None
+    return out
