@@ -91,3 +91,21 @@ def test_bench_prints_rates() -> None:
     assert result.exit_code == 0, result.output
     figures = orjson.loads(result.stdout)
     assert figures["actions_per_second"] > 0 and figures["games"] > 0
+
+
+def test_play_deck_goes_to_the_players_seat(tmp_path: Path) -> None:
+    import deathnote
+
+    deck = Path(deathnote.__file__).parent / "games" / "tcg" / "content" / "example-deck.json"
+    save = tmp_path / "tcg.json"
+    result = runner.invoke(
+        app,
+        ["play", "tcg", "--as", "2", "--deck", str(deck), "--seed", "1", "--save", str(save)],
+        input="q\n",
+    )
+    assert result.exit_code == 0, result.output
+    record = orjson.loads(save.read_bytes())
+    entries = orjson.loads(deck.read_bytes())["cards"]
+    cards = [e["number"] for e in entries for _ in range(e["count"])]
+    assert sorted(record["options"]["decks"][1]["cards"]) == sorted(cards)
+    assert record["options"]["decks"][0] != record["options"]["decks"][1]

@@ -81,9 +81,14 @@ def play(
         else:
             spec = get_game(game)
             opts = build_options(chapter, rules, shinigami_eyes, deck, option)
+            count = players or spec.min_players
+            if deck is not None and "deck_seat" not in opts:
+                # --deck is the deck of the seat the person plays.
+                plain = spec.parse_options(count, {k: v for k, v in opts.items() if k != "deck"})
+                opts["deck_seat"] = parse_seat(as_ or "1", spec.seat_names(count, plain))
             match = Match.create(
                 game,
-                players or spec.min_players,
+                count,
                 seed if seed is not None else time.time_ns() % 1_000_000_007,
                 opts,
                 content,
