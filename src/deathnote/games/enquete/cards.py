@@ -71,7 +71,7 @@ def playable(
     s = st.seats[seat]
     if s.dead:
         return False
-    if st.light_silenced and s.role == "light" and not forced:
+    if st.light_silenced and s.role == "light" and not forced and seat not in st.silence_exempt:
         return False
     timing = c["timing"]
     if forced:

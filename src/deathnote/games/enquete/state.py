@@ -65,6 +65,7 @@ class EnqState:
     no_draw_next: list[int] = field(default_factory=list)
     lying: list[int] = field(default_factory=list)
     light_silenced: bool = False
+    silence_exempt: list[int] = field(default_factory=list)  # a Lie at Decision (private)
     friend: bool = False
     pursuit: bool = False
     tile_flags: list[str] = field(default_factory=list)  # "contact", "frenzy", "wager"

@@ -601,9 +601,9 @@ def confession_choice(ctx: Ctx, step: Step) -> None:
 @fn("tile_decision")
 def tile_decision(ctx: Ctx, step: Step) -> None:
     st = ctx.st
-    light = [s for s in range(st.players) if holds(st, s, "light")]
-    if light:
-        st.light_silenced = True
+    # The public flag is the same whether or not Light escaped with a Lie.
+    st.light_silenced = True
+    st.silence_exempt = [s for s in st.lying if st.seats[s].role == "light"]
     ctx.say("Decision: Light can no longer play Actions unless forced to by a Blackmail.")
 
 
