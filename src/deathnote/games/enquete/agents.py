@@ -332,10 +332,8 @@ class HeuristicAgent(Agent):
         if prompt.startswith("An Investigation names"):
             tile = (st.get("revealed_tile") or {}).get("id")
             if "lie" in by_id and (
-                (role in KIRA
-                and tile in ("decision", "resurrection", "ally"))
-                or (tile == "pursuit"
-                and role in INVESTIGATORS)
+                (role in KIRA and tile in ("decision", "resurrection", "ally"))
+                or (tile == "pursuit" and role in INVESTIGATORS)
             ):
                 return by_id["lie"]
             return passing
