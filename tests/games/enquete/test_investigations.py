@@ -109,7 +109,19 @@ def test_rift_vote() -> None:
         ballots.append(seat(m))
         choose(m, 1)
     assert ballots == [3, 4, 5]
-    assert s.seats[1].suspicions == 2 and s.seats[2].suspicions == 0
+    assert s.seats[1].suspicions == 1 and s.seats[2].suspicions == 0
+
+
+def test_rift_alibi_share_is_lost() -> None:
+    m = at_reveal(6)
+    s = st(m)
+    s.alibi = [1]
+    go(m, "rift_first")
+    choose(m, 1)
+    choose(m, 2)
+    for vote in (1, 1, 2):
+        choose(m, vote)
+    assert s.seats[1].suspicions == 0 and s.seats[2].suspicions == 0
 
 
 def test_rift_votes_are_secret_until_counted() -> None:
@@ -369,3 +381,13 @@ def test_silence_designated_player_kills() -> None:
     while not s.seats[3].dead:
         passes(m)
     assert {"role": "matsuda", "by": 2} in s.kills
+
+
+def test_pursuit_dead_first_kira_has_no_neighbor() -> None:
+    m = at_reveal(4, {1: "light", 2: "misa", 3: "mogi", 4: "matsuda", 5: "yagami"})
+    s = st(m)
+    go(m, "give_susp")
+    s.seats[1].dead = True  # died under Top Secret: dead, not revealed
+    poke(m)
+    run_until(m, lambda m: False)
+    assert {"kind": "pursuit", "met": False} in s.seats[1].extra

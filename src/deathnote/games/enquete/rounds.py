@@ -129,7 +129,8 @@ def turn(ctx: Ctx, step: Step) -> None:
     st.current = s
     st.search_bonus = {}
     ctx.say(f"{name(s)}'s turn.", seat=s)
-    seats = [x for x in ring(st, s, st.direction)]
+    # Plays at the same moment resolve in round order, so the window asks in round order.
+    seats = round_order(st)
     ctx.then({"k": "window", "mode": "turn", "owner": s, "seats": seats}, ctx.call("look", seat=s))
 
 

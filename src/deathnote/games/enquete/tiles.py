@@ -156,7 +156,8 @@ def tile_pursuit(ctx: Ctx, step: Step) -> None:
 @fn("pursuit_resolve")
 def pursuit_resolve(ctx: Ctx, step: Step) -> None:
     st = ctx.st
-    for s in ring(st, st.detective, "clockwise", include_start=False):
+    clockwise = [(st.detective + i) % st.players for i in range(1, st.players)]
+    for s in clockwise:
         if not st.seats[s].revealed and acting_faction(st, s) == "kira":
             kira_next = any(
                 faction(st.seats[n].role) == "kira" and n not in st.lying for n in neighbors(st, s)
@@ -264,16 +265,10 @@ def rift_vote(ctx: Ctx, step: Step) -> None:
         return
     va = sum(1 for x in votes.values() if x == a)
     vb = sum(1 for x in votes.values() if x == b)
-    ctx.say(
-        f"Rift: {name(a)} gets {va} vote(s), {name(b)} gets {vb}.",
-        votes={str(k): v for k, v in votes.items()},
-    )
-    if va == vb:
-        amounts = {a: 1 if va else 0, b: 1 if vb else 0}
-    elif va > vb:
-        amounts = {a: 2, b: 1 if vb else 0}
-    else:
-        amounts = {b: 2, a: 1 if va else 0}
+    ctx.say(f"Rift: {name(a)} gets {va} vote(s), {name(b)} gets {vb}.", votes={str(k): v for k, v in votes.items()})
+    # The vote's Suspicion goes to the player with more votes (one each on a tie); one
+    # protected by an Alibi loses their share, the other never receives it instead.
+    amounts = {a: int(va >= vb and va > 0), b: int(vb >= va and vb > 0)}
     give_suspicions(ctx, amounts, "Rift")
     _ = st
 
