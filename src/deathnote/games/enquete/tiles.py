@@ -265,7 +265,10 @@ def rift_vote(ctx: Ctx, step: Step) -> None:
         return
     va = sum(1 for x in votes.values() if x == a)
     vb = sum(1 for x in votes.values() if x == b)
-    ctx.say(f"Rift: {name(a)} gets {va} vote(s), {name(b)} gets {vb}.", votes={str(k): v for k, v in votes.items()})
+    ctx.say(
+        f"Rift: {name(a)} gets {va} vote(s), {name(b)} gets {vb}.",
+        votes={str(k): v for k, v in votes.items()},
+    )
     # The vote's Suspicion goes to the player with more votes (one each on a tie); one
     # protected by an Alibi loses their share, the other never receives it instead.
     amounts = {a: int(va >= vb and va > 0), b: int(vb >= va and vb > 0)}
