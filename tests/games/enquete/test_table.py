@@ -226,3 +226,17 @@ def test_kill_opens_reaction_window_for_everyone() -> None:
     assert asked == [1, 2, 3, 4, 5]
     assert s.seats[3].dead
     _ = at_pick
+
+
+def test_windows_are_bounded_pile_refills_between_rounds() -> None:
+    m = new(6, seed=15, detective_seat=0)
+    run_until(m, at_turn_window(1))
+    s = st(m)
+    n = give(m, 1, "apples")
+    s.discard.extend(s.deck)
+    s.deck = []
+    hand = len(s.seats[1].hand)
+    play(m, 1, n)
+    assert len(s.seats[1].hand) == hand - 1 and s.deck == []  # no reshuffle mid-round
+    run_until(m, lambda m: st(m).round == 2)
+    assert s.deck and s.reshuffles == 1

@@ -285,13 +285,8 @@ def draw(ctx: Ctx, seat: int, count: int = 1) -> int:
         return 0
     drawn: list[int] = []
     for _ in range(count):
-        if not st.deck and st.discard:
-            st.deck = list(st.discard)
-            st.discard = []
-            ctx.rng.shuffle(st.deck)
-            st.reshuffles += 1
-            ctx.say("The Action discard pile is shuffled into a new draw pile.")
         if not st.deck:
+            ctx.say("The Action draw pile is empty until the end of the round.")
             break
         drawn.append(st.deck.pop())
     st.seats[seat].hand.extend(drawn)
@@ -303,6 +298,20 @@ def draw(ctx: Ctx, seat: int, count: int = 1) -> int:
             cards=drawn,
         )
     return len(drawn)
+
+
+def refill(ctx: Ctx) -> None:
+    """Between rounds an empty draw pile is rebuilt from the shuffled discard.
+
+    Never in the middle of a round: then every window is bounded, since each play spends a
+    card and a round can only draw the cards its pile held when it began."""
+    st = ctx.st
+    if not st.deck and st.discard:
+        st.deck = list(st.discard)
+        st.discard = []
+        ctx.rng.shuffle(st.deck)
+        st.reshuffles += 1
+        ctx.say("The Action discard pile is shuffled into a new draw pile.")
 
 
 def discard_card(ctx: Ctx, seat: int, number: int) -> None:

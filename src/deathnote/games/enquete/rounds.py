@@ -12,6 +12,7 @@ from .flow import (
     lie_window,
     name,
     players,
+    refill,
     ring,
     round_order,
     tile,
@@ -63,6 +64,7 @@ def round_start(ctx: Ctx, step: Step) -> None:
     """Start of a round: direction, the Detective's gift, then the turns."""
     st = ctx.st
     st.round += 1
+    refill(ctx)
     st.direction = st.content["piles"][st.round - 1]["direction"]
     ctx.say(f"Round {st.round} begins ({st.direction}).", round=st.round, direction=st.direction)
     steps: list[Step] = []

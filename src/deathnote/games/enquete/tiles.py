@@ -737,7 +737,7 @@ def expedient_next(ctx: Ctx, step: Step) -> None:
         return
     s = seats[0]
     options: list[tuple[object, str]] = [("no", "Do not draw")]
-    if s not in st.no_draw and (st.deck or st.discard):
+    if s not in st.no_draw and st.deck:
         options.append(("draw", "Draw 1 Action (the Detective gains 1 Suspicion to give)"))
     ctx.then(
         ctx.pick(
