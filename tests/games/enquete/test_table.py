@@ -11,7 +11,6 @@ from deathnote.games.enquete.flow import Ctx, die, give_suspicions, kill, round_
 from deathnote.games.enquete.objectives import score
 
 from .helpers import (
-    at_pick,
     at_turn_window,
     choose,
     give,
@@ -225,7 +224,6 @@ def test_kill_opens_reaction_window_for_everyone() -> None:
         passes(m)
     assert asked == [1, 2, 3, 4, 5]
     assert s.seats[3].dead
-    _ = at_pick
 
 
 def test_windows_are_bounded_pile_refills_between_rounds() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 
 from hypothesis import given, settings
@@ -116,4 +115,3 @@ def test_secret_swap_changes_only_that_seat(
             assert a.view(viewer) == b.view(viewer), f"seat {viewer} learns about seat {k}"
         compared += 1
     assert compared >= 0
-    _ = copy

@@ -11,7 +11,6 @@ from .flow import (
     give_suspicions,
     lie_window,
     name,
-    players,
     refill,
     ring,
     round_order,
@@ -341,4 +340,3 @@ def finish(ctx: Ctx, step: Step) -> None:
             apples=st.apples[s],
         )
     st.over = True
-    _ = players

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from .cards import NAMEABLE
 from .flow import (
     INVESTIGATOR_ROLES,
     Ctx,
@@ -245,7 +244,6 @@ def rift_second(ctx: Ctx, step: Step) -> None:
 
 @fn("rift_vote")
 def rift_vote(ctx: Ctx, step: Step) -> None:
-    st = ctx.st
     a, b, voters, votes = step["a"], step["b"], step["voters"], step["votes"]
     if voters:
         v = voters[0]
@@ -273,7 +271,6 @@ def rift_vote(ctx: Ctx, step: Step) -> None:
     # protected by an Alibi loses their share, the other never receives it instead.
     amounts = {a: int(va >= vb and va > 0), b: int(vb >= va and vb > 0)}
     give_suspicions(ctx, amounts, "Rift")
-    _ = st
 
 
 @fn("rift_ballot")
@@ -879,6 +876,3 @@ def silence_player(ctx: Ctx, step: Step) -> None:
 @fn("silence_target")
 def silence_target(ctx: Ctx, step: Step) -> None:
     kill(ctx, step["value"], step["seat"], {"tile": 25})
-
-
-_ = NAMEABLE
