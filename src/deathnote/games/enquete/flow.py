@@ -1,0 +1,482 @@
+"""The resolution machine and the shared rules of Le Jeu d'Enquête.
+
+Everything that happens is a stack of steps. A ``call`` step runs code; a ``pick`` step
+asks one seat to choose one value from a short list; a ``window`` step asks the seats in
+round order, one after another, whether they play an Action now (each may pass). Card and
+Investigation effects are functions registered by id that push further steps.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from deathnote.engine.actions import Event
+
+from .state import EnqState, Step
+
+SUSPICION_LIMIT = {4: 7, 5: 6, 6: 6, 7: 6, 8: 5}
+KIRA_ROLES = ("light", "misa", "higuchi")
+INVESTIGATOR_ROLES = ("yagami", "matsuda", "aizawa", "mogi", "watari")
+
+
+class Ctx:
+    """What rule code works with: the state, the match generator and the new events."""
+
+    def __init__(self, st: EnqState, rng: random.Random, events: list[Event]) -> None:
+        self.st = st
+        self.rng = rng
+        self.events = events
+
+    # -- log ------------------------------------------------------------------------
+    def say(self, text: str, **data: Any) -> None:
+        """A public event."""
+        self.events.append(Event.public(text, **data))
+
+    def tell(self, seats: Iterable[int], text: str, **data: Any) -> None:
+        """A private event for these seats only."""
+        self.events.append(Event.private(seats, text, **data))
+
+    # -- steps ----------------------------------------------------------------------
+    def then(self, *steps: Step) -> None:
+        """Push steps so that the first one given resolves first."""
+        for step in reversed(steps):
+            self.st.stack.append(step)
+
+    def call(self, fn: str, **data: Any) -> Step:
+        """A step that runs the registered function ``fn``."""
+        return {"k": "call", "fn": fn, **data}
+
+    def pick(
+        self,
+        seat: int,
+        prompt: str,
+        options: list[tuple[Any, str]],
+        fn: str,
+        kind: str = "choose",
+        **data: Any,
+    ) -> Step:
+        """A step asking ``seat`` to choose one of ``options`` ((value, label) pairs)."""
+        return {
+            "k": "pick",
+            "seat": seat,
+            "prompt": prompt,
+            "options": [[v, label] for v, label in options],
+            "fn": fn,
+            "dk": kind,
+            **data,
+        }
+
+    def new_id(self) -> int:
+        """A fresh step id."""
+        self.st.next_id += 1
+        return self.st.next_id
+
+
+FN: dict[str, Callable[[Ctx, Step], None]] = {}
+"""Registered step functions: ``call`` steps run them; ``pick`` steps run them with
+``step["value"]`` set to the chosen value."""
+
+
+def fn(name: str) -> Callable[[Callable[[Ctx, Step], None]], Callable[[Ctx, Step], None]]:
+    """Register a step function under ``name``."""
+
+    def deco(func: Callable[[Ctx, Step], None]) -> Callable[[Ctx, Step], None]:
+        if name in FN:
+            raise RuntimeError(f"step function {name!r} registered twice")
+        FN[name] = func
+        return func
+
+    return deco
+
+
+# -- content lookups ------------------------------------------------------------------
+def card(st: EnqState, number: int) -> dict[str, Any]:
+    """The Action card with this number."""
+    result: dict[str, Any] = st.content["actions"][number - 1]
+    return result
+
+
+def tile(st: EnqState, number: int) -> dict[str, Any]:
+    """The Investigation tile with this number."""
+    result: dict[str, Any] = st.content["investigations"][number - 1]
+    return result
+
+
+def role_info(st: EnqState, role: str) -> dict[str, Any]:
+    """The Role card with this id."""
+    for r in st.content["roles"]:
+        if r["id"] == role:
+            return r
+    raise KeyError(role)
+
+
+def role_name(st: EnqState, role: str) -> str:
+    """Display name of a Role."""
+    return str(role_info(st, role)["name"])
+
+
+def faction(role: str) -> str:
+    """kira, investigator or detective."""
+    if role in KIRA_ROLES:
+        return "kira"
+    return "detective" if role == "detective" else "investigator"
+
+
+def name(seat: int) -> str:
+    """Public name of a seat."""
+    return f"Player {seat + 1}"
+
+
+# -- table geometry -------------------------------------------------------------------
+def step_dir(direction: str) -> int:
+    """+1 for clockwise (to the left), -1 for counter-clockwise."""
+    return 1 if direction == "clockwise" else -1
+
+
+def players(st: EnqState) -> list[int]:
+    """Every seat but the Detective's."""
+    return [s for s in range(st.players) if s != st.detective]
+
+
+def living(st: EnqState) -> list[int]:
+    """Living players (never the Detective)."""
+    return [s for s in players(st) if not st.seats[s].dead]
+
+
+def ring(st: EnqState, start: int, direction: str, include_start: bool = True) -> list[int]:
+    """Living players from ``start`` going round the table in ``direction``."""
+    d = step_dir(direction)
+    out = []
+    for i in range(0 if include_start else 1, st.players + (0 if include_start else 1)):
+        s = (start + d * i) % st.players
+        if s != st.detective and not st.seats[s].dead and s not in out:
+            out.append(s)
+    return out
+
+
+def round_order(st: EnqState) -> list[int]:
+    """Living players in round order, from the one next to the Detective."""
+    return ring(st, st.detective, st.direction, include_start=False)
+
+
+def neighbors(st: EnqState, seat: int) -> list[int]:
+    """First living player to each side, never the Detective; the dead have none."""
+    if seat == st.detective or st.seats[seat].dead:
+        return []
+    out: list[int] = []
+    for d in (1, -1):
+        for i in range(1, st.players):
+            s = (seat + d * i) % st.players
+            if s == seat:
+                break
+            if s != st.detective and not st.seats[s].dead:
+                if s not in out:
+                    out.append(s)
+                break
+    return out
+
+
+def seat_of(st: EnqState, role: str) -> int | None:
+    """The seat holding a Role, or None if it is inactive."""
+    for s, seat in enumerate(st.seats):
+        if seat.role == role:
+            return s
+    return None
+
+
+def role_state(st: EnqState, role: str) -> tuple[bool, bool]:
+    """(revealed, dead) of a Role wherever it is."""
+    s = seat_of(st, role)
+    if s is not None:
+        return st.seats[s].revealed, st.seats[s].dead
+    for r in st.inactive:
+        if r.role == role:
+            return r.revealed, r.dead
+    return False, False
+
+
+def ref_role(st: EnqState, ref: str) -> str:
+    """The Role behind a reference "p<seat>" or "i<index>"."""
+    i = int(ref[1:])
+    return st.seats[i].role if ref[0] == "p" else st.inactive[i].role
+
+
+def ref_label(ref: str) -> str:
+    """Readable name of a Role reference."""
+    i = int(ref[1:])
+    return f"{name(i)}'s Role" if ref[0] == "p" else f"inactive Role {i + 1}"
+
+
+def acting_faction(st: EnqState, seat: int) -> str:
+    """The faction an Investigation sees for a seat (a Lie played now flips it)."""
+    f = faction(st.seats[seat].role)
+    if seat in st.lying and f != "detective":
+        return "investigator" if f == "kira" else "kira"
+    return f
+
+
+def holds(st: EnqState, seat: int, role: str) -> bool:
+    """Whether an Investigation naming ``role`` finds it at ``seat`` (a Lie hides it)."""
+    return st.seats[seat].role == role and seat not in st.lying
+
+
+# -- Suspicions, reveals, draws -------------------------------------------------------
+def can_receive(st: EnqState, seat: int) -> bool:
+    """Living, unrevealed players without an Alibi may receive Suspicions."""
+    s = st.seats[seat]
+    return seat != st.detective and not s.dead and not s.revealed and seat not in st.alibi
+
+
+def give_suspicions(ctx: Ctx, amounts: dict[int, int], source: str) -> None:
+    """Give Suspicions all at once, then reveal in round order whoever reached the limit."""
+    st = ctx.st
+    got = {s: n for s, n in amounts.items() if n > 0 and can_receive(st, s)}
+    for s, n in sorted(got.items()):
+        st.seats[s].suspicions += n
+    if got:
+        ctx.say(
+            f"{source}: "
+            + ", ".join(
+                f"{name(s)} receives {n} Suspicion{'s' * (n > 1)}" for s, n in sorted(got.items())
+            ),
+            suspicions={str(s): n for s, n in got.items()},
+        )
+    limit = SUSPICION_LIMIT[st.players]
+    for s in ring(st, st.detective, st.direction, include_start=False):
+        if s in got and st.seats[s].suspicions >= limit:
+            reveal_player(ctx, s, "suspicions")
+
+
+def reveal_player(ctx: Ctx, seat: int, by: Any) -> None:
+    """Turn a player's Role face up; their Suspicions go back to the supply."""
+    st = ctx.st
+    s = st.seats[seat]
+    if s.revealed:
+        return
+    s.revealed = True
+    s.suspicions = 0
+    st.revealed_by[s.role] = by
+    ctx.say(f"{name(seat)} is revealed: {role_name(st, s.role)}.", seat=seat, role=s.role)
+
+
+def reveal_inactive(ctx: Ctx, index: int, by: Any) -> None:
+    """Turn an inactive Role face up."""
+    r = ctx.st.inactive[index]
+    if r.revealed:
+        return
+    r.revealed = True
+    ctx.st.revealed_by[r.role] = by
+    ctx.say(
+        f"Inactive Role {index + 1} is revealed: {role_name(ctx.st, r.role)}.",
+        inactive=index,
+        role=r.role,
+    )
+
+
+def draw(ctx: Ctx, seat: int, count: int = 1) -> int:
+    """The seat draws Actions (the discard is reshuffled when the pile runs out)."""
+    st = ctx.st
+    if count <= 0:
+        return 0
+    if seat in st.no_draw:
+        ctx.say(f"{name(seat)} cannot draw Actions this round (Contact).", seat=seat)
+        return 0
+    drawn: list[int] = []
+    for _ in range(count):
+        if not st.deck:
+            ctx.say("The Action draw pile is empty until the end of the round.")
+            break
+        drawn.append(st.deck.pop())
+    st.seats[seat].hand.extend(drawn)
+    if drawn:
+        ctx.say(f"{name(seat)} draws {len(drawn)} Action{'s' * (len(drawn) > 1)}.", seat=seat)
+        ctx.tell(
+            [seat],
+            "You draw: " + ", ".join(card(st, n)["name"] for n in drawn) + ".",
+            cards=drawn,
+        )
+    return len(drawn)
+
+
+def refill(ctx: Ctx) -> None:
+    """Between rounds an empty draw pile is rebuilt from the shuffled discard.
+
+    Never in the middle of a round: then every window is bounded, since each play spends a
+    card and a round can only draw the cards its pile held when it began."""
+    st = ctx.st
+    if not st.deck and st.discard:
+        st.deck = list(st.discard)
+        st.discard = []
+        ctx.rng.shuffle(st.deck)
+        st.reshuffles += 1
+        ctx.say("The Action discard pile is shuffled into a new draw pile.")
+
+
+def discard_card(ctx: Ctx, seat: int, number: int) -> None:
+    """Discard an Action from a hand, face down."""
+    st = ctx.st
+    st.seats[seat].hand.remove(number)
+    st.discard.append(number)
+
+
+def learn_role(ctx: Ctx, seat: int, ref: str, why: str) -> None:
+    """A private look at a Role."""
+    st = ctx.st
+    role = ref_role(st, ref)
+    st.seats[seat].known_roles[ref] = role
+    ctx.tell([seat], f"{why}: {ref_label(ref)} is {role_name(st, role)}.", ref=ref, role=role)
+
+
+def learn_hand(ctx: Ctx, seat: int, target: int, why: str) -> None:
+    """A private look at a hand."""
+    st = ctx.st
+    hand = sorted(st.seats[target].hand)
+    st.seats[seat].known_hands[target] = hand
+    names = ", ".join(card(st, n)["name"] for n in hand) or "no Action"
+    ctx.tell([seat], f"{why}: {name(target)} holds {names}.", target=target, cards=hand)
+
+
+# -- Death ------------------------------------------------------------------------------
+def kill(ctx: Ctx, ref: str, by: Any, cause: dict[str, Any]) -> None:
+    """Start a death: a reaction window (every player with Actions is asked), then the death.
+
+    ``cause``: {"card": number} for an Action, {"tile": number} for an Investigation.
+    """
+    st = ctx.st
+    did = ctx.new_id()
+    death = ctx.call("resolve_death", id=did, ref=ref, by=by, cause=cause, change=None)
+    seats = [s for s in round_order(st) if st.seats[s].hand]
+    ctx.then({"k": "window", "mode": "death", "seats": seats, "death": did}, death)
+    ctx.say(f"{ref_label(ref)} is about to die.", ref=ref)
+
+
+def find_step(st: EnqState, step_id: int) -> Step | None:
+    """A step on the stack by id."""
+    for step in st.stack:
+        if step.get("id") == step_id:
+            return step
+    return None
+
+
+@fn("resolve_death")
+def resolve_death(ctx: Ctx, step: Step) -> None:
+    """Carry out a death after its reaction window."""
+    st = ctx.st
+    ref, by, change = step["ref"], step["by"], step["change"]
+    if (ref[0] == "p" and st.seats[int(ref[1:])].dead) or (
+        ref[0] == "i" and st.inactive[int(ref[1:])].dead
+    ):
+        return
+    if change == "cancel":
+        ctx.say(f"{ref_label(ref)} does not die.", ref=ref)
+        return
+    if change == "staging":
+        ctx.say(f"{ref_label(ref)} does not die: the Staging turns it back on {name(by)}.")
+        kill(ctx, f"p{by}", int(ref[1:]), {"card": step["card"]})
+        return
+    if change == "false_identity":
+        options = [i for i, r in enumerate(st.inactive) if not r.dead]
+        ctx.say(f"{ref_label(ref)} does not die: an inactive Role dies in its place.")
+        if options:
+            die(ctx, f"i{ctx.rng.choice(options)}", by, secret=False)
+        return
+    die(ctx, ref, by, secret=change == "top_secret")
+
+
+def die(ctx: Ctx, ref: str, by: Any, secret: bool) -> None:
+    """A Role dies: revealed (unless Top Secret); a player discards hand and Suspicions."""
+    st = ctx.st
+    i = int(ref[1:])
+    role = ref_role(st, ref)
+    st.kills.append({"role": role, "by": by})
+    if ref[0] == "i":
+        r = st.inactive[i]
+        r.dead = True
+        ctx.say(f"Inactive Role {i + 1} dies.", inactive=i)
+        reveal_inactive(ctx, i, by)
+        return
+    s = st.seats[i]
+    s.dead = True
+    st.discard.extend(s.hand)
+    s.hand = []
+    s.suspicions = 0
+    if st.pawn == i:
+        st.pawn = None
+    if secret:
+        ctx.say(f"{name(i)} dies; their Role stays face down (Top Secret).", seat=i)
+    else:
+        ctx.say(f"{name(i)} dies.", seat=i)
+        reveal_player(ctx, i, by)
+
+
+# -- End of the game --------------------------------------------------------------------
+def dead_revealed(st: EnqState) -> int:
+    """How many Roles are dead and revealed."""
+    n = sum(1 for s in st.seats if s.dead and s.revealed)
+    return n + sum(1 for r in st.inactive if r.dead and r.revealed)
+
+
+def end_condition(st: EnqState) -> str | None:
+    """light_revealed or three_dead when met now, else None."""
+    if role_state(st, "light")[0]:
+        return "light_revealed"
+    if dead_revealed(st) >= 3:
+        return "three_dead"
+    return None
+
+
+def begin_ending(ctx: Ctx, condition: str) -> None:
+    """The game ends now: only the Pursuit resolution (if any) remains."""
+    st = ctx.st
+    st.ending = condition
+    st.stack.clear()
+    st.holds = 0
+    text = {
+        "light_revealed": "Light is revealed: the investigation is solved.",
+        "three_dead": "Three Roles are dead and revealed: the investigation team is dissolved.",
+        "round5": "The fifth round is over: the Detective dies without Light having been unmasked.",
+    }[condition]
+    ctx.say(text, condition=condition)
+    ctx.then(ctx.call("finish"))
+    if st.pursuit:
+        st.lying = []
+        ctx.then(ctx.call("pursuit_resolve"))
+        ctx.then(lie_window(st))
+
+
+def lie_window(st: EnqState) -> Step:
+    """Every living unrevealed player with Actions is asked whether they play a Lie."""
+    seats = [s for s in round_order(st) if st.seats[s].hand and not st.seats[s].revealed]
+    return {"k": "window", "mode": "lie", "seats": seats}
+
+
+# -- the loop ---------------------------------------------------------------------------
+def advance(ctx: Ctx) -> None:
+    """Run steps until one needs a seat's decision or the game is over."""
+    st = ctx.st
+    while not st.over:
+        if st.ending is None and st.holds == 0:
+            cond = end_condition(st)
+            if cond:
+                begin_ending(ctx, cond)
+        if not st.stack:
+            raise RuntimeError("enquete: empty resolution stack before the end")
+        top = st.stack[-1]
+        if top["k"] == "window":
+            from .cards import window_seat_ok
+
+            while top["seats"] and not window_seat_ok(st, top, top["seats"][0]):
+                top["seats"].pop(0)
+            if top["seats"]:
+                return
+            st.stack.pop()
+            continue
+        if top["k"] == "pick":
+            if top["options"]:
+                return
+            st.stack.pop()
+            continue
+        st.stack.pop()
+        FN[top["fn"]](ctx, top)

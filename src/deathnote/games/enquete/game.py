@@ -1,0 +1,291 @@
+"""The Game object of Le Jeu d'Enquête: options, set-up, decisions, views, outcome."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from deathnote.engine.actions import OMNISCIENT, Action, Decision, Event, Outcome, Seat, Viewer
+from deathnote.engine.errors import OptionsError
+from deathnote.engine.game import Game
+
+from . import cards, rounds, tiles  # noqa: F401  (registers the step functions)
+from .cards import window_options, window_play, window_prompt
+from .content import ROLE_IDS, load
+from .flow import FN, SUSPICION_LIMIT, Ctx, advance, card, role_info, tile
+from .state import EnqState, InactiveRole, SeatState
+
+if TYPE_CHECKING:
+    from deathnote.agents.base import Agent
+
+OPTION_NAMES = ("first_games", "series_apples", "detective_seat")
+
+
+def role_key(st: EnqState, role: str) -> str:
+    """The key of a Role in Outcome.scores ("Detective", "Light", ...)."""
+    return str(role_info(st, role)["name"]).removeprefix("The ")
+
+
+class EnqueteGame(Game):
+    """Death Note: Le Jeu d'Enquête (4-8 players, one of them the Detective)."""
+
+    id = "enquete"
+    name = "Death Note: Le Jeu d'Enquête"
+    min_players = 4
+    max_players = 8
+    rules_version = "1"
+    wins_mode = "mean"
+
+    # -- set-up ------------------------------------------------------------------------------
+    def parse_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``first_games`` (bool): remove cards 28-36; ``series_apples`` (one int per seat):
+        Apples carried from earlier games of a series; ``detective_seat`` (int): give the
+        Detective to that seat instead of dealing it."""
+        unknown = sorted(set(options) - set(OPTION_NAMES))
+        if unknown:
+            raise OptionsError(f"unknown option(s) {unknown}; enquete takes {list(OPTION_NAMES)}")
+        first = options.get("first_games", False)
+        if not isinstance(first, bool):
+            raise OptionsError(f"option first_games must be true or false, not {first!r}")
+        series = options.get("series_apples")
+        if series is not None and (
+            not isinstance(series, list)
+            or len(series) != players
+            or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in series)
+        ):
+            raise OptionsError(
+                f"option series_apples must list {players} non-negative integers (one per seat)"
+            )
+        det = options.get("detective_seat")
+        if det is not None and (
+            not isinstance(det, int) or isinstance(det, bool) or not 0 <= det < players
+        ):
+            raise OptionsError(f"option detective_seat must be a seat from 0 to {players - 1}")
+        return {"first_games": first, "series_apples": series, "detective_seat": det}
+
+    def load_content(self, path: str | None, options: Mapping[str, Any]) -> Any:
+        """The Roles, Actions and Investigations (package data, or a JSON file)."""
+        return load(path)
+
+    def seat_names(self, players: int, options: Mapping[str, Any]) -> list[str]:
+        """Player 1..N (the Detective's seat is known once Roles are dealt)."""
+        return [f"Player {i + 1}" for i in range(players)]
+
+    def new_state(
+        self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
+    ) -> EnqState:
+        """Deal Roles, build the Investigation pile and the Action deck, start set-up."""
+        others = [r for r in ROLE_IDS if r not in ("detective", "light")]
+        rng.shuffle(others)
+        dealt = ["detective", "light", *others[: players - 2]]
+        rng.shuffle(dealt)
+        det = options.get("detective_seat")
+        if det is not None:
+            i = dealt.index("detective")
+            dealt[i], dealt[det] = dealt[det], dealt[i]
+        inactive = others[players - 2 :]
+        rng.shuffle(inactive)
+        deck = [
+            c["number"]
+            for c in content["actions"]
+            if not (players < 6 and c["six_plus"])
+            and not (options.get("first_games") and c["first_games_removable"])
+        ]
+        rng.shuffle(deck)
+        piles: list[int] = []
+        for p in range(1, 6):
+            group = [t["number"] for t in content["investigations"] if t["pile"] == p]
+            rng.shuffle(group)
+            piles += group
+        st = EnqState(
+            players=players,
+            detective=dealt.index("detective"),
+            seats=[SeatState(role=r) for r in dealt],
+            inactive=[InactiveRole(role=r) for r in inactive],
+            content=content,
+            options=dict(options),
+            deck=deck,
+            tiles=piles,
+            stats=[{"keeps": 0, "discards": 0, "plays": 0, "ryuk_plays": 0} for _ in dealt],
+        )
+        events: list[Event] = []
+        ctx = Ctx(st, rng, events)
+        ctx.say(f"Player {st.detective + 1} is the Detective.", detective=st.detective)
+        for s in range(players):
+            ctx.tell([s], f"Your Role is {role_info(st, dealt[s])['name']}.", role=dealt[s])
+        rounds.setup_steps(ctx)
+        advance(ctx)
+        st.setup_events = events
+        return st
+
+    # -- play --------------------------------------------------------------------------------
+    def pending(self, state: EnqState) -> dict[Seat, Decision]:
+        """One seat at a time: the top of the resolution stack."""
+        if state.over or not state.stack:
+            return {}
+        top = state.stack[-1]
+        if top["k"] == "window":
+            return {top["seats"][0]: Decision("respond", window_prompt(top))}
+        return {top["seat"]: Decision(top["dk"], top["prompt"])}
+
+    def legal(self, state: EnqState, seat: Seat) -> Sequence[Action]:
+        """Pass or a playable card in a window; one of the offered values otherwise."""
+        pend = self.pending(state)
+        if seat not in pend:
+            return []
+        top = state.stack[-1]
+        if top["k"] == "window":
+            plays = window_options(state, top, seat)
+            return [
+                Action.make("pass", "Pass"),
+                *(Action.make("play", lb, card=n) for n, lb in plays),
+            ]
+        return [Action.make("pick", label, v=value) for value, label in top["options"]]
+
+    def apply(self, state: EnqState, seat: Seat, action: Action, rng: random.Random) -> list[Event]:
+        """Carry out the choice, then resolve until the next decision."""
+        events: list[Event] = list(state.setup_events)
+        state.setup_events = []
+        ctx = Ctx(state, rng, events)
+        top = state.stack.pop()
+        if top["k"] == "window":
+            state.stack.append(top)
+            if action.kind == "pass":
+                top["seats"].pop(0)
+                events.append(Event.public(f"Player {seat + 1} passes.", seat=seat))
+            else:
+                window_play(ctx, top, seat, action["card"])
+        else:
+            top["value"] = action["v"]
+            FN[top["fn"]](ctx, top)
+        advance(ctx)
+        return events
+
+    # -- views -------------------------------------------------------------------------------
+    def view(self, state: EnqState, viewer: Viewer) -> dict[str, Any]:
+        """What the viewer may see: the table, plus their own Role, hand and private looks."""
+        st = state
+        over = st.over
+        everything = viewer == OMNISCIENT or over
+        seats_view = []
+        for s, seat in enumerate(st.seats):
+            shown = seat.revealed or s == st.detective or everything or viewer == s
+            seats_view.append(
+                {
+                    "seat": s,
+                    "detective": s == st.detective,
+                    "role": seat.role if shown else None,
+                    "revealed": seat.revealed or s == st.detective,
+                    "dead": seat.dead,
+                    "suspicions": seat.suspicions,
+                    "hand_size": len(seat.hand),
+                    "alibi": s in st.alibi,
+                    "no_draw": s in st.no_draw,
+                    "pawn": st.pawn == s,
+                    "loves": [e["partner"] for e in seat.extra if e["kind"] == "love"],
+                    **st.stats[s],
+                }
+            )
+        inactive = [
+            {
+                "index": i,
+                "role": r.role if (r.revealed or everything) else None,
+                "revealed": r.revealed,
+                "dead": r.dead,
+            }
+            for i, r in enumerate(st.inactive)
+        ]
+        tokens = []
+        for r in ROLE_IDS[1:]:
+            where = [x for x in st.seats if x.role == r] + [x for x in st.inactive if x.role == r]
+            status = "hidden"
+            if where and where[0].revealed:
+                status = "dead" if where[0].dead else "revealed"
+            tokens.append({"role": r, "status": status})
+        top_tile = None
+        if st.revealed_tile is not None:
+            top_tile = tile(st, st.revealed_tile)
+        out: dict[str, Any] = {
+            "round": st.round,
+            "direction": st.direction,
+            "detective": st.detective,
+            "pawn": st.pawn,
+            "current": st.current,
+            "deck": len(st.deck),
+            "discard": len(st.discard),
+            "tiles_left": len(st.tiles),
+            "tiles_left_this_round": sum(1 for t in st.tiles if tile(st, t)["pile"] == st.round),
+            "revealed_tile": top_tile,
+            "suspicion_limit": SUSPICION_LIMIT[st.players],
+            "extra_suspicions": st.extra_susp,
+            "light_silenced": st.light_silenced,
+            "friend": st.friend,
+            "pursuit": st.pursuit,
+            "seats": seats_view,
+            "inactive": inactive,
+            "role_tokens": tokens,
+            "ending": st.ending,
+        }
+        if isinstance(viewer, int):
+            me = st.seats[viewer]
+            info = role_info(st, me.role)
+            out["me"] = {
+                "seat": viewer,
+                "role": me.role,
+                "role_name": info["name"],
+                "faction": info["faction"],
+                "objectives": [o["text"] for o in info["objectives"]],
+                "hand": [_card_view(st, n) for n in sorted(me.hand)],
+                "known_roles": dict(me.known_roles),
+                "known_hands": {str(k): v for k, v in me.known_hands.items()},
+                "looking": tile(st, st.looking)
+                if st.looking is not None and st.current == viewer
+                else None,
+            }
+        if viewer == OMNISCIENT:
+            out["hands"] = [sorted(s.hand) for s in st.seats]
+            out["tiles"] = list(st.tiles)
+        if over:
+            out["apples"] = list(st.apples)
+            out["apple_lines"] = [list(x) for x in st.apple_lines]
+            series = st.options.get("series_apples") or [0] * st.players
+            out["series_apples"] = [a + b for a, b in zip(series, st.apples, strict=True)]
+        return out
+
+    def outcome(self, state: EnqState) -> Outcome | None:
+        """Apples per Role once the game is over."""
+        if not state.over:
+            return None
+        scores = {
+            role_key(state, s.role): float(state.apples[i]) for i, s in enumerate(state.seats)
+        }
+        winners = tuple(sorted(k for k, v in scores.items() if v > 0))
+        reason = {
+            "light_revealed": "Light is revealed: the investigation is solved.",
+            "three_dead": "Three Roles are dead and revealed: the team is dissolved.",
+            "round5": "After the fifth round the Detective dies without Light unmasked.",
+        }[state.ending or "round5"]
+        return Outcome(winners, state.ending or "round5", reason, scores)
+
+    def agents(self) -> Mapping[str, type[Agent]]:
+        """The heuristic bot (every Role, the Detective included)."""
+        from .agents import HeuristicAgent
+
+        return {"heuristic": HeuristicAgent}
+
+    def turn_count(self, state: EnqState) -> int:
+        """Rounds played."""
+        return state.round
+
+
+def _card_view(st: EnqState, n: int) -> dict[str, Any]:
+    c = card(st, n)
+    return {
+        "number": n,
+        "id": c["id"],
+        "name": c["name"],
+        "ryuk": c["ryuk"],
+        "timing": c["timing"],
+        "text": c["text"],
+    }

@@ -1,0 +1,83 @@
+"""The state of one game of Le Jeu d'Enquête: plain dataclasses, no rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from deathnote.engine.actions import Event
+
+Step = dict[str, Any]
+"""One pending piece of resolution on the stack (``k``: "pick", "window" or "call")."""
+
+
+@dataclass
+class SeatState:
+    """One seat: the Detective's or a player's."""
+
+    role: str
+    hand: list[int] = field(default_factory=list)
+    suspicions: int = 0
+    revealed: bool = False
+    dead: bool = False
+    #: Additional objectives: {"kind": "love", "partner": seat} or {"kind": "pursuit"}.
+    extra: list[dict[str, Any]] = field(default_factory=list)
+    #: What this seat privately knows: role refs ("p3", "i0") -> role id, seat -> hand seen.
+    known_roles: dict[str, str] = field(default_factory=dict)
+    known_hands: dict[int, list[int]] = field(default_factory=dict)
+
+
+@dataclass
+class InactiveRole:
+    """A Role card in the centre of the table, played by nobody."""
+
+    role: str
+    revealed: bool = False
+    dead: bool = False
+
+
+@dataclass
+class EnqState:
+    """Everything about one game; the view lists what each viewer may see of it."""
+
+    players: int
+    detective: int
+    seats: list[SeatState]
+    inactive: list[InactiveRole]
+    content: dict[str, Any]
+    options: dict[str, Any]
+    deck: list[int] = field(default_factory=list)
+    discard: list[int] = field(default_factory=list)
+    tiles: list[int] = field(default_factory=list)  # index 0 is the top of the pile
+    tile_discard: list[int] = field(default_factory=list)
+    round: int = 0
+    direction: str = "clockwise"
+    pawn: int | None = None
+    current: int | None = None
+    looking: int | None = None  # the tile the current player is looking at
+    revealed_tile: int | None = None
+    search_bonus: dict[int, int] = field(default_factory=dict)
+    alibi: list[int] = field(default_factory=list)
+    extra_susp: int = 0
+    preset: dict[int, int] = field(default_factory=dict)  # Suspicions given with the base ones
+    given: dict[int, int] = field(default_factory=dict)
+    no_draw: list[int] = field(default_factory=list)
+    no_draw_next: list[int] = field(default_factory=list)
+    lying: list[int] = field(default_factory=list)
+    light_silenced: bool = False
+    silence_exempt: list[int] = field(default_factory=list)  # a Lie at Decision (private)
+    friend: bool = False
+    pursuit: bool = False
+    tile_flags: list[str] = field(default_factory=list)  # "contact", "frenzy", "wager"
+    kills: list[dict[str, Any]] = field(default_factory=list)  # {"role", "by"}
+    revealed_by: dict[str, Any] = field(default_factory=dict)
+    stats: list[dict[str, int]] = field(default_factory=list)
+    stack: list[Step] = field(default_factory=list)
+    next_id: int = 0
+    holds: int = 0
+    reshuffles: int = 0
+    ending: str | None = None
+    over: bool = False
+    apples: list[int] = field(default_factory=list)
+    apple_lines: list[list[str]] = field(default_factory=list)
+    setup_events: list[Event] = field(default_factory=list)

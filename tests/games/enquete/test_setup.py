@@ -1,0 +1,80 @@
+"""Set-up: Roles, Investigations, Actions."""
+
+from __future__ import annotations
+
+import pytest
+
+from deathnote.engine import OptionsError
+from deathnote.games.enquete.flow import card, tile
+
+from .helpers import choose, new, run_until, st, top
+
+
+@pytest.mark.parametrize("players", [4, 5, 6, 7, 8])
+def test_setup_roles_dealt(players: int) -> None:
+    m = new(players, seed=players)
+    s = st(m)
+    dealt = [x.role for x in s.seats]
+    assert "detective" in dealt and "light" in dealt and len(set(dealt)) == players
+    assert len(s.inactive) == 9 - players
+    assert {r.role for r in s.inactive}.isdisjoint(dealt)
+    view = m.view(1 if s.detective != 1 else 0)
+    shown = [x["role"] for x in view["state"]["seats"]]
+    assert shown[s.detective] == "detective"
+    assert view["state"]["seats"][s.detective]["revealed"]
+    assert all(r is None for i, r in enumerate(shown) if i not in (s.detective, view["viewer"]))
+    assert all(r["role"] is None for r in view["state"]["inactive"])
+
+
+def test_detective_seat_option() -> None:
+    for seat in range(5):
+        assert st(new(5, seed=3, detective_seat=seat)).detective == seat
+    with pytest.raises(OptionsError):
+        new(5, detective_seat=7)
+    with pytest.raises(OptionsError):
+        new(5, first_games="yes")
+    with pytest.raises(OptionsError):
+        new(5, nonsense=1)
+    with pytest.raises(OptionsError):
+        new(5, series_apples=[1, 2])
+
+
+def test_investigation_piles_in_order() -> None:
+    s = st(new(6, seed=2))
+    piles = [tile(s, t)["pile"] for t in s.tiles]
+    assert piles == sorted(piles) and len(piles) == 25
+    assert [piles.count(p) for p in range(1, 6)] == [5] * 5
+
+
+@pytest.mark.parametrize(
+    ("players", "first", "size"), [(5, False, 37), (6, False, 46), (5, True, 28), (8, True, 37)]
+)
+def test_deck_composition(players: int, first: bool, size: int) -> None:
+    m = new(players, seed=1, first_games=first)
+    s = st(m)
+    everything = s.deck + s.discard + [n for x in s.seats for n in x.hand]
+    everything += [n for step in s.stack if step.get("fn") == "setup_keep" for n in step["drawn"]]
+    assert len(everything) == size == len(set(everything))
+    if players < 6:
+        assert not any(card(s, n)["six_plus"] for n in everything)
+    if first:
+        assert not any(28 <= n <= 36 for n in everything)
+
+
+def test_setup_hands() -> None:
+    m = new(6, seed=4, detective_seat=0)
+    s = st(m)
+    assert len(s.seats[0].hand) == 5
+    keeps = 0
+    while top(m)["k"] == "pick" and top(m)["fn"] == "setup_keep":
+        asked = top(m)["seat"]
+        drawn = list(top(m)["drawn"])
+        assert len(drawn) == 2 and set(m.pending()) == {asked}
+        # The other seats see only that a choice is pending, not the cards.
+        other = 1 if asked != 1 else 2
+        assert "drawn" not in str(m.view(other)["state"])
+        choose(m, drawn[1])
+        assert s.seats[asked].hand == [drawn[1]] and drawn[0] in s.discard
+        keeps += 1
+    assert keeps == 5
+    run_until(m, lambda m: True)
