@@ -611,8 +611,6 @@ def _kill(state: ConfState, c: int, ev: list[Event]) -> None:
             points=pts,
         )
     )
-    if _check_points(state, ev):
-        return
     # Method 2: every Suspect with more Regional Kills than allowed is cleared.
     mask = t.local_mask[c]
     limit = REGIONAL_LIMIT[t.chapter]
@@ -622,6 +620,8 @@ def _kill(state: ConfState, c: int, ev: list[Event]) -> None:
             outside[s] += 1
             if outside[s] == limit + 1:
                 _eliminate(state, s, BY_REGIONAL, ev, public=True)
+    if _check_points(state, ev):
+        return
     _next_day(state)
 
 
