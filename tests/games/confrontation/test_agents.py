@@ -110,7 +110,7 @@ def test_renderer_draws_every_viewer() -> None:
         seat = min(match.pending())
         match.submit(
             seat,
-            match.legal(seat)[0] if match.legal(seat)[0].kind != "accuse" else match.legal(seat)[0],
+            match.legal(seat)[0],
         )
     for viewer in (KIRA, L, "spectator", "omniscient"):
         out = io.StringIO()
