@@ -65,6 +65,7 @@ def test_too_few_criminals_of_a_type_make_wild_faces() -> None:
     bombs = [c for c, k in enumerate(t.crime_type) if k == "bomb"]
     for c in bombs[1:]:
         state.alive[c] = False
+        state.living["bomb"] -= 1
     ev = set_news(state, ["bomb", "bomb", "bomb"])
     assert sorted(state.faces_left) == ["any", "any", "bomb"]
     assert any("any criminal" in x for x in texts(ev))

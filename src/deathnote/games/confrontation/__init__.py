@@ -65,7 +65,7 @@ class Confrontation(Game):
 
     def check(self, state: ConfState, seat: Seat, action: Action) -> None:
         """Reject anything not among the legal actions, with a reason."""
-        if action not in rules.legal(state, seat):
+        if not rules.is_legal(state, seat, action):
             raise IllegalAction(f"{action.label or action.kind!r} is not a legal move now")
 
     def apply(

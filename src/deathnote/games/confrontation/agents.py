@@ -28,6 +28,7 @@ QUIET_LAST = 25.0
 QUIET_EARLY = 2.0
 KIRA_ADVERSARY = 0.5
 POINTS_WEIGHT = 0.3
+PUSH = 0.0
 KILL_POINTS = 1.2
 KILL_PUSHED = 1.0
 KILL_REGIONAL = 2.0
@@ -154,7 +155,11 @@ class HeuristicAgent(Agent):
                     quiet += 1
                     total += (rem & at_limit & ~covered).bit_count()
                     continue
-                sizes = [(rem & (near[n] | ~at_limit)).bit_count() for n in options]
+                sizes = [
+                    (rem & (near[n] | ~at_limit)).bit_count()
+                    - PUSH * (rem & ~near[n] & ~at_limit).bit_count()
+                    for n in options
+                ]
                 total += KIRA_ADVERSARY * max(sizes) + (1 - KIRA_ADVERSARY) * sum(sizes) / len(
                     sizes
                 )

@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 
+from deathnote.engine.actions import Action
 from deathnote.engine.errors import ContentError
 
 CONTENT_DIR = Path(__file__).parent / "content"
@@ -36,10 +37,14 @@ def load(path: str | Path | None, chapter: int) -> dict[str, Any]:
 
     An unchanged file is read once per process; the returned dict is shared: never mutate it.
     """
+    if path is None:  # the packaged files never change while the process runs
+        packaged = _FILES.get(("", chapter))
+        if packaged is not None:
+            return packaged[1]
     file = Path(path) if path is not None else default_path(chapter)
     try:
         stat = file.stat()
-        key = (str(file.resolve()), chapter)
+        key = (str(path) if path is not None else "", chapter)
         stamp = (stat.st_mtime_ns, stat.st_size)
         cached = _FILES.get(key)
         if cached is not None and cached[0] == stamp:
@@ -213,11 +218,18 @@ class Tables:
     stars: tuple[int, ...]
     ryuk_rows: tuple[tuple[str, int], ...]
     intel_rows: tuple[tuple[str, int], ...]
+    #: per criminal index: the Action featuring it on the news / killing it
+    news_actions: tuple[Action, ...]
+    kill_actions: tuple[Action, ...]
+    #: per crime type: criminal indices of that type
+    by_type: dict[str, tuple[int, ...]]
+    name_actions: tuple[Action, ...]
 
     @classmethod
     def build(cls, data: dict[str, Any], chapter: int) -> Tables:
         """Lookups from validated content."""
         board = data["map"]
+        types = data["crime_types"]
         letters = tuple(s["letter"] for s in board["suspects"])
         homes = tuple((s["x"], s["y"]) for s in board["suspects"])
         crims = sorted(board["criminals"], key=lambda k: k["number"])
@@ -265,4 +277,29 @@ class Tables:
             stars=tuple(stars_of.get(letter, 0) for letter in letters),
             ryuk_rows=tuple((r["ability"], r["cost"]) for r in rows),
             intel_rows=tuple((r["ability"], r["cost"]) for r in irows),
+            news_actions=tuple(
+                Action.make(
+                    "news",
+                    f"Criminal {k['number']} ({types[k['type']]['name']})",
+                    criminal=k["number"],
+                )
+                for k in crims
+            ),
+            kill_actions=tuple(
+                Action.make(
+                    "kill",
+                    f"Kill criminal {k['number']} ({types[k['type']]['name']}, "
+                    f"{types[k['type']]['points']} points)",
+                    criminal=k["number"],
+                )
+                for k in crims
+            ),
+            by_type={
+                kind: tuple(i for i, k in enumerate(crims) if k["type"] == kind)
+                for kind in CRIME_TYPES
+            },
+            name_actions=tuple(
+                Action.make("name", f"Suspect {letter} is Kira", suspect=letter)
+                for letter in letters
+            ),
         )

@@ -86,29 +86,9 @@ DECISIONS = {
 
 
 @cache
-def name_action(letter: str) -> Action:
-    """Accuse Suspect ``letter``."""
-    return Action.make("name", f"Suspect {letter} is Kira", suspect=letter)
-
-
-@cache
 def row_action(kind: str, row: int, ability: str, filled: int, cost: int) -> Action:
     """Put an Apple or a Star in a tracker row."""
     return Action.make(kind, f"Row {row + 1}: {ABILITY_LABELS[ability]} ({filled}/{cost})", row=row)
-
-
-@cache
-def news_action(number: int, type_name: str) -> Action:
-    """Feature a criminal on the Nightly News."""
-    return Action.make("news", f"Criminal {number} ({type_name})", criminal=number)
-
-
-@cache
-def kill_action(number: int, type_name: str, points: int) -> Action:
-    """Kill a criminal from the Nightly News."""
-    return Action.make(
-        "kill", f"Kill criminal {number} ({type_name}, {points} points)", criminal=number
-    )
 
 
 # -- set-up ------------------------------------------------------------------------------
@@ -133,6 +113,7 @@ def build_state(
         suspect_deck=suspect_deck,
         lead_deck=lead_deck,
         alive=[True] * len(tables.numbers),
+        living={kind: len(tables.by_type[kind]) for kind in CRIME_TYPES},
         outside=[0] * len(tables.letters),
         quiet_allowed=QUIET_NIGHTS_ALLOWED[chapter],
         apples=[0] * len(tables.ryuk_rows),
@@ -143,20 +124,31 @@ def build_state(
 
 
 # -- who decides, and how ------------------------------------------------------------------
+_ASK_L = {phase: {L: DECISIONS[phase]} for phase in (DAY, ACCUSE, NEWS, STARS)}
+_ASK_KIRA = {phase: {KIRA: DECISIONS[phase]} for phase in (KILL, APPLES)}
+_ASK_BOTH = {KIRA: DECISIONS[CHASE], L: DECISIONS[CHASE]}
+_ASK_ONE = {
+    (phase, seat): {seat: DECISIONS[phase]} for phase in (CHASE, SWITCH, DICE) for seat in (KIRA, L)
+}
+
+
 def pending(state: ConfState) -> dict[Seat, Decision]:
-    """The seats that must decide now."""
+    """The seats that must decide now (shared dicts: callers must not change them)."""
     phase = state.phase
     if phase == CHASE:
-        return {s: DECISIONS[CHASE] for s in (KIRA, L) if state.chase[s] == NO_CHOICE}
-    if phase == OVER:
-        return {}
-    if phase in (DAY, ACCUSE, NEWS, STARS):
-        return {L: DECISIONS[phase]}
-    if phase in (KILL, APPLES):
-        return {KIRA: DECISIONS[phase]}
+        kira, l_side = state.chase
+        if kira == NO_CHOICE:
+            return _ASK_BOTH if l_side == NO_CHOICE else _ASK_ONE[CHASE, KIRA]
+        return _ASK_ONE[CHASE, L] if l_side == NO_CHOICE else {}
+    if phase in _ASK_L:
+        return _ASK_L[phase]
+    if phase in _ASK_KIRA:
+        return _ASK_KIRA[phase]
     if phase == SWITCH:
-        return {state.switcher: DECISIONS[SWITCH]}
-    return {state.dicer: DECISIONS[DICE]}
+        return _ASK_ONE[SWITCH, state.switcher]
+    if phase == DICE:
+        return _ASK_ONE[DICE, state.dicer]
+    return {}
 
 
 def legal(state: ConfState, seat: Seat) -> list[Action] | tuple[Action, ...]:
@@ -172,14 +164,11 @@ def legal(state: ConfState, seat: Seat) -> list[Action] | tuple[Action, ...]:
     if phase == KILL:
         if seat != KIRA:
             return ()
-        return [
-            kill_action(t.numbers[c], t.type_names[t.crime_type[c]], t.points[t.crime_type[c]])
-            for c in kill_options(state)
-        ]
+        return [t.kill_actions[c] for c in kill_options(state)]
     if phase == ACCUSE:
         if seat != L:
             return ()
-        return [name_action(t.letters[s]) for s in remaining(state)]
+        return [t.name_actions[s] for s in remaining(state)]
     if phase == SWITCH:
         return SWITCH_ACTIONS if seat == state.switcher else ()
     if phase == DICE:
@@ -206,13 +195,35 @@ def news_choices(state: ConfState) -> list[Action]:
     """Living criminals not yet on tonight's news that match a remaining face."""
     t = state.tables
     faces = state.faces_left
-    wild = "any" in faces
+    alive = state.alive
     picked = state.news
-    out = []
-    for c, kind in enumerate(t.crime_type):
-        if state.alive[c] and c not in picked and (wild or kind in faces):
-            out.append(news_action(t.numbers[c], t.type_names[kind]))
+    actions = t.news_actions
+    if "any" in faces:
+        return [actions[c] for c in range(len(alive)) if alive[c] and c not in picked]
+    out: list[Action] = []
+    for kind in CRIME_TYPES:
+        if kind in faces:
+            out += [actions[c] for c in t.by_type[kind] if alive[c] and c not in picked]
     return out
+
+
+def is_legal(state: ConfState, seat: Seat, action: Action) -> bool:
+    """Whether an action is legal now, without listing every legal action."""
+    phase = state.phase
+    kind = action.kind
+    t = state.tables
+    number = action.get("criminal")
+    if type(number) is not int:
+        return action in legal(state, seat)
+    if phase == NEWS and kind == "news" and seat == L:
+        c = t.index_of_number.get(number, -1)
+        if c < 0 or not state.alive[c] or c in state.news:
+            return False
+        return t.crime_type[c] in state.faces_left or "any" in state.faces_left
+    if phase == KILL and kind == "kill" and seat == KIRA:
+        c = t.index_of_number.get(number, -1)
+        return c >= 0 and c in kill_options(state)
+    return action in legal(state, seat)
 
 
 def kill_options(state: ConfState) -> list[int]:
@@ -505,12 +516,8 @@ def _start_night(state: ConfState, ev: list[Event], rng: random.Random) -> None:
 
 def _open_news(state: ConfState, ev: list[Event]) -> None:
     """Turn the dice into faces to fill; a face with too few living criminals is wild."""
-    t = state.tables
     state.dicer = NO_CHOICE
-    living = {k: 0 for k in CRIME_TYPES}
-    for c, kind in enumerate(t.crime_type):
-        if state.alive[c]:
-            living[kind] += 1
+    living = state.living
     faces: list[str] = []
     wild = 0
     for kind in CRIME_TYPES:
@@ -595,6 +602,7 @@ def _kill(state: ConfState, c: int, ev: list[Event]) -> None:
     kind = t.crime_type[c]
     pts = t.points[kind]
     state.alive[c] = False
+    state.living[kind] -= 1
     state.kills.append(c)
     if not t.local_mask[c] >> state.identity & 1:
         state.regional_used += 1
@@ -611,8 +619,6 @@ def _kill(state: ConfState, c: int, ev: list[Event]) -> None:
             points=pts,
         )
     )
-    if _check_points(state, ev):
-        return
     # Method 2: every Suspect with more Regional Kills than allowed is cleared.
     mask = t.local_mask[c]
     limit = REGIONAL_LIMIT[t.chapter]
@@ -622,6 +628,8 @@ def _kill(state: ConfState, c: int, ev: list[Event]) -> None:
             outside[s] += 1
             if outside[s] == limit + 1:
                 _eliminate(state, s, BY_REGIONAL, ev, public=True)
+    if _check_points(state, ev):
+        return
     _next_day(state)
 
 

@@ -46,6 +46,7 @@ class ConfState:
     faces_left: list[str] = field(default_factory=list)  # "knife"/"gun"/"bomb"/"any"
     news: list[int] = field(default_factory=list)  # criminal indices picked tonight
     alive: list[bool] = field(default_factory=list)
+    living: dict[str, int] = field(default_factory=dict)  # living criminals per crime type
     kills: list[int] = field(default_factory=list)  # criminal indices killed on the Map
     regional_used: int = 0
     points: int = 0

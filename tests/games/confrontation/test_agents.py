@@ -1,0 +1,119 @@
+"""The heuristic bot plays either side from its view alone."""
+
+from __future__ import annotations
+
+import copy
+import io
+import random
+
+import pytest
+from rich.console import Console
+
+from deathnote.agents import Observation, agent_rng, make_agent, observe
+from deathnote.cli.play import TerminalGame, parse_seat
+from deathnote.cli.render import render_view
+from deathnote.engine import Match
+from deathnote.games.confrontation import GAME
+from deathnote.games.confrontation.agents import HeuristicAgent
+from deathnote.games.confrontation.state import KIRA, L
+from deathnote.sim.runner import Batch, play_one
+
+
+@pytest.mark.parametrize("chapter", [1, 2])
+def test_heuristic_plays_both_sides_to_the_end(chapter: int) -> None:
+    conditions = set()
+    for seed in range(12):
+        result = play_one(
+            Batch("confrontation", 2, ("heuristic", "heuristic"), {"chapter": chapter}), seed
+        )
+        assert "error" not in result, result
+        conditions.add(result["condition"])
+        assert result["condition"] != "accusation_wrong"  # L accuses only when certain
+    assert conditions <= {"points", "cold_case", "accusation_right"}
+
+
+def test_l_bot_accuses_the_last_remaining_suspect() -> None:
+    match = Match.create("confrontation", 2, seed=4)
+    state = match.state
+    for s in range(20):
+        if s != state.identity:
+            state.eliminated[s] = "card"
+    bot = HeuristicAgent(L)
+    action = bot.choose(observe(match, L, random.Random(1)))
+    assert action.kind == "accuse"
+    match.submit(L, action)
+    action = bot.choose(observe(match, L, random.Random(1)))
+    assert action["suspect"] == state.tables.letters[state.identity]
+    match.submit(L, action)
+    outcome = match.outcome()
+    assert outcome is not None and outcome.condition == "accusation_right"
+
+
+def test_l_bot_follows_leads_while_several_suspects_remain() -> None:
+    match = Match.create("confrontation", 2, seed=4)
+    action = HeuristicAgent(L).choose(observe(match, L, random.Random(1)))
+    assert action.kind == "follow"
+
+
+def test_bot_depends_only_on_view_legal_and_rng() -> None:
+    match = Match.create("confrontation", 2, seed=6, options={"chapter": 2})
+    while match.outcome() is None:
+        seat = min(match.pending())
+        view = copy.deepcopy(match.view(seat))
+        legal = list(match.legal(seat))
+        first = HeuristicAgent(seat).choose(
+            Observation(seat, legal, lambda v=view: v, random.Random(3))
+        )
+        again = HeuristicAgent(seat).choose(
+            Observation(seat, legal, lambda v=view: v, random.Random(3))
+        )
+        assert first == again and first in legal
+        match.submit(seat, first)
+
+
+def test_kira_bot_keeps_cover_and_l_bot_covers_the_news() -> None:
+    """Kira prefers a kill inside his Local Area when one is offered."""
+    match = Match.create("confrontation", 2, seed=12)
+    agents = [make_agent("confrontation", "heuristic", s) for s in (KIRA, L)]
+    local_kills = regional_kills = 0
+    while match.outcome() is None:
+        seat = min(match.pending())
+        action = agents[seat].choose(observe(match, seat, agent_rng(12, seat)))
+        if action.kind == "kill":
+            nb = match.view(KIRA)["state"]["notebook"]
+            offered = match.view(KIRA)["state"]["news"]
+            if any(n in nb["local_criminals"] for n in offered):
+                if action["criminal"] in nb["local_criminals"]:
+                    local_kills += 1
+                else:
+                    regional_kills += 1
+        match.submit(seat, action)
+    assert local_kills >= regional_kills
+
+
+def test_terminal_play_as_kira_against_the_bot() -> None:
+    match = Match.create("confrontation", 2, seed=21)
+    names = match.seat_names()
+    assert parse_seat("kira", names) == KIRA and parse_seat("L", names) == L
+    out = io.StringIO()
+    TerminalGame(
+        match, {KIRA}, "heuristic", False, Console(file=out, width=120), read=lambda _: "1"
+    ).run()
+    assert match.outcome() is not None
+    text = out.getvalue()
+    assert "Kira's notebook" in text and "Chapter 1 Map" in text
+
+
+def test_renderer_draws_every_viewer() -> None:
+    match = Match.create("confrontation", 2, seed=2, options={"chapter": 2})
+    for _ in range(10):
+        seat = min(match.pending())
+        match.submit(
+            seat,
+            match.legal(seat)[0],
+        )
+    for viewer in (KIRA, L, "spectator", "omniscient"):
+        out = io.StringIO()
+        Console(file=out, width=140).print(render_view(match.view(viewer)))
+        assert "Chapter 2 Map" in out.getvalue()
+    assert GAME.agents()["heuristic"] is HeuristicAgent
