@@ -1,12 +1,18 @@
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import orjson
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from deathnote.cli.app import app
+from deathnote.cli.play import TerminalGame
+from deathnote.engine import Decision, Seat, registry
+from deathnote.engine.match import Match
+from tests.engine.toy import ToyGame, ToyState
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 runner = CliRunner()
@@ -109,3 +115,37 @@ def test_play_deck_goes_to_the_players_seat(tmp_path: Path) -> None:
     cards = [e["number"] for e in entries for _ in range(e["count"])]
     assert sorted(record["options"]["decks"][1]["cards"]) == sorted(cards)
     assert record["options"]["decks"][0] != record["options"]["decks"][1]
+
+
+class _CovertToy(ToyGame):
+    """The toy, but Player 1 picks first and secretly (being asked is itself a secret)."""
+
+    id = "covert-toy"
+
+    def pending(self, state: ToyState) -> dict[Seat, Decision]:
+        if self.outcome(state):
+            return {}
+        first = [0] if 0 not in state.picks else [1]
+        return {s: Decision("pick", "Odd or even?", covert=(s == 0)) for s in first}
+
+
+def test_hotseat_covert_decision_passes_the_device_to_every_seat_alike() -> None:
+    registry.games()["covert-toy"] = _CovertToy()
+    try:
+        match = Match.create("covert-toy", 2, 5)
+        prompts: list[str] = []
+
+        def read(prompt: str) -> str:
+            prompts.append(prompt)
+            return "1" if "choose" in prompt else ""
+
+        TerminalGame(match, {0, 1}, "random", True, Console(file=io.StringIO()), read).run()
+    finally:
+        registry.games().pop("covert-toy", None)
+    assert match.outcome() is not None
+    # Player 1's covert pick: the device went to both players, each with a pause of the same kind.
+    first_round = prompts[:4]
+    assert first_round[0].startswith("Pass the device to Player 1")
+    assert first_round[1].startswith("Player 1, choose")
+    assert first_round[2].startswith("Pass the device to Player 2")
+    assert first_round[3].startswith("Player 2, nothing to decide")

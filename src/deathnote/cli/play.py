@@ -61,14 +61,30 @@ class TerminalGame:
         self.save_path.write_bytes(orjson.dumps(self.match.record(), option=orjson.OPT_INDENT_2))
         return self.save_path
 
-    def hand_over(self, seat: Seat) -> None:
+    def hand_over(self, seat: Seat, always: bool = False) -> None:
         """Hot-seat: clear the screen and wait for the next player before a private view."""
-        if not self.hotseat or self.current_holder == seat:
+        if not self.hotseat or (self.current_holder == seat and not always):
             return
         self.console.clear()
         self.read(f"Pass the device to {self.match.seat_name(seat)} and press Enter... ")
         self.console.clear()
         self.current_holder = seat
+
+    def round_of_secrets(self, asked: set[Seat]) -> None:
+        """Hot-seat with a covert decision: the device goes to every human seat alike.
+
+        Naming only the seat being asked would tell the table who holds the secret, so each
+        human seat takes the device in turn; those with nothing to decide see the same pause.
+        """
+        for seat in sorted(self.humans):
+            if self.match.outcome() is not None:
+                return
+            self.hand_over(seat, always=True)
+            if seat in asked and seat in self.match.pending():
+                self.ask(seat)
+            else:
+                self.console.print(render_view(self.match.view(seat)))
+                self.read(f"{self.match.seat_name(seat)}, nothing to decide; press Enter... ")
 
     def ask(self, seat: Seat) -> None:
         """Show a human seat its view and read one legal choice."""
@@ -98,6 +114,9 @@ class TerminalGame:
             while self.match.outcome() is None:
                 pending = self.match.pending()
                 human = sorted(s for s in pending if s in self.humans)
+                if human and self.hotseat and any(pending[s].covert for s in human):
+                    self.round_of_secrets(set(human))
+                    continue
                 if human:
                     self.ask(human[0])
                     continue
