@@ -11,12 +11,6 @@ from .helpers import act, arrange, new, st, texts
 ID_CLUES = ["ryuzaki", "soichiro", "light", "misa", "matsuda", "aizawa", "naomi", "watari"]
 
 
-def kira_match(seed: int = 1) -> object:
-    m = new(4, seed=seed, rules="kira")
-    arrange(m, identities={1: "misa"}, missions={1: "team_member", 0: "l", 2: "kira"})
-    return m
-
-
 def test_investigator_chooses_identity_or_mission() -> None:
     m = new(4, seed=1, rules="kira")
     kinds = {(a["target"], a["type"]) for a in m.legal(0)}

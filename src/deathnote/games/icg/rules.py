@@ -177,7 +177,7 @@ def _investigate_options(st: IcgState, seat: Seat) -> list[Action]:
                 )
     if st.eyes:
         out += [
-            Action.make("chase", f"Pass to chase X-Kira ({player(x)})", seat=x)
+            Action.make("chase", f"Pass to chase X-Kira ({player(x)})", x_kira=x)
             for x in st.order
             if x != seat and has_eyes(st, x) and x not in st.chased
         ]
@@ -277,7 +277,7 @@ def apply(st: IcgState, seat: Seat, action: Action, events: list[Event]) -> None
             st, seat, action["target"], action.get("type"), bool(action.get("eyes")), events
         )
     elif kind == "chase":
-        x = action["seat"]
+        x = action["x_kira"]
         st.chased.append(x)
         events.append(
             Event.public(
