@@ -34,6 +34,8 @@ DECOYS = {
 ARREST_CONFIDENCE = 0.9
 ARREST_FLOOR = 0.6
 ARREST_DECAY = 0.02
+#: Investigation targets: weight of the investigations a player already received.
+FOCUS = 0.03
 
 
 class HeuristicAgent(Agent):
@@ -74,6 +76,8 @@ class HeuristicAgent(Agent):
         hunted = self._hunted(st, b)
         hunt_l = me["team"] == "kira"
 
+        looked = {s: sum(1 for h in st["history"] if h["seat"] == s) for s in hunted}
+
         def score(s: int) -> float:
             p = hunted[s]
             if p >= 0.999:
@@ -81,7 +85,9 @@ class HeuristicAgent(Agent):
                 return 1.0 + len(b.identities(s, "l")) if hunt_l else -1.0
             if p <= 0.0:
                 return -0.5
-            return p + obs.rng.random() * 0.05
+            # Finish what the table started: a player already investigated is closer to
+            # showing their Mission.
+            return p + FOCUS * looked[s] + obs.rng.random() * 0.05
 
         target = max(hunted, key=score)
         kind = None
