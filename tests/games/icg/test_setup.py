@@ -114,3 +114,14 @@ def test_content_identities_and_mix_are_data(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     with pytest.raises(ContentError, match="identities"):
         Match.create("icg", 8, 3, None, str(path))
+
+
+def test_cli_flags_map_to_options() -> None:
+    from deathnote.cli.options import build_options
+    from deathnote.sim.runner import Batch, play_one
+
+    opts = build_options(rules="kira", shinigami_eyes=True)
+    m = Match.create("icg", 6, 1, opts)
+    assert m.options["rules"] == "kira" and m.options["shinigami_eyes"] is True
+    result = play_one(Batch("icg", 6, ("heuristic",) * 6, opts), seed=5)
+    assert "error" not in result and result["winners"] in (["kira"], ["l"])
