@@ -93,15 +93,16 @@ class HeuristicAgent(Agent):
         kind = None
         if st["rules"] == "kira":
             kind = "identity" if hunt_l and hunted[target] > 0.5 else "mission"
+        # An X-Kira opens the eyes from the second turn on (the first turn hides him).
         eyes = me["mission"] == "x_kira" and st["turn"] >= 2
-        for a in legal:
-            if a.kind != "investigate" or a["target"] != target:
-                continue
-            if kind is not None and a.get("type") != kind:
-                continue
-            if bool(a.get("eyes")) == eyes:
-                return a
-        return next(a for a in legal if a.kind == "investigate" and a["target"] == target)
+        fits = [
+            a
+            for a in legal
+            if a.kind == "investigate"
+            and a["target"] == target
+            and (kind is None or a.get("type") == kind)
+        ]
+        return next((a for a in fits if bool(a.get("eyes")) == eyes), fits[0])
 
     def _cover(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
         clues = {a["clue"]: a for a in legal}
