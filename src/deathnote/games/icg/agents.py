@@ -36,6 +36,8 @@ ARREST_FLOOR = 0.6
 ARREST_DECAY = 0.02
 #: Investigation targets: weight of the investigations a player already received.
 FOCUS = 0.03
+#: X-Kira opens the Shinigami Eyes on a target at least this likely to be L.
+EYES_CONFIDENCE = 0.8
 
 
 class HeuristicAgent(Agent):
@@ -93,8 +95,13 @@ class HeuristicAgent(Agent):
         kind = None
         if st["rules"] == "kira":
             kind = "identity" if hunt_l and hunted[target] > 0.5 else "mission"
-        # An X-Kira opens the eyes from the second turn on (the first turn hides him).
-        eyes = me["mission"] == "x_kira" and st["turn"] >= 2
+        # An X-Kira opens the eyes only to see a likely L whose Identity is still in doubt:
+        # once open he is no decoy any more and can be chased.
+        eyes = (
+            me["mission"] == "x_kira"
+            and hunted[target] >= EYES_CONFIDENCE
+            and len(b.identities(target, "l")) > 1
+        )
         fits = [
             a
             for a in legal
