@@ -138,3 +138,15 @@ def test_secret_swap_compares_real_play() -> None:
             bots="heuristic",
         )
     assert len(COMPARED) > 100
+
+
+def test_records_replay_to_identical_views() -> None:
+    for rules in ("light", "kira"):
+        options = {"rules": rules, "shinigami_eyes": True}
+        actions = play(6, 17, options, "heuristic")
+        m = Match.create("icg", 6, 17, options)
+        for seat, action in actions:
+            m.submit(seat, action)
+        again = Match.replay(m.record())
+        for viewer in [*range(6), SPECTATOR, OMNISCIENT]:
+            assert again.view(viewer) == m.view(viewer)
