@@ -1,0 +1,193 @@
+"""The heuristic bot of the Investigation Card Game, for every Mission.
+
+It reads only its own view. L (and the Team Members) look for Kira by deduction and L
+arrests only at high confidence; Kira (and the X-Kiras) hunt L the same way, and Kira writes
+the likeliest Identity of the likeliest L in the Death Note. In the Arrest and Death Note
+phases every seat is asked alike; the bot's answer depends only on its own cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deathnote.agents.base import Agent, Observation
+from deathnote.engine.actions import Action
+
+from .deduce import Beliefs, beliefs
+
+#: Light rules: the order in which each Mission covers Mission-Clues (keeps the last one).
+COVER_ORDER = {
+    "kira": ("l", "x_kira", "team_member"),  # ends looking like a Team Member
+    "x_kira": ("l", "team_member", "kira"),  # keeps the Kira Clue up to draw a wrong arrest
+    "team_member": ("kira", "x_kira", "l"),  # keeps the L Clue up as a decoy for Kira
+    "l": ("kira", "x_kira", "team_member"),  # looks like a Team Member as long as it can
+}
+#: Kira rules: decoy Mission-Clues each Mission likes to show besides its one true card.
+DECOYS = {
+    "kira": ("team_member", "l", "x_kira"),
+    "x_kira": ("kira", "team_member", "l"),
+    "team_member": ("l", "x_kira", "kira"),
+    "l": ("team_member", "x_kira", "kira"),
+}
+#: L arrests once P(Kira) reaches this, lowered turn by turn (the longer L waits, the likelier
+#: Kira finds L), down to the floor.
+ARREST_CONFIDENCE = 0.9
+ARREST_FLOOR = 0.6
+ARREST_DECAY = 0.02
+#: Investigation targets: weight of the investigations a player already received.
+FOCUS = 0.03
+#: X-Kira opens the Shinigami Eyes on a target at least this likely to be L.
+EYES_CONFIDENCE = 0.8
+
+
+class HeuristicAgent(Agent):
+    """Plays any Mission from its view."""
+
+    name = "heuristic"
+
+    def choose(self, obs: Observation) -> Action:
+        """Pick one legal action."""
+        legal = list(obs.legal)
+        if len(legal) == 1:
+            return legal[0]
+        view = obs.view
+        kind = (view.get("decision") or {}).get("kind", "")
+        handler = getattr(self, f"_{kind}", None)
+        choice = handler(view["state"], legal, obs) if handler else None
+        return choice if choice is not None else obs.rng.choice(legal)
+
+    # -- helpers -------------------------------------------------------------------------------
+    @staticmethod
+    def _living_others(st: dict[str, Any]) -> list[int]:
+        me = st["me"]["seat"]
+        return [x["seat"] for x in st["seats"] if not x["out"] and x["seat"] != me]
+
+    def _hunted(self, st: dict[str, Any], b: Beliefs) -> dict[int, float]:
+        """P(seat holds the Mission my team hunts): Kira for L's team, L for Kira's."""
+        goal = "kira" if st["me"]["team"] == "l" else "l"
+        seats = [x["seat"] for x in st["seats"] if x["seat"] != st["me"]["seat"]]
+        return {s: b.team_probability(s, goal, seats) for s in self._living_others(st)}
+
+    # -- decisions -----------------------------------------------------------------------------
+    def _investigate(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
+        me = st["me"]
+        chases = [a for a in legal if a.kind == "chase"]
+        if chases and me["team"] == "l" and not st["chased"]:
+            return chases[0]
+        b = beliefs(st)
+        hunted = self._hunted(st, b)
+        hunt_l = me["team"] == "kira"
+
+        looked = {s: sum(1 for h in st["history"] if h["seat"] == s) for s in hunted}
+
+        def score(s: int) -> float:
+            p = hunted[s]
+            if p >= 0.999:
+                # Found: Kira's team still needs L's Identity; L's team needs nothing more.
+                return 1.0 + len(b.identities(s, "l")) if hunt_l else -1.0
+            if p <= 0.0:
+                return -0.5
+            # Finish what the table started: a player already investigated is closer to
+            # showing their Mission.
+            return p + FOCUS * looked[s] + obs.rng.random() * 0.05
+
+        target = max(hunted, key=score)
+        kind = None
+        if st["rules"] == "kira":
+            kind = "identity" if hunt_l and hunted[target] > 0.5 else "mission"
+        # An X-Kira opens the eyes only to see a likely L whose Identity is still in doubt:
+        # once open he is no decoy any more and can be chased.
+        eyes = (
+            me["mission"] == "x_kira"
+            and hunted[target] >= EYES_CONFIDENCE
+            and len(b.identities(target, "l")) > 1
+        )
+        fits = [
+            a
+            for a in legal
+            if a.kind == "investigate"
+            and a["target"] == target
+            and (kind is None or a.get("type") == kind)
+        ]
+        return next((a for a in fits if bool(a.get("eyes")) == eyes), fits[0])
+
+    def _cover(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
+        clues = {a["clue"]: a for a in legal}
+        for m in COVER_ORDER[st["me"]["mission"]]:
+            if m in clues:
+                return clues[m]
+        return obs.rng.choice(legal)
+
+    def _return(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
+        me = st["me"]
+        for a in legal:  # take back the true cards, so the table shows decoys
+            if a["clue"] in (me["identity"], me["mission"]):
+                return a
+        return obs.rng.choice(legal)
+
+    def _reveal(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
+        me = st["me"]
+        clues = {a["clue"]: a for a in legal}
+        true_first = (me["identity"], me["mission"])
+        if me["mission"] in ("l", "team_member") and obs.rng.random() < 0.3:
+            true_first = (me["mission"], me["identity"])
+        if not any(c in me["picks"] for c in (me["identity"], me["mission"])):
+            for c in true_first:
+                if c in clues:
+                    return clues[c]
+        for m in DECOYS[me["mission"]]:
+            if m in clues:
+                return clues[m]
+        plain = [a for c, a in clues.items() if c not in true_first]
+        return obs.rng.choice(plain or legal)
+
+    def _announce(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
+        # Identities help only the Death Note, so the X-Kira always tells.
+        return next(a for a in legal if a.kind == "announce")
+
+    def _arrest(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
+        arrests = [a for a in legal if a.kind == "arrest"]
+        if not arrests:
+            return legal[0]
+        hunted = self._hunted(st, beliefs(st))
+        best = max(hunted, key=lambda s: hunted[s])
+        bar = max(ARREST_FLOOR, ARREST_CONFIDENCE - ARREST_DECAY * (st["turn"] - 1))
+        if hunted[best] >= bar:
+            return next(a for a in arrests if a["target"] == best)
+        return next(a for a in legal if a.kind == "pass")
+
+    def _death_note(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
+        writes = [a for a in legal if a.kind in ("write", "place")]
+        if not writes:
+            return legal[0]
+        b = beliefs(st)
+        hunted = self._hunted(st, b)
+        spare = {x["seat"] for x in st["seats"] if x["mission"] == "x_kira"}
+        best: tuple[float, int, str] | None = None
+        for s, p_l in hunted.items():
+            if s in spare:
+                continue
+            for ident in b.identities(s):
+                hit_l = (
+                    p_l / max(1, len(b.identities(s, "l"))) if ident in b.identities(s, "l") else 0
+                )
+                other = b.identities(s) - b.identities(s, "l")
+                hit_any = 0.1 / max(1, len(b.identities(s))) if ident in other else 0
+                value = hit_l + hit_any + obs.rng.random() * 1e-6
+                if best is None or value > best[0]:
+                    best = (value, s, ident)
+        if best is None:
+            return obs.rng.choice(writes)
+        _, seat, ident = best
+        if writes[0].kind == "write":
+            return next((a for a in writes if a["identity"] == ident), obs.rng.choice(writes))
+        chosen = st["me"].get("death_note")
+        target = seat
+        if chosen is not None and chosen != ident:
+            # Place the token on the seat likeliest to hold the chosen Identity as L.
+            def fit(s: int) -> float:
+                ids = b.identities(s, "l")
+                return hunted.get(s, 0.0) / len(ids) if chosen in ids else 0.0
+
+            target = max(hunted, key=fit)
+        return next((a for a in writes if a["placement"] == target), obs.rng.choice(writes))

@@ -1,0 +1,154 @@
+"""What one seat can deduce from its view: who may hold which Identity and Mission.
+
+Used by the heuristic bot; it reads only the view (what a person in that seat knows).
+For every other seat it keeps, per Mission, the Identities still consistent with the table:
+covered Clues (Light rules), revealed Clue triples (Kira rules: at least one card is true),
+Death Note misses, revealed Missions, the Shinigami Eyes' announcements, and the fact that
+each Identity is held by one player at most.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .content import MISSION_IDS
+
+UNIQUE = ("kira", "l")
+
+
+@dataclass
+class Beliefs:
+    """One seat's beliefs about the others (living or not)."""
+
+    #: seat -> mission -> Identities consistent with that seat holding that Mission.
+    options: dict[int, dict[str, set[str]]]
+    #: seat -> mission -> probability (each seat's row sums to 1).
+    mission: dict[int, dict[str, float]]
+
+    def team_probability(self, seat: int, mission: str, seats: list[int]) -> float:
+        """P(``seat`` holds ``mission``) when exactly one of ``seats`` holds it (Kira, L)."""
+        odds = {}
+        for s in seats:
+            p = self.mission[s].get(mission, 0.0)
+            if p >= 1.0:
+                return 1.0 if s == seat else 0.0
+            odds[s] = p / (1.0 - p)
+        total = sum(odds.values())
+        return odds.get(seat, 0.0) / total if total > 0 else 0.0
+
+    def identities(self, seat: int, mission: str | None = None) -> set[str]:
+        """The Identities this seat may hold (given a Mission, or any)."""
+        table = self.options[seat]
+        if mission is not None:
+            return set(table.get(mission, set()))
+        out: set[str] = set()
+        for ids in table.values():
+            out |= ids
+        return out
+
+
+def beliefs(state: dict[str, Any]) -> Beliefs:
+    """The beliefs of the viewing seat (``state`` is the game part of its view)."""
+    me = state["me"]
+    mine = me["seat"]
+    all_ids = [c["id"] for c in state["identities"]]
+    seats = state["seats"]
+    others = [x["seat"] for x in seats if x["seat"] != mine]
+    known_id: dict[int, str] = {}
+    for x in seats:
+        if x["identity"] is not None:
+            known_id[x["seat"]] = x["identity"]
+    for k, v in me["looks"].items():
+        known_id[int(k)] = v
+    for c in state["claims"]:
+        known_id.setdefault(c["seat"], c["identity"])
+    known_mission = {x["seat"]: x["mission"] for x in seats if x["mission"] is not None}
+    taken_missions = {m for s, m in known_mission.items() if s != mine and m in UNIQUE}
+    if me["mission"] in UNIQUE:
+        taken_missions.add(me["mission"])
+    misses: dict[int, set[str]] = {s: set() for s in others}
+    for d in state["death_notes"]:
+        if d["seat"] in misses and not d["hit"] and d["identity"]:
+            misses[d["seat"]].add(d["identity"])
+
+    options: dict[int, dict[str, set[str]]] = {}
+    for s in others:
+        base = set(all_ids) - {me["identity"]} - misses[s]
+        if s in known_id:
+            base = {known_id[s]}
+        else:
+            base -= {v for k, v in known_id.items() if k != s}
+        if s in known_mission:
+            missions = [known_mission[s]]
+        else:
+            missions = [m for m in MISSION_IDS if m not in taken_missions]
+            if state["mission_box"]["x_kira"] == 0:
+                missions = [m for m in missions if m != "x_kira"]
+            if state["mission_box"]["team_member"] == 0:
+                missions = [m for m in missions if m != "team_member"]
+        row = {m: set(base) for m in missions}
+        x = seats[s]
+        if state["rules"] == "light":
+            covered = set(x["covered"])
+            row = {m: ids - covered for m, ids in row.items() if m not in covered}
+        else:
+            for h in state["history"]:
+                if h["seat"] != s or not h.get("revealed"):
+                    continue
+                shown = set(h["revealed"])
+                for m in row:
+                    if m not in shown:
+                        row[m] &= shown
+        options[s] = {m: ids for m, ids in row.items() if ids}
+        if not options[s]:  # the table contradicts itself only if we misread; stay safe
+            options[s] = {m: set(base) for m in missions}
+    _propagate(options)
+    return Beliefs(options, _mission_odds(state, options, mine))
+
+
+def _propagate(options: dict[int, dict[str, set[str]]]) -> None:
+    """An Identity certainly held by one seat is held by no other."""
+    changed = True
+    while changed:
+        changed = False
+        for s, row in options.items():
+            ids = set().union(*row.values()) if row else set()
+            if len(ids) != 1:
+                continue
+            (only,) = ids
+            for t, other in options.items():
+                if t == s:
+                    continue
+                for m in list(other):
+                    if only in other[m] and len(set().union(*other.values())) > 1:
+                        other[m].discard(only)
+                        changed = True
+                        if not other[m]:
+                            del other[m]
+
+
+def _mission_odds(
+    state: dict[str, Any], options: dict[int, dict[str, set[str]]], mine: int
+) -> dict[int, dict[str, float]]:
+    players = len(state["seats"])
+    box = state["mission_box"]
+    revealed = [x["mission"] for x in state["seats"] if x["mission"] and x["seat"] != mine]
+    dealt_others = players - 2
+    prior = {
+        "kira": 1.0,
+        "l": 1.0,
+        "x_kira": max(0.0, dealt_others * box["x_kira"] / 6 - revealed.count("x_kira")),
+        "team_member": max(
+            0.0, dealt_others * box["team_member"] / 6 - revealed.count("team_member")
+        ),
+    }
+    if state["me"]["mission"] in ("x_kira", "team_member"):
+        prior[state["me"]["mission"]] = max(0.0, prior[state["me"]["mission"]] - 1)
+    n_ids = len(state["identities"])
+    out: dict[int, dict[str, float]] = {}
+    for s, row in options.items():
+        weights = {m: max(prior[m], 0.05) * len(ids) / n_ids for m, ids in row.items()}
+        total = sum(weights.values())
+        out[s] = {m: w / total for m, w in weights.items()} if total else {}
+    return out

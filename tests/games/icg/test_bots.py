@@ -1,0 +1,102 @@
+"""The heuristic bot: deduction, careful arrests, and games that always end."""
+
+from __future__ import annotations
+
+import pytest
+
+from deathnote.agents import agent_rng, make_agent, observe
+from deathnote.engine import Match
+from deathnote.games.icg.deduce import beliefs
+
+from .helpers import arrange, new, quiet_investigation_phase, st
+
+
+def run(m: Match, bots: str, seed: int) -> Match:
+    agents = [make_agent("icg", bots, s) for s in range(m.players)]
+    rngs = [agent_rng(seed, s) for s in range(m.players)]
+    while m.outcome() is None:
+        assert len(m.actions) < 20_000
+        s = min(m.pending())
+        m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
+    return m
+
+
+@pytest.mark.parametrize("rules", ["light", "kira"])
+@pytest.mark.parametrize("eyes", [False, True])
+@pytest.mark.parametrize("players", [4, 8])
+def test_heuristic_games_end(rules: str, eyes: bool, players: int) -> None:
+    for seed in range(3):
+        m = Match.create("icg", players, seed, {"rules": rules, "shinigami_eyes": eyes})
+        out = run(m, "heuristic", seed).outcome()
+        assert out is not None and out.condition != "turn_limit"
+
+
+def test_deduction_light_rules() -> None:
+    m = new(5, seed=40)
+    arrange(m, missions={0: "l", 1: "kira", 2: "team_member", 3: "team_member", 4: "x_kira"})
+    s = st(m)
+    s.seats[2].covered = ["kira", "x_kira"]
+    s.seats[3].covered = ["kira"]
+    s.seats[4].covered = ["kira"]
+    b = beliefs(m.view(0)["state"])
+    assert "kira" not in b.options[2] and "l" not in b.options[2]  # I am L
+    seats = [1, 2, 3, 4]
+    assert b.team_probability(1, "kira", seats) == 1.0
+    assert b.team_probability(2, "kira", seats) == 0.0
+
+
+def test_deduction_identities_unique() -> None:
+    m = new(4, seed=41)
+    s = st(m)
+    ids = s.clue_ids[:8]
+    mine = s.seats[0].identity
+    keep = [s.seats[1].identity, next(i for i in ids if i not in (mine, s.seats[1].identity))]
+    s.seats[1].covered = [i for i in ids if i not in keep][:6]
+    b = beliefs(m.view(0)["state"])
+    assert b.identities(1) <= set(keep) and mine not in b.identities(2)
+
+
+def test_heuristic_l_does_not_arrest_blind() -> None:
+    for seed in range(10):
+        m = new(6, seed=seed)
+        arrange(m, missions={2: "l"})
+        quiet_investigation_phase(m)
+        bot = make_agent("icg", "heuristic", 2)
+        choice = bot.choose(observe(m, 2, agent_rng(seed, 2)))
+        assert choice.kind == "pass"
+
+
+def test_heuristic_l_arrests_a_certain_kira() -> None:
+    m = new(5, seed=42)
+    arrange(m, missions={0: "l", 3: "kira"})
+    for s in (1, 2, 4):
+        st(m).seats[s].covered = ["kira"]
+    quiet_investigation_phase(m)
+    bot = make_agent("icg", "heuristic", 0)
+    choice = bot.choose(observe(m, 0, agent_rng(1, 0)))
+    assert choice.kind == "arrest" and choice["target"] == 3
+
+
+def test_heuristic_kira_writes_the_known_l() -> None:
+    m = new(5, seed=43)
+    arrange(m, missions={1: "kira", 4: "l", 0: "team_member", 2: "team_member", 3: "x_kira"})
+    s = st(m)
+    for t in (0, 2, 3):
+        s.seats[t].covered = ["l"]
+    ids = s.clue_ids[:8]
+    s.seats[4].covered = [i for i in ids if i != s.seats[4].identity][:7]
+    s.seats[4].covered = s.seats[4].covered[:6]
+    from .helpers import to_death_note
+
+    to_death_note(m)
+    bot = make_agent("icg", "heuristic", 1)
+    rng = agent_rng(1, 1)
+    write = bot.choose(observe(m, 1, rng))
+    assert write.kind == "write"
+    up = [i for i in ids if i not in s.seats[4].covered]
+    assert write["identity"] in up
+    m.submit(1, write)
+    for t in (0, 2, 3, 4):
+        m.submit(t, m.legal(t)[0])
+    place = bot.choose(observe(m, 1, rng))
+    assert place.kind == "place" and place["placement"] == 4

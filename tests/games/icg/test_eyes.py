@@ -1,0 +1,103 @@
+"""The optional Shinigami Eyes rule for X-Kira, and chasing X-Kira."""
+
+from __future__ import annotations
+
+from deathnote.engine import Match
+
+from .helpers import act, arrange, new, poke, st, texts
+
+
+def eyes_match(players: int = 5, rules: str = "light") -> Match:
+    m = new(players, seed=8, rules=rules, shinigami_eyes=True)
+    arrange(m, missions={0: "x_kira", 1: "kira", 2: "l", 3: "team_member"})
+    return m
+
+
+def finish_answer(m: Match) -> None:
+    while st(m).phase in ("cover", "return", "reveal"):
+        s = min(m.pending())
+        m.submit(s, m.legal(s)[0])
+
+
+def test_eyes_offered_only_to_x_kira_with_the_option() -> None:
+    m = eyes_match()
+    assert any(a.get("eyes") for a in m.legal(0))
+    plain = new(5, seed=8)
+    arrange(plain, missions={0: "x_kira"})
+    assert not any(a.get("eyes") for a in plain.legal(0))
+    other = new(5, seed=8, shinigami_eyes=True)
+    arrange(other, missions={0: "team_member"})
+    assert not any(a.get("eyes") for a in other.legal(0))
+
+
+def test_x_kira_reveals_and_looks_at_the_end_of_the_investigation() -> None:
+    m = eyes_match()
+    act(m, 0, "investigate", target=2, eyes=True)
+    assert not st(m).seats[0].mission_revealed  # only at the end of the investigation
+    finish_answer(m)
+    assert st(m).seats[0].mission_revealed
+    seen = st(m).seats[2].identity
+    assert st(m).seats[0].looks == {2: seen}
+    assert m.view(0)["state"]["me"]["looks"] == {"2": seen}
+    for viewer in (1, 2, 3, 4, "spectator"):
+        view = m.view(viewer)
+        assert view["state"]["seats"][0]["mission"] == "x_kira"
+        assert view["state"]["seats"][0]["eyes"]
+        assert all("Your Shinigami Eyes" not in e["text"] for e in view["log"])
+        if viewer != 2:
+            assert view["state"]["seats"][2]["identity"] is None
+    assert "Player 1 reveals the X-Kira Mission and opens the Shinigami Eyes." in texts(m)
+    # He cannot show the card but may speak about it: the bot-friendly form is an
+    # announcement of what he saw.
+    assert m.pending()[0].kind == "announce"
+    act(m, 0, "announce")
+    assert st(m).claims == [{"by": 0, "seat": 2, "identity": seen, "turn": 1}]
+
+
+def test_revealed_x_kira_looks_at_every_investigation() -> None:
+    m = eyes_match()
+    act(m, 0, "investigate", target=2, eyes=True)
+    finish_answer(m)
+    act(m, 0, "quiet")
+    st(m).order = [*st(m).order, 0]  # give X-Kira another investigation
+    while st(m).current != 0:
+        s = min(m.pending())
+        m.submit(s, m.legal(s)[0])
+    assert not any(a.get("eyes") for a in m.legal(0))  # already open
+    act(m, 0, "investigate", target=3)
+    finish_answer(m)
+    assert set(st(m).seats[0].looks) == {2, 3}
+
+
+def test_chase_x_kira_makes_a_revealed_x_kira_pass() -> None:
+    m = eyes_match()
+    s = st(m)
+    s.seats[0].mission_revealed = True  # opened the eyes on an earlier turn
+    s.current = 4
+    s.order = [0]
+    poke(m)
+    chase = [a for a in m.legal(4) if a.kind == "chase"]
+    assert [a["x_kira"] for a in chase] == [0]
+    act(m, 4, "chase", x_kira=0)
+    assert "Player 1 is chased and passes." in texts(m)
+    assert st(m).phase == "arrest"
+
+
+def test_no_chase_once_x_kira_has_investigated_or_when_hidden() -> None:
+    m = eyes_match()
+    assert not any(a.kind == "chase" for a in m.legal(0))
+    act(m, 0, "investigate", target=2, eyes=True)
+    finish_answer(m)
+    act(m, 0, "quiet")
+    # X-Kira already investigated this turn: nobody can chase him now.
+    assert not any(a.kind == "chase" for a in m.legal(1))
+    hidden = new(5, seed=8, shinigami_eyes=True)
+    arrange(hidden, missions={3: "x_kira"})
+    assert not any(a.kind == "chase" for a in hidden.legal(0))
+
+
+def test_eyes_with_kira_rules() -> None:
+    m = eyes_match(rules="kira")
+    act(m, 0, "investigate", target=2, type="mission", eyes=True)
+    finish_answer(m)
+    assert st(m).seats[0].looks == {2: st(m).seats[2].identity}
