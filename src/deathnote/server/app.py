@@ -110,6 +110,7 @@ def create_app(
                 "max_players": g.max_players,
                 "agents": agent_names(g.id),
                 "seat_names": g.seat_names(g.min_players, g.parse_options(g.min_players, {})),
+                "board": (WEB / "static" / "boards" / f"{g.id}.js").exists(),
             }
             for g in games().values()
         ]
