@@ -10,6 +10,7 @@ Server to client::
 
     {"type": "view", "step", "role", "seat", "room", "view"}   # this viewer's view only
     {"type": "error", "message"}                               # this connection only
+    {"type": "accepted", "step"}                               # your action is step n
     {"type": "rematch", "url"}                                 # this connection's new link
     {"type": "pong"}
 """

@@ -80,6 +80,7 @@ class Room:
         self.bots: dict[Seat, Agent] = {}
         self.bot_rngs = {s: agent_rng(match.seed, s) for s in range(match.players)}
         self.pending_since: dict[Seat, float] = {}
+        self.pending_step: dict[Seat, int] = {}
         self._bot_task: asyncio.Task[None] | None = None
         for seat, info in enumerate(stored.seats):
             if info["kind"] == BOT:
@@ -187,6 +188,9 @@ class Room:
         if conn in self.connections:
             self.connections.remove(conn)
         self.broadcast()
+        if not self.connections and self.match.outcome() is not None:
+            # Nobody is looking at a finished game: storage has it, memory need not.
+            self.manager.rooms.pop(self.id, None)
 
     def broadcast(self) -> None:
         """Every connection gets its fresh view (built when its writer runs)."""
@@ -231,6 +235,9 @@ class Room:
             raise
         if finished:
             self.stored.finished = True
+        # The seat that acted ended its own decision; a new one starts now.
+        self.pending_since.pop(seat, None)
+        self.pending_step.pop(seat, None)
         self._note_pending()
         self.broadcast()
         self.kick_bots()
@@ -248,14 +255,19 @@ class Room:
         if self.stored.seats[conn.seat]["kind"] == BOT:
             raise IllegalAction("a bot plays this seat now")
         step = message.get("step")
-        if step is not None and step != len(self.match.actions):
+        asked_at = self.pending_step.get(conn.seat)
+        if step is not None and (not isinstance(step, int) or asked_at is None or step < asked_at):
+            # A choice made on an older screen than the current question.
             raise IllegalAction("the game moved on before your choice arrived; choose again")
         self.submit(conn.seat, Action.from_json(message.get("action")))
+        conn.push({"type": "accepted", "step": len(self.match.actions) - 1})
 
     def _note_pending(self) -> None:
         pending = self.match.pending()
         now = time.monotonic()
+        step = len(self.match.actions)
         self.pending_since = {s: self.pending_since.get(s, now) for s in pending}
+        self.pending_step = {s: self.pending_step.get(s, step) for s in pending}
 
     def kick_bots(self) -> None:
         """Let the bots play any seat of theirs that is asked (in the background)."""
