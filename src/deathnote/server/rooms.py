@@ -227,12 +227,13 @@ class Room:
             self.manager.storage.append_action(
                 self.id, step, seat, accepted.to_json(), finished=finished
             )
-        except Exception:
+        except Exception as exc:
             # Not stored means not accepted: go back to the stored record.
             record = self.match.record()
             record["actions"] = record["actions"][:-1]
             self.match = Match.replay(record)
-            raise
+            self.manager.log(f"room {self.id}: storing step {step} failed: {exc!r}")
+            raise IllegalAction("your action could not be stored, so it did not count; try again") from exc
         if finished:
             self.stored.finished = True
         # The seat that acted ended its own decision; a new one starts now.
