@@ -29,9 +29,16 @@ def serve(
     """Run the web app: rooms, invite links, bots, spectators; prints the address to open."""
     import uvicorn
 
+    from deathnote.engine.errors import DeathNoteError
     from deathnote.server.app import create_app
 
-    app = create_app(db, bot_delay=bot_delay, idle_seconds=idle_seconds, debug_memory=debug_memory)
+    try:
+        app = create_app(
+            db, bot_delay=bot_delay, idle_seconds=idle_seconds, debug_memory=debug_memory
+        )
+    except DeathNoteError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"deathnote: open http://{shown}:{port}/ in a browser (rooms stored in {db})")
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)

@@ -24,6 +24,9 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
+
+from deathnote.engine.errors import DeathNoteError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -97,10 +100,14 @@ class Storage:
 
     def __init__(self, db: str) -> None:
         self.url = database_url(db)
-        self.engine: Engine = create_engine(self.url)
-        if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
+        try:
+            self.engine: Engine = create_engine(self.url)
+            if self.engine.dialect.name == "sqlite":
+                event.listen(self.engine, "connect", _sqlite_pragmas)
+            Base.metadata.create_all(self.engine)
+        except (ArgumentError, NoSuchModuleError, OperationalError) as exc:
+            first = str(exc).strip().splitlines()[0]
+            raise DeathNoteError(f"cannot open the database {db!r}: {first}") from None
 
     def close(self) -> None:
         """Release the connections."""
