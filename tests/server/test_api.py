@@ -115,7 +115,9 @@ def test_hand_an_idle_seat_to_a_bot(client: TestClient) -> None:
     again = client.post(url, json={"token": creator})
     assert again.status_code == 409 and "already" in again.json()["error"]
     assert client.post(f"/api/rooms/{room}/seats/7/bot", json={"token": creator}).status_code == 409
-    bad_agent = client.post(f"/api/rooms/{room}/seats/0/bot", json={"token": creator, "agent": "zz"})
+    bad_agent = client.post(
+        f"/api/rooms/{room}/seats/0/bot", json={"token": creator, "agent": "zz"}
+    )
     assert bad_agent.status_code == 409 and "unknown bot" in bad_agent.json()["error"]
     assert client.post(url, json={}).status_code == 422
 

@@ -43,15 +43,27 @@ class Server:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "deathnote", "serve", "--port", str(self.port)]
-            + ["--db", self.db, "--bot-delay", "0"],
+            [
+                sys.executable,
+                "-m",
+                "deathnote",
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db,
+                "--bot-delay",
+                "0",
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise AssertionError(self.process.stderr.read().decode() if self.process.stderr else "")
+                raise AssertionError(
+                    self.process.stderr.read().decode() if self.process.stderr else ""
+                )
             try:
                 urllib.request.urlopen(self.base + "/api/games", timeout=1).close()
                 return

@@ -227,9 +227,10 @@ def test_restart_restores_rooms_from_storage(tmp_path: Any) -> None:
             view_at(l_ws, 0)
             l_ws.send_json({"type": "act", "action": {"kind": "follow"}})
             before = view_at(l_ws, 1)
-    with TestClient(create_app(db, bot_delay=0.0)) as second_client, client_ws(
-        second_client, created, 1
-    ) as l_ws:
+    with (
+        TestClient(create_app(db, bot_delay=0.0)) as second_client,
+        client_ws(second_client, created, 1) as l_ws,
+    ):
         after = view_at(l_ws, 1)
         assert after["view"] == before["view"]
 

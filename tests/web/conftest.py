@@ -19,7 +19,9 @@ from typing import Any
 
 import pytest
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="the playwright package is not installed"
+)
 
 CHROMIUM = shutil.which("chromium")
 
@@ -33,8 +35,18 @@ class LiveServer:
             self.port = int(s.getsockname()[1])
         self.base = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "deathnote", "serve", "--port", str(self.port)]
-            + ["--db", str(db), "--bot-delay", "0"],
+            [
+                sys.executable,
+                "-m",
+                "deathnote",
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                str(db),
+                "--bot-delay",
+                "0",
+            ],
             stdout=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 30

@@ -61,14 +61,20 @@ def test_two_people_play_a_whole_confrontation_game(browser: Any, server: LiveSe
         lobby.click("#create")
         invites = lobby.locator("#links a.invite")
         invites.first.wait_for(timeout=10000)
-        kira_link, l_link = invites.nth(0).get_attribute("href"), invites.nth(1).get_attribute("href")
+        kira_link, l_link = (
+            invites.nth(0).get_attribute("href"),
+            invites.nth(1).get_attribute("href"),
+        )
 
         l_page = phone.new_page()
         frames: list[str] = []
         l_page.on(
             "websocket",
             lambda ws: ws.on(
-                "framereceived", lambda payload: frames.append(payload if isinstance(payload, str) else payload.decode())
+                "framereceived",
+                lambda payload: frames.append(
+                    payload if isinstance(payload, str) else payload.decode()
+                ),
             ),
         )
         l_page.goto(server.base + l_link)

@@ -24,7 +24,7 @@ from deathnote.engine.errors import DeathNoteError, IllegalAction
 from deathnote.engine.match import Match
 from deathnote.engine.registry import games
 from deathnote.server import protocol
-from deathnote.server.rooms import CREATOR_ROLE, SEAT_ROLE, Connection, Room, RoomManager
+from deathnote.server.rooms import CREATOR_ROLE, Connection, Room, RoomManager
 from deathnote.server.storage import Storage
 
 WEB = Path(str(resources.files("deathnote") / "web"))

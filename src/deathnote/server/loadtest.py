@@ -135,9 +135,7 @@ class RoomDriver:
     async def run(self) -> None:
         """Play rooms until this driver's share of actions is done or time is up."""
         while self.accepted < self.actions and time.monotonic() < self.deadline:
-            created = await asyncio.to_thread(
-                _post, f"{self.base}/api/rooms", {"game": self.game}
-            )
+            created = await asyncio.to_thread(_post, f"{self.base}/api/rooms", {"game": self.game})
             links = [link for link in created["links"]["seats"] if link]
             ws_base = self.base.replace("http://", "ws://")
             sockets = [
@@ -195,8 +193,21 @@ async def run_loadtest(
     with tempfile.TemporaryDirectory(prefix="deathnote-load-") as tmp:
         database = db or str(Path(tmp) / "load.db")
         server = subprocess.Popen(
-            [sys.executable, "-m", "deathnote", "serve", "--host", "127.0.0.1"]
-            + ["--port", str(port), "--db", database, "--bot-delay", "0", "--debug-memory"],
+            [
+                sys.executable,
+                "-m",
+                "deathnote",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--db",
+                database,
+                "--bot-delay",
+                "0",
+                "--debug-memory",
+            ],
             stdout=subprocess.DEVNULL,
         )
         try:

@@ -233,7 +233,9 @@ class Room:
             record["actions"] = record["actions"][:-1]
             self.match = Match.replay(record)
             self.manager.log(f"room {self.id}: storing step {step} failed: {exc!r}")
-            raise IllegalAction("your action could not be stored, so it did not count; try again") from exc
+            raise IllegalAction(
+                "your action could not be stored, so it did not count; try again"
+            ) from exc
         if finished:
             self.stored.finished = True
         # The seat that acted ended its own decision; a new one starts now.
@@ -466,4 +468,3 @@ class RoomManager:
         """Stop every room's bots."""
         for room in list(self.rooms.values()):
             await room.stop()
-
