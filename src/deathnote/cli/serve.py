@@ -41,7 +41,14 @@ def serve(
         raise typer.Exit(2) from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"deathnote: open http://{shown}:{port}/ in a browser (rooms stored in {db})")
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,
+    )
 
 
 def loadtest(

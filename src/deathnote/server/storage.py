@@ -64,6 +64,9 @@ class ActionRow(Base):
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
+_ACTIONS = ActionRow.__table__
+
+
 @dataclass
 class StoredRoom:
     """A room as read back from storage."""
@@ -138,8 +141,10 @@ class Storage:
     ) -> None:
         """Store one accepted action; commits before returning."""
         with self.engine.begin() as conn:
+            # A plain table insert with parameters: compiled once and cached (hot path).
             conn.execute(
-                insert(ActionRow).values(room_id=room_id, step=step, seat=seat, action=action)
+                _ACTIONS.insert(),
+                {"room_id": room_id, "step": step, "seat": seat, "action": action},
             )
             if finished:
                 conn.execute(update(RoomRow).where(RoomRow.id == room_id).values(finished=True))
