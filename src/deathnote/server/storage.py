@@ -64,7 +64,7 @@ class ActionRow(Base):
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
-_ACTIONS = ActionRow.__table__
+_ACTIONS = Base.metadata.tables["actions"]
 
 
 @dataclass
