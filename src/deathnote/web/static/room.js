@@ -60,6 +60,7 @@ async function main() {
       const m = JSON.parse(event.data);
       if (m.type === "view") draw(m);
       else if (m.type === "error") status.textContent = m.message;
+      else if (m.type === "rematch") window.location.href = m.url;
     });
     socket.addEventListener("close", () => {
       if (attempts++ < 30) setTimeout(connect, 1000);
