@@ -61,7 +61,8 @@ class Figures:
             f"(rejected: {self.rejected})",
             f"action sent -> every seat's view updated: p50 {self.percentile(0.5):.1f} ms, "
             f"p99 {self.percentile(0.99):.1f} ms ({len(self.latencies)} samples)",
-            f"server memory: RSS +{rss / 2**20:.1f} MiB for {self.rooms_in_memory} rooms in memory "
+            f"server memory with every room live: RSS +{rss / 2**20:.1f} MiB for "
+            f"{self.rooms_in_memory} rooms in memory "
             f"= {rss / per / 1024:.1f} KiB/room; tracemalloc +{traced / 2**20:.1f} MiB "
             f"= {traced / per / 1024:.1f} KiB/room",
         ]
@@ -70,7 +71,10 @@ class Figures:
 class RoomDriver:
     """The scripted seats of one room (a new room whenever a game ends early)."""
 
-    def __init__(self, base: str, game: str, actions: int, deadline: float, seed: int) -> None:
+    def __init__(
+        self, base: str, game: str, actions: int, deadline: float, seed: int, go: asyncio.Event
+    ) -> None:
+        self.go = go  # every room is made and connected before anyone plays
         self.base = base
         self.game = game
         self.actions = actions
@@ -84,6 +88,7 @@ class RoomDriver:
         self.sent: dict[int, float] = {}  # seat -> send time of its unanswered action
         self.waiting: list[tuple[int, float]] = []  # (accepted step, send time)
         self.over = asyncio.Event()
+        self.connected = asyncio.Event()  # set once this driver's first room is live
 
     def _check(self) -> None:
         now = time.perf_counter()
@@ -145,6 +150,9 @@ class RoomDriver:
                 for link in links
             ]
             self.steps = [-1] * len(sockets)
+            if not self.connected.is_set():
+                self.connected.set()
+                await self.go.wait()
             self.sent.clear()
             self.waiting.clear()
             self.over.clear()
@@ -213,17 +221,24 @@ async def run_loadtest(
         try:
             await _wait_ready(base, server)
             before = await asyncio.to_thread(_get, f"{base}/api/debug/memory")
-            start = time.monotonic()
-            deadline = start + seconds
-            drivers = [RoomDriver(base, game, actions, deadline, seed=i) for i in range(rooms)]
+            go = asyncio.Event()
+            deadline = time.monotonic() + seconds
+            drivers = [
+                RoomDriver(base, game, actions, deadline, seed=i, go=go) for i in range(rooms)
+            ]
             # Open the rooms in waves so the connection burst stays bounded.
             tasks = []
             for driver in drivers:
                 tasks.append(asyncio.create_task(driver.run()))
                 await asyncio.sleep(0.002)
+            # Memory while every room is live (all N rooms made and connected), then play.
+            live = [asyncio.create_task(d.connected.wait()) for d in drivers]
+            await asyncio.wait(live, timeout=seconds)
+            after = await asyncio.to_thread(_get, f"{base}/api/debug/memory")
+            start = time.monotonic()
+            go.set()
             await asyncio.wait(tasks, timeout=seconds + 30)
             elapsed = time.monotonic() - start
-            after = await asyncio.to_thread(_get, f"{base}/api/debug/memory")
         finally:
             server.terminate()
             try:
@@ -239,7 +254,7 @@ async def run_loadtest(
         latencies=[x for d in drivers for x in d.latencies],
         memory_before=before,
         memory_after=after,
-        rooms_in_memory=max(rooms, int(after.get("rooms", 0)) - int(before.get("rooms", 0))),
+        rooms_in_memory=int(after.get("rooms", 0)) - int(before.get("rooms", 0)),
     )
     return figures
 
