@@ -39,6 +39,7 @@ class Figures:
     memory_before: dict[str, Any] = field(default_factory=dict)
     memory_after: dict[str, Any] = field(default_factory=dict)
     rooms_in_memory: int = 0
+    failed_rooms: int = 0
 
     def percentile(self, q: float) -> float:
         """The q-quantile of the latencies in milliseconds (0 when there are none)."""
@@ -55,7 +56,8 @@ class Figures:
         )
         per = max(1, self.rooms_in_memory)
         return [
-            f"rooms: {self.rooms} concurrent ({self.games_finished} games finished)",
+            f"rooms: {self.rooms} concurrent ({self.games_finished} games finished, "
+            f"{self.failed_rooms} rooms failed)",
             f"accepted actions: {self.accepted} in {self.seconds:.1f} s = "
             f"{self.accepted / max(self.seconds, 1e-9):.1f} actions/s "
             f"(rejected: {self.rejected})",
@@ -145,7 +147,9 @@ class RoomDriver:
             ws_base = self.base.replace("http://", "ws://")
             sockets = [
                 await websockets.connect(
-                    ws_base + link.replace("/play/", "/ws/"), open_timeout=CONNECT_SECONDS
+                    ws_base + link.replace("/play/", "/ws/"),
+                    open_timeout=CONNECT_SECONDS,
+                    ping_interval=None,
                 )
                 for link in links
             ]
@@ -239,6 +243,13 @@ async def run_loadtest(
             go.set()
             await asyncio.wait(tasks, timeout=seconds + 30)
             elapsed = time.monotonic() - start
+            failed = 0
+            for task in tasks:
+                if not task.done():
+                    task.cancel()
+                    failed += 1
+                elif task.exception() is not None:
+                    failed += 1
         finally:
             server.terminate()
             try:
@@ -251,6 +262,7 @@ async def run_loadtest(
         accepted=sum(d.accepted for d in drivers),
         rejected=sum(d.rejected for d in drivers),
         games_finished=sum(d.finished for d in drivers),
+        failed_rooms=failed,
         latencies=[x for d in drivers for x in d.latencies],
         memory_before=before,
         memory_after=after,
