@@ -10,6 +10,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from deathnote.engine import registry
+from deathnote.engine.actions import Action, Decision, Event, Outcome
+from deathnote.engine.game import Game
 from deathnote.server.app import create_app
 from tests.server.conftest import first_legal, new_room, receive, view_at, ws_path
 
@@ -238,3 +241,52 @@ def test_restart_restores_rooms_from_storage(tmp_path: Any) -> None:
 def client_ws(client: TestClient, created: dict[str, Any], seat: int) -> Any:
     """The WebSocket of one seat of a created room."""
     return client.websocket_connect(ws_path(created["links"]["seats"][seat]))
+
+
+class CovertGame(Game):
+    """Two seats; seat 0 decides covertly first, then seat 1 openly (a test double)."""
+
+    id = "covert_test"
+    name = "Covert test"
+    min_players = 2
+    max_players = 2
+
+    def new_state(self, players: int, options: Any, content: Any, rng: Any) -> dict[str, int]:
+        return {"turn": 0}
+
+    def pending(self, state: dict[str, int]) -> dict[int, Decision]:
+        if state["turn"] == 0:
+            return {0: Decision("secret", "Decide in secret", covert=True)}
+        if state["turn"] == 1:
+            return {1: Decision("open", "Decide")}
+        return {}
+
+    def legal(self, state: dict[str, int], seat: int) -> list[Action]:
+        return [Action.make("go", "Go")] if seat in self.pending(state) else []
+
+    def apply(self, state: dict[str, int], seat: int, action: Action, rng: Any) -> list[Event]:
+        state["turn"] += 1
+        return []
+
+    def view(self, state: dict[str, int], viewer: Any) -> dict[str, Any]:
+        return {"turn": state["turn"]}
+
+    def outcome(self, state: dict[str, int]) -> Outcome | None:
+        return Outcome(("nobody",), "done", "over") if state["turn"] >= 2 else None
+
+
+def test_a_covert_decision_shows_no_idle_time_to_others(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(registry.games(), "covert_test", CovertGame())
+    created = new_room(client, game="covert_test")
+    with client.websocket_connect(ws_path(created["links"]["seats"][1])) as other:
+        seen = view_at(other, 0)
+        assert seen["view"]["waiting"] == []
+        assert [s["idle"] for s in seen["room"]["seats"]] == [None, None]
+    for token in (created["links"]["seats"][1].split("token=")[1], created["creator_token"]):
+        info = client.get(f"/api/rooms/{created['room']}?token={token}").json()
+        assert [s["idle"] for s in info["room"]["seats"]] == [None, None]
+    with client.websocket_connect(ws_path(created["links"]["seats"][0])) as asked:
+        own = view_at(asked, 0)
+        assert own["room"]["seats"][0]["idle"] is not None

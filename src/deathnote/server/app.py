@@ -132,7 +132,7 @@ def create_app(
     async def room_info(room_id: str, token: str = "") -> Response:
         """Public room facts; with the creator token also the invite links."""
         room = room_or_404(room_id)
-        out: dict[str, Any] = {"room": room.public_info()}
+        out: dict[str, Any] = {"room": room.public_info(SPECTATOR)}
         try:
             role, _seat = room.role_of(token)
         except IllegalAction as exc:

@@ -130,13 +130,23 @@ class Room:
         """Whether a connection holds this seat now."""
         return any(c.seat == seat and not c.closed for c in self.connections)
 
-    def public_info(self) -> dict[str, Any]:
-        """Room facts every viewer may see: seat names, kinds and presence."""
+    def public_info(self, viewer: Viewer = SPECTATOR) -> dict[str, Any]:
+        """Room facts this viewer may see: seat names, kinds, presence, idle times.
+
+        Idle times are given only for the seats this viewer sees as waiting, so a covert
+        decision stays covert.
+        """
         names = self.match.seat_names()
         now = time.monotonic()
+        pending = self.match.pending()
+        seen_waiting = {
+            s
+            for s, d in pending.items()
+            if not d.covert or (isinstance(viewer, int) and viewer == s)
+        }
         seats = []
         for seat, info in enumerate(self.stored.seats):
-            since = self.pending_since.get(seat)
+            since = self.pending_since.get(seat) if seat in seen_waiting else None
             seats.append(
                 {
                     "seat": seat,
@@ -144,7 +154,6 @@ class Room:
                     "kind": info["kind"],
                     "agent": info.get("agent"),
                     "connected": info["kind"] == BOT or self.connected(seat),
-                    # Only asked seats that others see as waiting have an idle time.
                     "idle": round(now - since, 1) if since is not None else None,
                 }
             )
@@ -161,19 +170,13 @@ class Room:
 
     def message_for(self, conn: Connection) -> dict[str, Any]:
         """The view message of one connection: its own view and the public room facts."""
-        view = self.match.view(conn.viewer)
-        info = self.public_info()
-        # Idle times are shown only for seats this viewer sees as waiting (covert stays covert).
-        for seat_info in info["seats"]:
-            if seat_info["seat"] not in view["waiting"]:
-                seat_info["idle"] = None
         return {
             "type": "view",
             "step": len(self.match.actions),
             "role": conn.role,
             "seat": conn.seat,
-            "room": info,
-            "view": view,
+            "room": self.public_info(conn.viewer),
+            "view": self.match.view(conn.viewer),
         }
 
     # -- connections --------------------------------------------------------------------
@@ -307,6 +310,8 @@ class Room:
         if not 0 <= seat < self.match.players:
             raise IllegalAction(f"there is no seat {seat} in this room")
         info = self.stored.seats[seat]
+        if self.match.outcome() is not None:
+            raise IllegalAction("the game is over")
         if info["kind"] == BOT:
             raise IllegalAction(f"{self.match.seat_name(seat)} is already played by a bot")
         if agent not in agent_names(self.match.game.id):
