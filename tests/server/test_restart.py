@@ -6,6 +6,7 @@ Runs a real ``deathnote serve`` on 127.0.0.1, once on SQLite and once on Postgre
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -93,7 +94,6 @@ class Server:
         return connect(
             self.base.replace("http", "ws") + link.replace("/play/", "/ws/"),
             open_timeout=10,
-            legacy=True,
         )
 
 
@@ -107,8 +107,8 @@ def view_at(ws: ClientConnection, step: int) -> dict[str, Any]:
 
 def play(server: Server, links: list[str], actions: int) -> dict[int, dict[str, Any]]:
     """Both people play ``actions`` actions (never accusing); returns each seat's last view."""
-    sockets = [server.ws(link) for link in links]
-    try:
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(server.ws(link)) for link in links]
         views = {seat: view_at(ws, 0) for seat, ws in enumerate(sockets)}
         step = views[0]["step"]
         for _ in range(actions):
@@ -119,9 +119,6 @@ def play(server: Server, links: list[str], actions: int) -> dict[int, dict[str, 
             step += 1
             views = {s: view_at(ws, step) for s, ws in enumerate(sockets)}
         return views
-    finally:
-        for ws in sockets:
-            ws.close()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -149,12 +146,9 @@ def test_killing_the_server_mid_game_loses_nothing(database: str) -> None:
         server.kill()
         server.start()
         # Every seat finds exactly the view it had: same step, same state, same log.
-        sockets = [server.ws(link) for link in links]
-        try:
+        with contextlib.ExitStack() as stack:
+            sockets = [stack.enter_context(server.ws(link)) for link in links]
             after = {seat: view_at(ws, 0) for seat, ws in enumerate(sockets)}
-        finally:
-            for ws in sockets:
-                ws.close()
         for seat in (0, 1):
             assert after[seat]["step"] == before[seat]["step"] == 9
             assert after[seat]["view"] == before[seat]["view"]
