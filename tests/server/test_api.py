@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from tests.server.conftest import first_legal, new_room, receive, view_at, ws_path
@@ -91,8 +92,10 @@ def test_room_info_needs_a_token_and_only_the_creator_sees_links(client: TestCli
     assert [s["kind"] for s in as_creator["room"]["seats"]] == ["human", "human"]
 
 
-def test_hand_an_idle_seat_to_a_bot(client: TestClient) -> None:
+def test_hand_an_idle_seat_to_a_bot(app: FastAPI, client: TestClient) -> None:
     created = new_room(client)
+    manager = app.state.manager
+    manager.idle_seconds = 3600.0  # nobody is idle yet, however slow the machine
     room, creator = created["room"], created["creator_token"]
     seat_token = created["links"]["seats"][1].split("token=")[1]
     url = f"/api/rooms/{room}/seats/1/bot"
@@ -103,7 +106,8 @@ def test_hand_an_idle_seat_to_a_bot(client: TestClient) -> None:
         assert client.post(url, json={"token": "wrong"}).status_code == 403
         busy = client.post(url, json={"token": creator})
         assert busy.status_code == 409 and "not idle" in busy.json()["error"]
-        time.sleep(0.35)  # the test app's idle limit is 0.3 s
+        manager.idle_seconds = 0.05
+        time.sleep(0.1)
         handed = client.post(url, json={"token": creator, "agent": "random"})
         assert handed.status_code == 200, handed.text
         assert handed.json()["room"]["seats"][1]["kind"] == "bot"
@@ -112,14 +116,29 @@ def test_hand_an_idle_seat_to_a_bot(client: TestClient) -> None:
         assert message["room"]["seats"][1]["agent"] == "random"
         l_ws.send_json({"type": "act", "action": {"kind": "follow"}})
         assert "bot plays this seat" in receive(l_ws, "error")["message"]
-    again = client.post(url, json={"token": creator})
+    assert client.post(url, json={}).status_code == 422
+
+
+def test_handing_over_refuses_bad_seats_and_bots(client: TestClient) -> None:
+    # Kira is a bot; L (a person, absent) decides first, so nothing moves.
+    created = new_room(client, seats=[{"kind": "bot"}, {"kind": "human"}])
+    room, creator = created["room"], created["creator_token"]
+    again = client.post(f"/api/rooms/{room}/seats/0/bot", json={"token": creator})
     assert again.status_code == 409 and "already" in again.json()["error"]
     assert client.post(f"/api/rooms/{room}/seats/7/bot", json={"token": creator}).status_code == 409
     bad_agent = client.post(
-        f"/api/rooms/{room}/seats/0/bot", json={"token": creator, "agent": "zz"}
+        f"/api/rooms/{room}/seats/1/bot", json={"token": creator, "agent": "zz"}
     )
     assert bad_agent.status_code == 409 and "unknown bot" in bad_agent.json()["error"]
-    assert client.post(url, json={}).status_code == 422
+
+
+def test_no_hand_over_after_the_end(client: TestClient) -> None:
+    created = new_room(client)
+    finish_by_accusation(client, created)
+    over = client.post(
+        f"/api/rooms/{created['room']}/seats/0/bot", json={"token": created["creator_token"]}
+    )
+    assert over.status_code == 409 and "over" in over.json()["error"]
 
 
 def test_an_absent_seat_can_be_handed_to_a_bot_at_once(client: TestClient) -> None:
