@@ -44,17 +44,17 @@ async function show() {
     h(
       "div",
       { class: "buttons" },
-      h("button", { type: "button", onclick: go(0) }, "⏮"),
+      h("button", { type: "button", onclick: go(0) }, "«"),
       h("button", { type: "button", id: "prev", onclick: go(data.step - 1) }, "◀"),
       h("span", { id: "step-count" }, `step ${data.step} / ${data.steps}`),
       h("button", { type: "button", id: "next", onclick: go(data.step + 1) }, "▶"),
-      h("button", { type: "button", onclick: go(data.steps) }, "⏭"),
+      h("button", { type: "button", onclick: go(data.steps) }, "»"),
     ),
     range,
     data.last ? h("p", { class: "muted" }, `Last action: ${data.last}`) : null,
   );
   const seat = /^\d+$/.test(String(viewer)) ? Number(viewer) : null;
-  paint(root, { view: { ...data.view, legal: [] }, room: data.room, seat, board, onChoose: null, extra: controls });
+  paint(root, { view: { ...data.view, legal: [] }, room: data.room, seat, board, onChoose: null, extra: controls, replay: true });
   status.textContent = "";
 }
 

@@ -8,8 +8,10 @@ const status = document.getElementById("status");
 const roomId = roomIdFromUrl();
 const token = tokenFromUrl();
 let links = null;
+let last = null;
 
 function draw(message) {
+  last = message;
   const room = message.room;
   clear(root);
   root.append(h("header", { class: "bar" }, h("h1", {}, `${room.game_name}: room ${room.id}`)));
@@ -71,10 +73,7 @@ async function main() {
   setInterval(async () => {
     try {
       const info = await api("GET", `/api/rooms/${roomId}?token=${encodeURIComponent(token)}`);
-      for (const s of info.room.seats) {
-        const li = root.querySelector(`li.seat[data-seat="${s.seat}"]`);
-        if (li) li.classList.toggle("offline", !s.connected);
-      }
+      if (last && info.room.step === last.room.step) draw({ ...last, room: info.room });
     } catch {
       /* the WebSocket reports problems */
     }

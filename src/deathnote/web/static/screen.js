@@ -59,14 +59,22 @@ export function renderOutcome(outcome, seats) {
 }
 
 // Paint the screen into `root` from one view message; `onChoose(action)` sends a choice.
-export function paint(root, { view, room, seat, board, onChoose, onCell, extra }) {
+export function paint(root, { view, room, seat, board, onChoose, onCell, extra, replay = false }) {
   clear(root);
   const legal = view.legal || [];
   const header = h(
     "header",
     { class: "bar" },
     h("h1", {}, room.game_name),
-    h("span", { class: "who" }, seat === null || seat === undefined ? "Spectator" : `You are ${view.seats[seat]}`),
+    h(
+      "span",
+      { class: "who" },
+      replay
+        ? `Replay seen by ${seat === null || seat === undefined ? (view.viewer === "omniscient" ? "everyone" : "a spectator") : view.seats[seat]}`
+        : seat === null || seat === undefined
+          ? "Spectator"
+          : `You are ${view.seats[seat]}`,
+    ),
   );
   root.append(header);
   root.append(renderSeats(room, view, seat));
