@@ -194,3 +194,21 @@ def test_a_five_seat_room_with_one_person_and_four_bots(
         assert clicks > 0
     finally:
         context.close()
+
+
+def test_the_creator_hands_an_absent_seat_to_a_bot_from_the_room_page(
+    browser: Any, server: LiveServer
+) -> None:
+    created = server.post("/api/rooms", {"game": "confrontation"})
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(server.base + created["links"]["admin"])
+        page.locator("#links a.invite").first.wait_for(timeout=10000)
+        assert page.locator("#links a.invite").count() == 4  # two seats, spectators, this page
+        page.click("button.hand[data-seat='0']")
+        page.locator("li.seat[data-seat='0'] .tag", has_text="bot:").wait_for(timeout=10000)
+        info = server.get(f"/api/rooms/{created['room']}?token={created['creator_token']}")
+        assert info["room"]["seats"][0]["kind"] == "bot"
+    finally:
+        context.close()
