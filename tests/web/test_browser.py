@@ -123,6 +123,14 @@ def test_two_people_play_a_whole_confrontation_game(browser: Any, server: LiveSe
             arg=total,
             timeout=10000,
         )
+
+        # Rematch (the button waits a moment after the end so that a late tap cannot start one):
+        # L's page moves to L's own seat of a new room with the same seats.
+        old_url = l_page.url
+        l_page.click("#rematch")
+        l_page.wait_for_url(lambda url: url != old_url, timeout=10000)
+        l_page.locator("#app[data-step='0']").wait_for(timeout=10000)
+        assert l_page.locator(".who").inner_text() == "You are L"
     finally:
         laptop.close()
         phone.close()

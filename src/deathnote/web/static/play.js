@@ -11,6 +11,8 @@ let last = null;
 let sentStep = null;
 let attempts = 0;
 let gamesInfo = null;
+let overSince = null;
+const REMATCH_GUARD_MS = 1000; // a tap meant for the last choice must not start a rematch
 const MAX_ATTEMPTS = 30;
 
 function setStatus(text, kind = "") {
@@ -42,11 +44,21 @@ async function draw(message) {
   if (message !== last) return;
   const extra = [];
   if (message.view.outcome) {
+    if (overSince === null) overSince = Date.now();
+    const wait = REMATCH_GUARD_MS - (Date.now() - overSince);
+    if (wait > 0) setTimeout(() => {
+      const button = document.getElementById("rematch");
+      if (button) button.disabled = false;
+    }, wait);
     extra.push(
       h(
         "div",
         { class: "buttons end" },
-        h("button", { type: "button", id: "rematch", onclick: () => send({ type: "rematch" }) }, message.room.rematch ? "Join the rematch" : "Rematch"),
+        h(
+          "button",
+          { type: "button", id: "rematch", disabled: wait > 0, onclick: () => send({ type: "rematch" }) },
+          message.room.rematch ? "Join the rematch" : "Rematch",
+        ),
         h("a", { href: `/replay/${roomId}`, id: "replay-link", class: "button" }, "Replay this game"),
       ),
     );
