@@ -14,6 +14,7 @@ from deathnote.engine import registry
 from deathnote.engine.actions import Action, Decision, Event, Outcome
 from deathnote.engine.game import Game
 from deathnote.server.app import create_app
+from deathnote.server.storage import Storage
 from tests.server.conftest import first_legal, new_room, receive, view_at, ws_path
 
 
@@ -290,3 +291,36 @@ def test_a_covert_decision_shows_no_idle_time_to_others(
     with client.websocket_connect(ws_path(created["links"]["seats"][0])) as asked:
         own = view_at(asked, 0)
         assert own["room"]["seats"][0]["idle"] is not None
+
+
+def test_a_room_left_alone_leaves_memory_and_comes_back_from_storage(
+    app: FastAPI, client: TestClient
+) -> None:
+    created = new_room(client)
+    manager = app.state.manager
+    with client_ws(client, created, 1) as l_ws:
+        view_at(l_ws, 0)
+        l_ws.send_json({"type": "act", "action": {"kind": "follow"}})
+        before = view_at(l_ws, 1)
+        assert created["room"] in manager.rooms
+    # Nobody is connected and only people are asked: the room waits in storage.
+    assert created["room"] not in manager.rooms
+    with client_ws(client, created, 1) as l_ws:
+        assert view_at(l_ws, 1)["view"] == before["view"]
+
+
+def test_bots_go_on_after_a_restart(tmp_path: Any) -> None:
+    db = str(tmp_path / "bots.db")
+    with TestClient(create_app(db, bot_delay=0.0)) as first:
+        created = new_room(first)
+    # While the server is down, both seats become bots (as a hand-over would store it).
+    storage = Storage(db)
+    seats = storage.load_room(created["room"]).seats  # type: ignore[union-attr]
+    storage.update_seats(created["room"], [{**s, "kind": "bot", "agent": "random"} for s in seats])
+    storage.close()
+    with (
+        TestClient(create_app(db, bot_delay=0.0)) as second,
+        second.websocket_connect(ws_path(created["links"]["spectator"])) as ws,
+    ):
+        end = receive(ws, "view", lambda m: m["view"]["outcome"] is not None)
+        assert end["room"]["finished"] is True

@@ -191,9 +191,18 @@ class Room:
         if conn in self.connections:
             self.connections.remove(conn)
         self.broadcast()
-        if not self.connections and self.match.outcome() is not None:
-            # Nobody is looking at a finished game: storage has it, memory need not.
+        if self.dormant():
+            # Nobody is here and nothing moves: storage has the room, memory need not.
             self.manager.rooms.pop(self.id, None)
+
+    def dormant(self) -> bool:
+        """No connection, and nothing will move until someone comes back."""
+        if self.connections:
+            return False
+        if self.match.outcome() is not None:
+            return True
+        bots_busy = self._bot_task is not None and not self._bot_task.done()
+        return not bots_busy and not self._bots_to_move()
 
     def broadcast(self) -> None:
         """Every connection gets its fresh view (built when its writer runs)."""
@@ -436,11 +445,18 @@ class RoomManager:
         return room
 
     def restore(self) -> int:
-        """Load every unfinished room (start-up) and let their bots go on; returns the count."""
+        """Start-up: the rooms whose bots must move go on at once; returns their count.
+
+        Every other room waits in storage and is rebuilt when someone opens its link.
+        """
         count = 0
         for room_id in self.storage.unfinished_room_ids():
             room = self.get(room_id)
-            if room is not None:
+            if room is None:
+                continue
+            if room.dormant():
+                del self.rooms[room_id]
+            else:
                 room.kick_bots()
                 count += 1
         return count
