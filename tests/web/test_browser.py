@@ -220,3 +220,38 @@ def test_the_creator_hands_an_absent_seat_to_a_bot_from_the_room_page(
         assert info["room"]["seats"][0]["kind"] == "bot"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("game", sorted(games()))
+def test_every_registered_game_is_playable_on_the_generic_screen(
+    browser: Any, server: LiveServer, game: str
+) -> None:
+    spec = games()[game]
+    created = server.post(
+        "/api/rooms",
+        {
+            "game": game,
+            "players": spec.min_players,
+            "seats": [{"kind": "human"}] + [{"kind": "bot"}] * (spec.min_players - 1),
+            "seed": 3,
+        },
+    )
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(server.base + created["links"]["seats"][0])
+        page.locator("#app[data-step]").wait_for(timeout=10000)
+        choices = page.locator("#choices button.choice")
+        choices.first.wait_for(timeout=10000)
+        step = page.locator("#app").get_attribute("data-step")
+        choices.first.click()
+        page.wait_for_function(
+            "s => document.getElementById('app').dataset.step !== s", arg=step, timeout=10000
+        )
+        assert page.locator("ol.log li").count() > 0
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        assert errors == []
+    finally:
+        context.close()
