@@ -196,9 +196,14 @@ def create_app(
         tracemalloc.start()
 
         @app.get("/api/debug/memory")
-        async def memory() -> dict[str, Any]:
-            """Process memory (for ``deathnote loadtest``; only with --debug-memory)."""
+        async def memory(stop: bool = False) -> dict[str, Any]:
+            """Process memory (for ``deathnote loadtest``; only with --debug-memory).
+
+            ``stop``: stop tracing after this measure (tracing slows every allocation).
+            """
             current, _peak = tracemalloc.get_traced_memory()
+            if stop:
+                tracemalloc.stop()
             return {
                 "rss_bytes": _rss_bytes(),
                 "max_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,

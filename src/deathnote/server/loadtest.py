@@ -238,7 +238,7 @@ async def run_loadtest(
             # Memory while every room is live (all N rooms made and connected), then play.
             live = [asyncio.create_task(d.connected.wait()) for d in drivers]
             await asyncio.wait(live, timeout=seconds)
-            after = await asyncio.to_thread(_get, f"{base}/api/debug/memory")
+            after = await asyncio.to_thread(_get, f"{base}/api/debug/memory?stop=true")
             start = time.monotonic()
             go.set()
             await asyncio.wait(tasks, timeout=seconds + 30)
