@@ -57,6 +57,8 @@ def test_create_room_returns_secret_links(client: TestClient) -> None:
             400,
             "unknown bot",
         ),
+        ({"game": "confrontation", "seed": 2**40}, 400, "the seed must be"),
+        ({"game": "confrontation", "seed": -1}, 400, "the seed must be"),
         ({"players": 2}, 422, ""),
         ({"game": "confrontation", "options": [1, 2]}, 422, ""),
         ({"game": "confrontation", "players": "two"}, 422, ""),

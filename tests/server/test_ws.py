@@ -14,6 +14,7 @@ from deathnote.engine import registry
 from deathnote.engine.actions import Action, Decision, Event, Outcome
 from deathnote.engine.game import Game
 from deathnote.server.app import create_app
+from deathnote.server.rooms import MAX_QUEUED, Connection
 from deathnote.server.storage import Storage
 from tests.server.conftest import first_legal, new_room, receive, view_at, ws_path
 
@@ -51,6 +52,7 @@ def test_each_connection_gets_only_its_own_view(client: TestClient) -> None:
         ("/ws/{room}", "no seat token", 4403),
         ("/ws/{room}?token=", "no seat token", 4403),
         ("/ws/{room}?token=not-a-token", "does not belong", 4403),
+        ("/ws/{room}?token=%C3%A9t%C3%A9", "does not belong", 4403),
         ("/ws/nosuchroom?token=x", "no room", 4404),
     ],
 )
@@ -324,3 +326,15 @@ def test_bots_go_on_after_a_restart(tmp_path: Any) -> None:
     ):
         end = receive(ws, "view", lambda m: m["view"]["outcome"] is not None)
         assert end["room"]["finished"] is True
+
+
+def test_a_connection_too_slow_to_keep_up_is_dropped() -> None:
+    async def never(_message: dict[str, Any]) -> None:
+        return None
+
+    conn = Connection("seat", 0, never)
+    for _ in range(MAX_QUEUED):
+        conn.push({"type": "pong"})
+    assert not conn.closed
+    conn.push({"type": "pong"})
+    assert conn.closed

@@ -232,25 +232,31 @@ def create_app(
             return
         conn = Connection(role, seat, send)
         room.attach(conn)
-        writer = asyncio.create_task(room.writer(conn))
-        try:
+
+        async def read() -> None:
             while not conn.closed:
                 incoming = await ws.receive()
                 if incoming["type"] == "websocket.disconnect":
-                    break
+                    return
                 try:
                     protocol.handle(room, conn, incoming.get("text"))
                 except DeathNoteError as exc:
                     conn.push({"type": "error", "message": str(exc)})
-                # The room may have been replaced by a failed store; follow the manager.
-        except WebSocketDisconnect:
-            pass
+
+        # The reader ends when the client leaves; the writer when a send fails or the
+        # client is too slow to keep up. Either way the connection is over.
+        tasks = {asyncio.create_task(read()), asyncio.create_task(room.writer(conn))}
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
             room.detach(conn)
-            conn.wake.set()
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writer
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
+                    await task
+            with contextlib.suppress(Exception):
+                await ws.close()
 
     return app
 

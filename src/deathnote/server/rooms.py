@@ -29,6 +29,7 @@ SPECTATOR_ROLE = "spectator"
 CREATOR_ROLE = "creator"
 SEAT_ROLE = "seat"
 MAX_BOT_STEPS = 100_000  # a bound on one run of the bots (every game ends long before)
+MAX_SEED = 2**31  # seeds are stored as 32-bit integers
 MAX_QUEUED = 256  # messages waiting for one connection before it is dropped as too slow
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -97,12 +98,13 @@ class Room:
         """Who holds this token; raises IllegalAction when it is missing or wrong."""
         if not token:
             raise IllegalAction("this link has no seat token; ask the room's creator for yours")
+        given = token.encode()
         for seat, info in enumerate(self.stored.seats):
-            if info.get("token") and secrets.compare_digest(info["token"], token):
+            if info.get("token") and secrets.compare_digest(info["token"].encode(), given):
                 return SEAT_ROLE, seat
-        if secrets.compare_digest(self.stored.spectator_token, token):
+        if secrets.compare_digest(self.stored.spectator_token.encode(), given):
             return SPECTATOR_ROLE, None
-        if secrets.compare_digest(self.stored.creator_token, token):
+        if secrets.compare_digest(self.stored.creator_token.encode(), given):
             return CREATOR_ROLE, None
         raise IllegalAction("this token does not belong to this room")
 
@@ -401,7 +403,9 @@ class RoomManager:
         game = get_game(game_id)
         count = players if players is not None else game.min_players
         if seed is None:
-            seed = secrets.randbelow(2**31)
+            seed = secrets.randbelow(MAX_SEED)
+        elif not 0 <= seed < MAX_SEED:
+            raise OptionsError(f"the seed must be from 0 to {MAX_SEED - 1}")
         match = Match.create(game_id, count, seed, options or {})
         stored = StoredRoom(
             id=secrets.token_hex(6),
