@@ -30,10 +30,15 @@ class LiveServer:
     """A ``deathnote serve`` process on 127.0.0.1 with a fresh SQLite file."""
 
     def __init__(self, db: Path) -> None:
+        self.db = db
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = int(s.getsockname()[1])
         self.base = f"http://127.0.0.1:{self.port}"
+        self.start()
+
+    def start(self) -> None:
+        """Start (or start again) on the same port and database."""
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -43,7 +48,7 @@ class LiveServer:
                 "--port",
                 str(self.port),
                 "--db",
-                str(db),
+                str(self.db),
                 "--bot-delay",
                 "0",
             ],
@@ -58,6 +63,11 @@ class LiveServer:
                 time.sleep(0.1)
         self.process.kill()
         raise RuntimeError("the server did not start within 30 s")
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would."""
+        self.process.kill()
+        self.process.wait(10)
 
     def post(self, path: str, body: dict[str, Any]) -> Any:
         request = urllib.request.Request(

@@ -255,3 +255,26 @@ def test_every_registered_game_is_playable_on_the_generic_screen(
         assert errors == []
     finally:
         context.close()
+
+
+def test_a_page_reconnects_by_itself_after_the_server_is_killed_and_restarted(
+    browser: Any, tmp_path: Any
+) -> None:
+    live = LiveServer(tmp_path / "crash.db")
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        created = live.post("/api/rooms", {"game": "confrontation", "seed": 4})
+        page = context.new_page()
+        page.goto(live.base + created["links"]["seats"][1])
+        page.locator("#choices button.choice[data-kind='follow']").click(timeout=10000)
+        page.locator("#app[data-step='1']").wait_for(timeout=10000)
+        live.kill()
+        page.locator("#status", has_text="reconnecting").wait_for(timeout=10000)
+        live.start()
+        page.locator("#status.ok").wait_for(timeout=15000)  # "connected"
+        page.locator("#app[data-step='1']").wait_for(timeout=10000)
+        # The game goes on from where it was: L now picks crime scene A or B.
+        assert page.locator("#choices button.choice[data-kind='chase']").count() == 2
+    finally:
+        context.close()
+        live.stop()
