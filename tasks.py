@@ -51,7 +51,8 @@ def main(argv: list[str]) -> int:
     rest = argv[1:]
     ensure_venv()
     if task == "run":
-        return run(str(BIN / "deathnote"), "play", *(rest or ["confrontation"]))
+        # The web app; it prints the address to open.
+        return run(str(BIN / "deathnote"), "serve", *rest)
     if task == "play":
         return run(str(BIN / "deathnote"), "play", *(rest or ["confrontation"]))
     if task == "test":

@@ -16,6 +16,8 @@ from rich.table import Table
 from deathnote.cli.options import build_options
 from deathnote.cli.play import TerminalGame, parse_seat
 from deathnote.cli.render import render_view
+from deathnote.cli.serve import loadtest as loadtest_cmd
+from deathnote.cli.serve import serve as serve_cmd
 from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Viewer
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.match import Match
@@ -213,6 +215,10 @@ def bench_cmd(
         fail(exc)
         return
     sys.stdout.write(orjson.dumps(result).decode() + "\n")
+
+
+app.command("serve")(serve_cmd)
+app.command("loadtest")(loadtest_cmd)
 
 
 def main() -> None:

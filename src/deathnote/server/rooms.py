@@ -1,0 +1,495 @@
+"""Rooms: one match, its seats (people by secret token, or bots), its connections.
+
+The server is the only authority. An action is checked by the Match, stored, and only then
+does anyone hear of it: every connection is marked stale and its writer sends the viewer's
+own view (never anyone else's).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from deathnote.agents import Agent, agent_names, agent_rng, make_agent, observe
+from deathnote.engine.actions import SPECTATOR, Action, Seat, Viewer
+from deathnote.engine.errors import DeathNoteError, IllegalAction, OptionsError
+from deathnote.engine.match import Match
+from deathnote.engine.registry import get_game
+from deathnote.server.storage import Storage, StoredRoom
+
+HUMAN = "human"
+BOT = "bot"
+SPECTATOR_ROLE = "spectator"
+CREATOR_ROLE = "creator"
+SEAT_ROLE = "seat"
+MAX_BOT_STEPS = 100_000  # a bound on one run of the bots (every game ends long before)
+MAX_SEED = 2**31  # seeds are stored as 32-bit integers
+MAX_QUEUED = 256  # messages waiting for one connection before it is dropped as too slow
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def new_token() -> str:
+    """A secret for an invite link."""
+    return secrets.token_urlsafe(18)
+
+
+@dataclass
+class Connection:
+    """One WebSocket of a room: who it is, and what it still has to be sent."""
+
+    role: str
+    seat: Seat | None
+    send: Send
+    queue: deque[dict[str, Any]] = field(default_factory=deque)
+    stale: bool = True
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: bool = False
+
+    @property
+    def viewer(self) -> Viewer:
+        """The viewer whose view this connection receives."""
+        return self.seat if self.seat is not None else SPECTATOR
+
+    def push(self, message: dict[str, Any]) -> None:
+        """Queue a message for this connection only."""
+        if len(self.queue) >= MAX_QUEUED:
+            self.closed = True
+        self.queue.append(message)
+        self.wake.set()
+
+    def mark_stale(self) -> None:
+        """The match changed: send a fresh view when the writer next runs."""
+        self.stale = True
+        self.wake.set()
+
+
+class Room:
+    """A match with its seats and its live connections."""
+
+    def __init__(self, stored: StoredRoom, match: Match, manager: RoomManager) -> None:
+        self.stored = stored
+        self.match = match
+        self.manager = manager
+        self.connections: list[Connection] = []
+        self.bots: dict[Seat, Agent] = {}
+        self.bot_rngs = {s: agent_rng(match.seed, s) for s in range(match.players)}
+        self.pending_since: dict[Seat, float] = {}
+        self.pending_step: dict[Seat, int] = {}
+        self._bot_task: asyncio.Task[None] | None = None
+        for seat, info in enumerate(stored.seats):
+            if info["kind"] == BOT:
+                self.bots[seat] = make_agent(match.game.id, info["agent"], seat)
+        self._note_pending()
+
+    # -- identity ---------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        """The room id."""
+        return self.stored.id
+
+    def role_of(self, token: str | None) -> tuple[str, Seat | None]:
+        """Who holds this token; raises IllegalAction when it is missing or wrong."""
+        if not token:
+            raise IllegalAction("this link has no seat token; ask the room's creator for yours")
+        given = token.encode()
+        for seat, info in enumerate(self.stored.seats):
+            if info.get("token") and secrets.compare_digest(info["token"].encode(), given):
+                return SEAT_ROLE, seat
+        if secrets.compare_digest(self.stored.spectator_token.encode(), given):
+            return SPECTATOR_ROLE, None
+        if secrets.compare_digest(self.stored.creator_token.encode(), given):
+            return CREATOR_ROLE, None
+        raise IllegalAction("this token does not belong to this room")
+
+    def links(self) -> dict[str, Any]:
+        """Invite links (for the creator only)."""
+        return {
+            "seats": [
+                f"/play/{self.id}?token={info['token']}" if info.get("token") else None
+                for info in self.stored.seats
+            ],
+            "spectator": f"/play/{self.id}?token={self.stored.spectator_token}",
+            "admin": f"/room/{self.id}?token={self.stored.creator_token}",
+        }
+
+    def link_for(self, role: str, seat: Seat | None) -> str:
+        """The link of one role in this room (a seat now played by a bot gets the spectator's)."""
+        if role == SEAT_ROLE and seat is not None and self.stored.seats[seat].get("token"):
+            return f"/play/{self.id}?token={self.stored.seats[seat]['token']}"
+        if role == CREATOR_ROLE:
+            return f"/room/{self.id}?token={self.stored.creator_token}"
+        return f"/play/{self.id}?token={self.stored.spectator_token}"
+
+    # -- what everyone may see ----------------------------------------------------------
+    def connected(self, seat: Seat) -> bool:
+        """Whether a connection holds this seat now."""
+        return any(c.seat == seat and not c.closed for c in self.connections)
+
+    def public_info(self, viewer: Viewer = SPECTATOR) -> dict[str, Any]:
+        """Room facts this viewer may see: seat names, kinds, presence, idle times.
+
+        Idle times are given only for the seats this viewer sees as waiting, so a covert
+        decision stays covert.
+        """
+        names = self.match.seat_names()
+        now = time.monotonic()
+        pending = self.match.pending()
+        seen_waiting = {
+            s
+            for s, d in pending.items()
+            if not d.covert or (isinstance(viewer, int) and viewer == s)
+        }
+        seats = []
+        for seat, info in enumerate(self.stored.seats):
+            since = self.pending_since.get(seat) if seat in seen_waiting else None
+            seats.append(
+                {
+                    "seat": seat,
+                    "name": names[seat],
+                    "kind": info["kind"],
+                    "agent": info.get("agent"),
+                    "connected": info["kind"] == BOT or self.connected(seat),
+                    "idle": round(now - since, 1) if since is not None else None,
+                }
+            )
+        return {
+            "id": self.id,
+            "game": self.match.game.id,
+            "game_name": self.match.game.name,
+            "seats": seats,
+            "spectators": sum(1 for c in self.connections if c.role != SEAT_ROLE),
+            "step": len(self.match.actions),
+            "finished": self.match.outcome() is not None,
+            "rematch": self.stored.rematch is not None,
+        }
+
+    def message_for(self, conn: Connection) -> dict[str, Any]:
+        """The view message of one connection: its own view and the public room facts."""
+        return {
+            "type": "view",
+            "step": len(self.match.actions),
+            "role": conn.role,
+            "seat": conn.seat,
+            "room": self.public_info(conn.viewer),
+            "view": self.match.view(conn.viewer),
+        }
+
+    # -- connections --------------------------------------------------------------------
+    def attach(self, conn: Connection) -> None:
+        """A new connection: it gets its view, the others see the presence change."""
+        self.connections.append(conn)
+        self.broadcast()
+
+    def detach(self, conn: Connection) -> None:
+        """A connection went away."""
+        conn.closed = True
+        if conn in self.connections:
+            self.connections.remove(conn)
+        self.broadcast()
+        if self.dormant():
+            # Nobody is here and nothing moves: storage has the room, memory need not.
+            self.manager.rooms.pop(self.id, None)
+
+    def dormant(self) -> bool:
+        """No connection, and nothing will move until someone comes back."""
+        if self.connections:
+            return False
+        if self.match.outcome() is not None:
+            return True
+        bots_busy = self._bot_task is not None and not self._bot_task.done()
+        return not bots_busy and not self._bots_to_move()
+
+    def broadcast(self) -> None:
+        """Every connection gets its fresh view (built when its writer runs)."""
+        for conn in self.connections:
+            conn.mark_stale()
+
+    async def writer(self, conn: Connection) -> None:
+        """Send one connection its queued messages and its latest view, in order."""
+        while not conn.closed:
+            await conn.wake.wait()
+            conn.wake.clear()
+            while conn.queue:
+                await conn.send(conn.queue.popleft())
+            if conn.stale and not conn.closed:
+                conn.stale = False
+                await conn.send(self.message_for(conn))
+
+    # -- play ---------------------------------------------------------------------------
+    def submit(self, seat: Seat, action: Action | dict[str, Any]) -> None:
+        """Check, store, then tell: raises IllegalAction and changes nothing when rejected."""
+        if not isinstance(action, Action):
+            action = Action.from_json(action)
+        if 0 <= seat < self.match.players:
+            # Keep the legal action's label (for the replay page).
+            for legal in self.match.legal(seat):
+                if legal == action:
+                    action = legal
+                    break
+        self.match.submit(seat, action)
+        step = len(self.match.actions) - 1
+        _seat, accepted = self.match.actions[-1]
+        finished = self.match.outcome() is not None
+        try:
+            self.manager.storage.append_action(
+                self.id, step, seat, accepted.to_json(), finished=finished
+            )
+        except Exception as exc:
+            # Not stored means not accepted: go back to the stored record.
+            record = self.match.record()
+            record["actions"] = record["actions"][:-1]
+            self.match = Match.replay(record)
+            self.manager.log(f"room {self.id}: storing step {step} failed: {exc!r}")
+            raise IllegalAction(
+                "your action could not be stored, so it did not count; try again"
+            ) from exc
+        if finished:
+            self.stored.finished = True
+        # The seat that acted ended its own decision; a new one starts now.
+        self.pending_since.pop(seat, None)
+        self.pending_step.pop(seat, None)
+        self._note_pending()
+        self.broadcast()
+        self.kick_bots()
+
+    def act(self, conn: Connection, message: dict[str, Any]) -> None:
+        """A person's action from a connection."""
+        if conn.role != SEAT_ROLE or conn.seat is None:
+            raise IllegalAction("a spectator cannot act")
+        asked_for = message.get("seat", conn.seat)
+        if asked_for != conn.seat:
+            raise IllegalAction(
+                f"you hold {self.match.seat_name(conn.seat)}'s seat and cannot act for "
+                f"seat {asked_for!r}"
+            )
+        if self.stored.seats[conn.seat]["kind"] == BOT:
+            raise IllegalAction("a bot plays this seat now")
+        step = message.get("step")
+        asked_at = self.pending_step.get(conn.seat)
+        if step is not None and (not isinstance(step, int) or asked_at is None or step < asked_at):
+            # A choice made on an older screen than the current question.
+            raise IllegalAction("the game moved on before your choice arrived; choose again")
+        self.submit(conn.seat, Action.from_json(message.get("action")))
+        conn.push({"type": "accepted", "step": len(self.match.actions) - 1})
+
+    def _note_pending(self) -> None:
+        pending = self.match.pending()
+        now = time.monotonic()
+        step = len(self.match.actions)
+        self.pending_since = {s: self.pending_since.get(s, now) for s in pending}
+        self.pending_step = {s: self.pending_step.get(s, step) for s in pending}
+
+    def kick_bots(self) -> None:
+        """Let the bots play any seat of theirs that is asked (in the background)."""
+        if self._bot_task is not None and not self._bot_task.done():
+            return
+        if not self._bots_to_move():
+            return
+        self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
+
+    def _bots_to_move(self) -> list[Seat]:
+        if self.match.outcome() is not None:
+            return []
+        return sorted(s for s in self.match.pending() if s in self.bots)
+
+    async def _run_bots(self) -> None:
+        for _ in range(MAX_BOT_STEPS):
+            seats = self._bots_to_move()
+            if not seats:
+                return
+            seat = seats[0]
+            action = self.bots[seat].choose(observe(self.match, seat, self.bot_rngs[seat]))
+            self.submit_from_bot(seat, action)
+            await asyncio.sleep(self.manager.bot_delay)
+
+    def submit_from_bot(self, seat: Seat, action: Action) -> None:
+        """A bot's action (bots only pick legal actions; a failure is a bug, logged)."""
+        try:
+            self.submit(seat, action)
+        except DeathNoteError as exc:  # pragma: no cover - a bug in a game's agent
+            self.manager.log(f"room {self.id}: bot of seat {seat} failed: {exc}")
+
+    def hand_to_bot(self, seat: Seat, agent: str) -> None:
+        """The creator gives an idle or absent person's seat to a bot."""
+        if not 0 <= seat < self.match.players:
+            raise IllegalAction(f"there is no seat {seat} in this room")
+        info = self.stored.seats[seat]
+        if self.match.outcome() is not None:
+            raise IllegalAction("the game is over")
+        if info["kind"] == BOT:
+            raise IllegalAction(f"{self.match.seat_name(seat)} is already played by a bot")
+        if agent not in agent_names(self.match.game.id):
+            raise IllegalAction(
+                f"unknown bot {agent!r}; choose from {', '.join(agent_names(self.match.game.id))}"
+            )
+        since = self.pending_since.get(seat)
+        idle = since is not None and time.monotonic() - since >= self.manager.idle_seconds
+        if self.connected(seat) and not idle:
+            raise IllegalAction(
+                f"{self.match.seat_name(seat)} is connected and not idle; "
+                f"a seat can be handed to a bot once it is left for "
+                f"{self.manager.idle_seconds:g} seconds"
+            )
+        seats = [dict(s) for s in self.stored.seats]
+        seats[seat] = {**info, "kind": BOT, "agent": agent}
+        self.manager.storage.update_seats(self.id, seats)
+        self.stored.seats = seats
+        self.bots[seat] = make_agent(self.match.game.id, agent, seat)
+        self.broadcast()
+        self.kick_bots()
+
+    async def stop(self) -> None:
+        """Stop the bots (server shutdown)."""
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._bot_task
+
+
+def seat_specs(game_id: str, players: int, seats: Any) -> list[dict[str, Any]]:
+    """Validate the seat kinds of a new room: ``[{"kind": "human"} | {"kind": "bot", "agent"}]``."""
+    if seats is None:
+        seats = [{"kind": HUMAN}] * players
+    if not isinstance(seats, list) or len(seats) != players:
+        raise OptionsError(f"give exactly {players} seats, one per player")
+    known = agent_names(game_id)
+    out: list[dict[str, Any]] = []
+    for index, spec in enumerate(seats):
+        if not isinstance(spec, dict) or spec.get("kind") not in (HUMAN, BOT):
+            raise OptionsError(f"seat {index + 1}: kind must be 'human' or 'bot'")
+        if spec["kind"] == HUMAN:
+            out.append({"kind": HUMAN, "agent": None, "token": new_token()})
+            continue
+        agent = spec.get("agent") or ("heuristic" if "heuristic" in known else "random")
+        if agent not in known:
+            raise OptionsError(f"seat {index + 1}: unknown bot {agent!r}; choose from {known}")
+        out.append({"kind": BOT, "agent": agent, "token": None})
+    return out
+
+
+class RoomManager:
+    """All rooms of this server: created, restored from storage on demand, stored."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        bot_delay: float = 0.0,
+        idle_seconds: float = 60.0,
+        log: Callable[[str], None] = print,
+    ) -> None:
+        self.storage = storage
+        self.bot_delay = bot_delay
+        self.idle_seconds = idle_seconds
+        self.log = log
+        self.rooms: dict[str, Room] = {}
+
+    def create(
+        self,
+        game_id: str,
+        players: int | None,
+        options: dict[str, Any] | None,
+        seats: Any,
+        seed: int | None = None,
+        rematch_of: str | None = None,
+    ) -> Room:
+        """A new room; raises DeathNoteError naming a bad game, option or seat."""
+        game = get_game(game_id)
+        count = players if players is not None else game.min_players
+        if seed is None:
+            seed = secrets.randbelow(MAX_SEED)
+        elif not 0 <= seed < MAX_SEED:
+            raise OptionsError(f"the seed must be from 0 to {MAX_SEED - 1}")
+        match = Match.create(game_id, count, seed, options or {})
+        stored = StoredRoom(
+            id=secrets.token_hex(6),
+            game=game_id,
+            players=count,
+            options=match.options,
+            seed=seed,
+            seats=seat_specs(game_id, count, seats),
+            creator_token=new_token(),
+            spectator_token=new_token(),
+            created=time.time(),
+            finished=False,
+            rematch_of=rematch_of,
+            rematch=None,
+            actions=[],
+        )
+        self.storage.create_room(stored)
+        room = Room(stored, match, self)
+        self.rooms[room.id] = room
+        return room
+
+    def get(self, room_id: str) -> Room | None:
+        """A room in memory, or restored from storage by replaying its actions."""
+        room = self.rooms.get(room_id)
+        if room is not None:
+            return room
+        stored = self.storage.load_room(room_id)
+        if stored is None:
+            return None
+        match = Match.replay(
+            {
+                "game": stored.game,
+                "players": stored.players,
+                "options": stored.options,
+                "seed": stored.seed,
+                "actions": [[seat, action] for seat, action in stored.actions],
+            }
+        )
+        room = Room(stored, match, self)
+        self.rooms[room_id] = room
+        return room
+
+    def restore(self) -> int:
+        """Start-up: the rooms whose bots must move go on at once; returns their count.
+
+        Every other room waits in storage and is rebuilt when someone opens its link.
+        """
+        count = 0
+        for room_id in self.storage.unfinished_room_ids():
+            room = self.get(room_id)
+            if room is None:
+                continue
+            if room.dormant():
+                del self.rooms[room_id]
+            else:
+                room.kick_bots()
+                count += 1
+        return count
+
+    def rematch(self, room: Room) -> Room:
+        """The room replaying this one with the same game, options and seat kinds."""
+        if room.match.outcome() is None:
+            raise IllegalAction("a rematch can start once the game is over")
+        if room.stored.rematch:
+            existing = self.get(room.stored.rematch)
+            if existing is not None:
+                return existing
+        seats = [
+            {"kind": s["kind"], "agent": s.get("agent")} if s["kind"] == BOT else {"kind": HUMAN}
+            for s in room.stored.seats
+        ]
+        new = self.create(
+            room.stored.game, room.stored.players, room.stored.options, seats, rematch_of=room.id
+        )
+        self.storage.set_rematch(room.id, new.id)
+        room.stored.rematch = new.id
+        # Each connection hears of its own new link only.
+        for conn in room.connections:
+            conn.push({"type": "rematch", "url": new.link_for(conn.role, conn.seat)})
+        room.broadcast()
+        new.kick_bots()
+        return new
+
+    async def close(self) -> None:
+        """Stop every room's bots."""
+        for room in list(self.rooms.values()):
+            await room.stop()

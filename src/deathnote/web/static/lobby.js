@@ -1,0 +1,98 @@
+// The lobby: pick a game, its options and seats; create the room; copy the invite links.
+import { h, clear, api, absolute, copyButton } from "./dom.js";
+
+const root = document.getElementById("app");
+
+function seatRow(game, index, names) {
+  const select = h(
+    "select",
+    { name: `seat-${index}`, "data-seat": index },
+    h("option", { value: "human" }, "a person (invite link)"),
+    game.agents.map((a) => h("option", { value: `bot:${a}` }, `bot: ${a}`)),
+  );
+  if (index > 0) select.value = `bot:${game.agents.includes("heuristic") ? "heuristic" : "random"}`;
+  return h("label", { class: "seat-row" }, h("span", {}, names[index] || `Seat ${index + 1}`), select);
+}
+
+export function linksPanel(room, links) {
+  const row = (label, path) =>
+    h("li", {}, h("strong", {}, label), " ", h("a", { href: path, class: "invite" }, absolute(path)), " ", copyButton(absolute(path)));
+  return h(
+    "section",
+    { class: "panel", id: "links" },
+    h("h2", {}, "Invite links"),
+    h("p", { class: "muted" }, "Each person link is a secret seat: send it only to that person."),
+    h(
+      "ul",
+      { class: "links" },
+      links.seats.map((path, i) => (path ? row(room.seats[i].name, path) : null)),
+      row("Spectators", links.spectator),
+      row("Room page (yours: presence, hand a seat to a bot)", links.admin),
+    ),
+  );
+}
+
+async function main() {
+  const games = await api("GET", "/api/games");
+  clear(root);
+  const gameSelect = h("select", { id: "game", name: "game" }, games.map((g) => h("option", { value: g.id }, g.name)));
+  const players = h("input", { id: "players", type: "number", min: 1, max: 12 });
+  const options = h("textarea", { id: "options", rows: 2, placeholder: '{"chapter": 2}' });
+  const seats = h("div", { id: "seats" });
+  const message = h("p", { class: "status", id: "lobby-error" });
+  const result = h("div", { id: "result" });
+
+  const current = () => games.find((g) => g.id === gameSelect.value);
+  const drawSeats = () => {
+    const game = current();
+    const count = Math.max(game.min_players, Math.min(game.max_players, Number(players.value) || game.min_players));
+    const names = count === game.min_players ? game.seat_names : [];
+    clear(seats).append(...Array.from({ length: count }, (_, i) => seatRow(game, i, names)));
+  };
+  gameSelect.addEventListener("change", () => {
+    const game = current();
+    players.min = game.min_players;
+    players.max = game.max_players;
+    players.value = game.min_players;
+    players.disabled = game.min_players === game.max_players;
+    drawSeats();
+  });
+  players.addEventListener("change", drawSeats);
+
+  const form = h(
+    "form",
+    { class: "panel lobby", id: "new-room" },
+    h("h1", {}, "New room"),
+    h("label", {}, h("span", {}, "Game"), gameSelect),
+    h("label", {}, h("span", {}, "Players"), players),
+    h("label", {}, h("span", {}, "Options (JSON, optional)"), options),
+    h("fieldset", {}, h("legend", {}, "Seats"), seats),
+    h("button", { type: "submit", id: "create" }, "Create the room"),
+    message,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    message.textContent = "";
+    let opts = {};
+    try {
+      opts = options.value.trim() ? JSON.parse(options.value) : {};
+    } catch {
+      message.textContent = "Options must be JSON, e.g. {\"chapter\": 2}";
+      return;
+    }
+    const seatSpecs = [...seats.querySelectorAll("select")].map((s) =>
+      s.value === "human" ? { kind: "human" } : { kind: "bot", agent: s.value.slice(4) },
+    );
+    try {
+      const created = await api("POST", "/api/rooms", { game: gameSelect.value, players: seatSpecs.length, options: opts, seats: seatSpecs });
+      const info = await api("GET", `/api/rooms/${created.room}?token=${encodeURIComponent(created.creator_token)}`);
+      clear(result).append(linksPanel(info.room, created.links));
+    } catch (error) {
+      message.textContent = error.message;
+    }
+  });
+  root.append(form, result);
+  gameSelect.dispatchEvent(new Event("change"));
+}
+
+if (root.classList.contains("lobby")) main().catch((e) => (root.textContent = e.message));

@@ -1,0 +1,63 @@
+// The replay page of a finished game: step through it as any seat, a spectator, or everyone.
+import { h, clear, api, roomIdFromUrl } from "./dom.js";
+import { paint, boardFor } from "./screen.js";
+
+const root = document.getElementById("app");
+const status = document.getElementById("status");
+const roomId = roomIdFromUrl();
+let viewer = "omniscient";
+let step = -1;
+let gamesInfo = [];
+
+async function show() {
+  let data;
+  try {
+    data = await api("GET", `/api/rooms/${roomId}/replay?viewer=${encodeURIComponent(viewer)}&step=${step}`);
+  } catch (e) {
+    root.textContent = e.message;
+    return;
+  }
+  step = data.step;
+  const info = gamesInfo.find((g) => g.id === data.room.game);
+  const board = await boardFor(data.room.game, info && info.board);
+  const choices = [
+    ["omniscient", "Everything"],
+    ["spectator", "A spectator"],
+    ...data.view.seats.map((name, i) => [String(i), name]),
+  ];
+  const select = h("select", { id: "viewer" }, choices.map(([value, label]) => h("option", { value }, label)));
+  select.value = String(viewer);
+  select.addEventListener("change", () => {
+    viewer = select.value;
+    show();
+  });
+  const go = (to) => () => {
+    step = Math.max(0, Math.min(data.steps, to));
+    show();
+  };
+  const range = h("input", { type: "range", id: "step", min: 0, max: data.steps, value: data.step });
+  range.addEventListener("change", () => go(Number(range.value))());
+  const controls = h(
+    "section",
+    { class: "panel replay-controls" },
+    h("label", {}, "Seen by ", select),
+    h(
+      "div",
+      { class: "buttons" },
+      h("button", { type: "button", onclick: go(0) }, "«"),
+      h("button", { type: "button", id: "prev", onclick: go(data.step - 1) }, "◀"),
+      h("span", { id: "step-count" }, `step ${data.step} / ${data.steps}`),
+      h("button", { type: "button", id: "next", onclick: go(data.step + 1) }, "▶"),
+      h("button", { type: "button", onclick: go(data.steps) }, "»"),
+    ),
+    range,
+    data.last ? h("p", { class: "muted" }, `Last action: ${data.last}`) : null,
+  );
+  const seat = /^\d+$/.test(String(viewer)) ? Number(viewer) : null;
+  paint(root, { view: { ...data.view, legal: [] }, room: data.room, seat, board, onChoose: null, extra: controls, replay: true });
+  status.textContent = "";
+}
+
+api("GET", "/api/games")
+  .then((g) => (gamesInfo = g))
+  .finally(show);

@@ -1,0 +1,83 @@
+// The creator's room page: invite links, presence, and handing an idle seat to a bot.
+import { h, clear, api, tokenFromUrl, roomIdFromUrl } from "./dom.js";
+import { linksPanel } from "./lobby.js";
+import { renderSeats } from "./screen.js";
+
+const root = document.getElementById("app");
+const status = document.getElementById("status");
+const roomId = roomIdFromUrl();
+const token = tokenFromUrl();
+let links = null;
+let last = null;
+
+function draw(message) {
+  last = message;
+  const room = message.room;
+  clear(root);
+  root.append(h("header", { class: "bar" }, h("h1", {}, `${room.game_name}: room ${room.id}`)));
+  root.append(renderSeats(room, message.view, null));
+  if (links) root.append(linksPanel(room, links));
+  const rows = room.seats
+    .filter((s) => s.kind === "human")
+    .map((s) =>
+      h(
+        "li",
+        {},
+        `${s.name}: ${s.connected ? "connected" : "away"}${s.idle != null ? `, deciding for ${Math.round(s.idle)}s` : ""} `,
+        h(
+          "button",
+          {
+            type: "button",
+            class: "small hand",
+            "data-seat": s.seat,
+            onclick: async () => {
+              try {
+                await api("POST", `/api/rooms/${roomId}/seats/${s.seat}/bot`, { token });
+                status.textContent = `${s.name} is now played by a bot`;
+              } catch (e) {
+                status.textContent = e.message;
+              }
+            },
+          },
+          "Hand to a bot",
+        ),
+      ),
+    );
+  root.append(h("section", { class: "panel" }, h("h2", {}, "Seats left idle"), rows.length ? h("ul", {}, rows) : h("p", { class: "muted" }, "Every seat is a bot."), h("p", { class: "muted" }, "A seat can be handed to a bot when its person is away, or has been deciding for too long.")));
+  if (message.view.outcome) root.append(h("p", {}, h("a", { href: `/replay/${roomId}` }, "Replay this game")));
+}
+
+async function main() {
+  try {
+    links = (await api("GET", `/api/rooms/${roomId}?token=${encodeURIComponent(token)}`)).links || null;
+  } catch (e) {
+    root.textContent = e.message;
+    return;
+  }
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  let attempts = 0;
+  const connect = () => {
+    const socket = new WebSocket(`${scheme}://${window.location.host}/ws/${roomId}?token=${encodeURIComponent(token)}`);
+    socket.addEventListener("message", (event) => {
+      const m = JSON.parse(event.data);
+      if (m.type === "view") draw(m);
+      else if (m.type === "error") status.textContent = m.message;
+      else if (m.type === "rematch") window.location.href = m.url;
+    });
+    socket.addEventListener("close", () => {
+      if (attempts++ < 30) setTimeout(connect, 1000);
+    });
+  };
+  connect();
+  // Idle times move on while nobody acts: refresh the page's facts now and then.
+  setInterval(async () => {
+    try {
+      const info = await api("GET", `/api/rooms/${roomId}?token=${encodeURIComponent(token)}`);
+      if (last && info.room.step === last.room.step) draw({ ...last, room: info.room });
+    } catch {
+      /* the WebSocket reports problems */
+    }
+  }, 5000);
+}
+
+main();

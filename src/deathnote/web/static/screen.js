@@ -1,0 +1,119 @@
+// One game screen (play and replay share it): seats, board or generic state, choices, log.
+import { h, clear } from "./dom.js";
+import { renderState } from "./generic.js";
+
+const boards = new Map();
+
+// The game's own board module when the server says it has one; else the generic screen.
+export async function boardFor(gameId, hasBoard) {
+  if (!hasBoard) return null;
+  if (!boards.has(gameId)) {
+    try {
+      boards.set(gameId, await import(`./boards/${gameId}.js`));
+    } catch {
+      boards.set(gameId, null);
+    }
+  }
+  return boards.get(gameId);
+}
+
+export function renderSeats(room, view, mySeat) {
+  const waiting = new Set(view.waiting || []);
+  return h(
+    "ul",
+    { class: "seats" },
+    room.seats.map((s) =>
+      h(
+        "li",
+        {
+          class: ["seat", s.connected ? "online" : "offline", waiting.has(s.seat) ? "waiting" : ""].join(" "),
+          "data-seat": s.seat,
+        },
+        h("span", { class: "dot", title: s.connected ? "connected" : "not connected" }),
+        h("strong", {}, s.name),
+        s.seat === mySeat ? h("span", { class: "tag" }, "you") : null,
+        s.kind === "bot" ? h("span", { class: "tag" }, `bot: ${s.agent}`) : null,
+        s.kind !== "bot" && !s.connected ? h("span", { class: "tag warn" }, "away") : null,
+        waiting.has(s.seat) ? h("span", { class: "tag ask" }, s.idle != null ? `deciding ${Math.round(s.idle)}s` : "deciding") : null,
+      ),
+    ),
+  );
+}
+
+export function renderLog(log) {
+  const list = h("ol", { class: "log" }, log.map((entry) => h("li", {}, entry.text)));
+  return h("section", { class: "panel" }, h("h2", {}, "Log"), list);
+}
+
+export function renderOutcome(outcome, seats) {
+  if (!outcome) return null;
+  const winners = outcome.winners.length ? outcome.winners.join(", ") : "nobody";
+  const seatsWon = (outcome.winning_seats || []).map((s) => seats[s]).join(", ");
+  return h(
+    "section",
+    { class: "panel outcome", id: "outcome" },
+    h("h2", {}, "Game over"),
+    h("p", {}, outcome.reason),
+    h("p", {}, `Winners: ${winners}${seatsWon ? ` (${seatsWon})` : ""}`),
+  );
+}
+
+// Paint the screen into `root` from one view message; `onChoose(action)` sends a choice.
+export function paint(root, { view, room, seat, board, onChoose, onCell, extra, replay = false }) {
+  clear(root);
+  const legal = view.legal || [];
+  const header = h(
+    "header",
+    { class: "bar" },
+    h("h1", {}, room.game_name),
+    h(
+      "span",
+      { class: "who" },
+      replay
+        ? `Replay seen by ${seat === null || seat === undefined ? (view.viewer === "omniscient" ? "everyone" : "a spectator") : view.seats[seat]}`
+        : seat === null || seat === undefined
+          ? "Spectator"
+          : `You are ${view.seats[seat]}`,
+    ),
+  );
+  root.append(header);
+  root.append(renderSeats(room, view, seat));
+  if (view.outcome) root.append(renderOutcome(view.outcome, view.seats));
+  if (extra) root.append(extra);
+  if (onChoose && view.decision && legal.length) {
+    root.append(
+      h(
+        "section",
+        { class: "panel choices", id: "choices" },
+        h("h2", {}, view.decision.prompt),
+        h(
+          "div",
+          { class: "buttons" },
+          legal.map((action, index) =>
+            h(
+              "button",
+              {
+                type: "button",
+                class: "choice",
+                "data-kind": action.kind,
+                "data-index": index,
+                onclick: () => onChoose(action),
+              },
+              action.label,
+            ),
+          ),
+        ),
+      ),
+    );
+  } else if (onChoose && !view.outcome) {
+    const names = (view.waiting || []).map((s) => view.seats[s]);
+    root.append(
+      h("section", { class: "panel choices", id: "choices" }, h("p", { class: "muted" }, names.length ? `Waiting for ${names.join(", ")}…` : "Waiting…")),
+    );
+  }
+  const main = h("div", { class: "main" });
+  if (board) main.append(board.render(view, { legal, onCell: onCell || null }));
+  else main.append(renderState(view.state));
+  main.append(renderLog(view.log || []));
+  root.append(main);
+}

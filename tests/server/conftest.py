@@ -1,0 +1,61 @@
+"""Fixtures of the server tests: an app on a temporary SQLite file and its test client."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from deathnote.server.app import create_app
+
+MAX_MESSAGES = 200  # bound on messages read while waiting for one
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> FastAPI:
+    """An app storing its rooms in a fresh SQLite file; bots move without delay."""
+    return create_app(str(tmp_path / "rooms.db"), bot_delay=0.0, idle_seconds=0.3)
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    """The test client (runs the app's start-up and shutdown)."""
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def new_room(client: TestClient, game: str = "confrontation", **body: Any) -> dict[str, Any]:
+    """Create a room (two people by default for Confrontation) and return the answer."""
+    response = client.post("/api/rooms", json={"game": game, **body})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def ws_path(link: str) -> str:
+    """The WebSocket path of an invite link."""
+    return link.replace("/play/", "/ws/").replace("/room/", "/ws/")
+
+
+def receive(ws: Any, kind: str, where: Any = None) -> dict[str, Any]:
+    """Read messages until one of this type (and matching ``where``) arrives; bounded."""
+    for _ in range(MAX_MESSAGES):
+        message = ws.receive_json()
+        if message["type"] == kind and (where is None or where(message)):
+            return message
+    raise AssertionError(f"no {kind!r} message within {MAX_MESSAGES} messages")
+
+
+def view_at(ws: Any, step: int) -> dict[str, Any]:
+    """The first view message at or after this step."""
+    return receive(ws, "view", lambda m: m["step"] >= step)
+
+
+def first_legal(message: dict[str, Any], avoid: tuple[str, ...] = ("accuse",)) -> dict[str, Any]:
+    """A legal action of a view message (without its label), preferring to keep playing."""
+    legal = message["view"]["legal"]
+    choice = next((a for a in legal if a["kind"] not in avoid), legal[0])
+    return {k: v for k, v in choice.items() if k != "label"}
