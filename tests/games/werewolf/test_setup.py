@@ -151,7 +151,7 @@ def test_content_errors(tmp_path: Path) -> None:
     with pytest.raises(ContentError, match="number"):
         Match.create("werewolf", 4, 0, content=str(bad))
     (tmp_path / "junk.json").write_text("{")
-    with pytest.raises(ContentError, match="junk.json"):
+    with pytest.raises(ContentError, match=r"junk\.json"):
         Match.create("werewolf", 4, 0, content=str(tmp_path / "junk.json"))
 
 
