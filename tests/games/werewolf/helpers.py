@@ -61,9 +61,9 @@ def asked(m: Match) -> int:
     return next(iter(pending))
 
 
-def act(m: Match, kind: str, seat: int | None = None, **args: Any) -> None:
-    """Submit an action for the given seat (default: the only seat asked)."""
-    m.submit(asked(m) if seat is None else seat, Action.make(kind, **args))
+def act(m: Match, kind: str, by: int | None = None, **args: Any) -> None:
+    """Submit an action for seat ``by`` (default: the only seat asked)."""
+    m.submit(asked(m) if by is None else by, Action.make(kind, **args))
 
 
 def kinds(m: Match, seat: int | None = None) -> set[tuple[str, Any]]:

@@ -206,6 +206,7 @@ def next_turn(ctx: Ctx) -> None:
     st.step = None
     if st.winner:
         return
+    st.order = [s for s in st.order if st.seats[s].alive]
     if not st.order:
         judgment(ctx)
         return
