@@ -9,13 +9,6 @@ from deathnote.engine import SPECTATOR, IllegalAction
 from .helpers import act, asked, kinds, new, set_hand, set_roles, st
 
 
-def table(players: int = 4, seed: int = 0, **roles: str) -> object:
-    """A match where seat 0 is on turn, with Roles by seat."""
-    m = new(players, seed)
-    set_roles(m, {int(k[1:]): v for k, v in roles.items()})
-    return m
-
-
 def test_arrest_only_l_never_discarded() -> None:
     m = new(4, 1)
     set_roles(m, {0: "police", 1: "kira", 2: "l", 3: "police"})
