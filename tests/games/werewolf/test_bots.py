@@ -1,0 +1,102 @@
+"""The heuristic bot: whole games, and the habits the issue asks of each Role."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from deathnote.agents import agent_rng, make_agent, observe
+from deathnote.engine import Match
+from deathnote.games.werewolf.agents import HeuristicAgent
+
+from .helpers import act, new, set_hand, set_roles, st
+from .test_judgment import quiet_table, to_judgment
+
+
+def play(m: Match, names: list[str], seed: int) -> None:
+    agents = [make_agent("werewolf", n, s) for s, n in enumerate(names)]
+    rngs = [agent_rng(seed, s) for s in range(m.players)]
+    while m.outcome() is None:
+        s = min(m.pending())
+        m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
+
+
+@pytest.mark.parametrize("players", [4, 5, 6, 7])
+def test_heuristic_games_end(players: int) -> None:
+    for seed in range(4):
+        m = Match.create("werewolf", players, seed)
+        play(m, ["heuristic"] * players, seed)
+        assert m.outcome() is not None
+        mixed = Match.create("werewolf", players, seed + 100)
+        play(mixed, ["heuristic", "random"] * 4, seed)
+        assert mixed.outcome() is not None
+
+
+def choose(m: Match, seat: int, agent: HeuristicAgent | None = None) -> dict[str, object]:
+    bot = agent or HeuristicAgent(seat)
+    return bot.choose(observe(m, seat, random.Random(0))).to_json()
+
+
+def test_kira_hides_the_death_note() -> None:
+    for seed in range(5):
+        m = new(4, seed)
+        set_roles(m, {0: "police", 1: "kira", 2: "l", 3: "police"})
+        set_hand(m, 0, ["interrogation", "vote", "alibi"])
+        set_hand(m, 1, ["death_note", "vote"])
+        act(m, "play", card="interrogation")
+        act(m, "direction", dir="left")
+        assert choose(m, 1)["card"] == "vote"
+
+
+def test_l_keeps_arrest_when_passing() -> None:
+    m = new(4, 1)
+    set_roles(m, {0: "police", 1: "kira", 2: "l", 3: "police"})
+    set_hand(m, 0, ["interrogation", "vote", "alibi"])
+    set_hand(m, 2, ["arrest", "exchange"])
+    act(m, "play", card="interrogation")
+    act(m, "direction", dir="left")
+    assert choose(m, 2)["card"] == "exchange"
+
+
+def test_l_keeps_arrest_without_confidence() -> None:
+    for seed in range(5):
+        m = new(6, seed)
+        set_roles(m, {0: "l"})
+        set_hand(m, 0, ["arrest", "vote", "exchange"])
+        assert choose(m, 0)["card"] != "arrest"
+
+
+def test_l_arrests_a_known_kira() -> None:
+    m = new(6, 2)
+    set_roles(m, {0: "l", 4: "kira"})
+    st(m).seats[0].known_roles[4] = "kira"
+    set_hand(m, 0, ["arrest", "vote", "exchange"])
+    bot = HeuristicAgent(0)
+    assert choose(m, 0, bot) == {"kind": "play", "card": "arrest"}
+    act(m, "play", card="arrest")
+    assert choose(m, 0, bot) == {"kind": "target", "seat": 4}
+
+
+def test_kira_kills_the_known_l_and_spares_the_worshipper() -> None:
+    m = quiet_table(
+        5,
+        {0: "l", 1: "kira", 2: "police", 3: "worshipper", 4: "police"},
+        {0: ["arrest", "arrest", "vote"], 1: ["death_note", "vote"]},
+    )
+    st(m).seats[0].hand.remove("vote")
+    act(m, "play", card="arrest")  # L shows itself by arresting Player 3
+    act(m, "target", seat=2)
+    to_judgment(m)
+    worshipper = choose(m, 3)
+    assert worshipper == {"kind": "suggest", "seat": 0}
+    act(m, "suggest", seat=0)
+    assert choose(m, 1) == {"kind": "write", "seat": 0}
+
+
+def test_bot_reads_only_its_view() -> None:
+    # The bot is built from a seat number and decides from Observation alone.
+    m = new(5, 3)
+    obs = observe(m, 0, random.Random(1))
+    action = HeuristicAgent(0).choose(obs)
+    assert action in m.legal(0)
