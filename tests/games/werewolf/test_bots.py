@@ -100,3 +100,29 @@ def test_bot_reads_only_its_view() -> None:
     obs = observe(m, 0, random.Random(1))
     action = HeuristicAgent(0).choose(obs)
     assert action in m.legal(0)
+
+
+def l_win_rate(players: int, kira_smart: bool, l_smart: bool, games: int) -> float:
+    """How often the L team wins with each team played by the heuristic or the random bot
+    (the seats' Roles are read from the state here only to seat the bots)."""
+    wins = 0
+    for seed in range(games):
+        m = Match.create("werewolf", players, seed)
+        agents = []
+        for s, x in enumerate(st(m).seats):
+            smart = kira_smart if x.role in ("kira", "worshipper") else l_smart
+            agents.append(HeuristicAgent(s) if smart else make_agent("werewolf", "random", s))
+        rngs = [agent_rng(seed, s) for s in range(players)]
+        while m.outcome() is None:
+            s = min(m.pending())
+            m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
+        out = m.outcome()
+        assert out is not None
+        wins += out.winners == ("l",)
+    return wins / games
+
+
+def test_heuristic_teams_beat_random_teams() -> None:
+    base = l_win_rate(5, False, False, 150)
+    assert l_win_rate(5, False, True, 150) > base + 0.1  # a smart L team wins more
+    assert l_win_rate(5, True, False, 150) < base - 0.03  # a smart Kira team wins more

@@ -29,6 +29,8 @@ KEEP: dict[str, dict[str, float]] = {
 }
 #: Confidence L needs to spend an Arrest while the L team is not in danger.
 ACCUSE_CONFIDENCE = 0.75
+#: How much a vote by a known L-team player raises its target's suspicion.
+TRUSTED_VOTE = 1.5
 
 
 class HeuristicAgent(Agent):
@@ -149,10 +151,13 @@ class HeuristicAgent(Agent):
                 self.dn = None
         elif t == "vote":
             for voter, target in d["votes"].items():
+                v = int(voter)
                 if target == me and self.role != "kira":
-                    self.bump(int(voter), 0.3)
+                    self.bump(v, 0.3)
                 if target in self.l_team:
-                    self.bump(int(voter), 0.4)
+                    self.bump(v, 0.4)
+                if v in self.l_team and v != me and self.role not in ("kira", "worshipper"):
+                    self.bump(target, TRUSTED_VOTE)  # a teammate shares its deduction
         elif t == "kira_team":
             self.learn_role(d["kira"], "kira")
             self.learn_role(d["worshipper"], "worshipper")
