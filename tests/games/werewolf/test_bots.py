@@ -88,9 +88,10 @@ def test_kira_kills_the_known_l_and_spares_the_worshipper() -> None:
     act(m, "play", card="arrest")  # L shows itself by arresting Player 3
     act(m, "target", seat=2)
     to_judgment(m)
-    worshipper = choose(m, 3)
-    assert worshipper == {"kind": "suggest", "seat": 0}
-    act(m, "suggest", seat=0)
+    assert choose(m, 3) == {"kind": "suggest", "seat": 0}
+    act(m, "suggest", by=3, seat=0)
+    for seat in (0, 1, 2, 4):
+        act(m, "wait", by=seat)
     assert choose(m, 1) == {"kind": "write", "seat": 0}
 
 

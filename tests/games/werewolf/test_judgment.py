@@ -6,7 +6,7 @@ import pytest
 
 from deathnote.engine import SPECTATOR, Match
 
-from .helpers import act, asked, kinds, new, poke, set_roles, st
+from .helpers import act, kinds, new, poke, set_roles, st
 
 
 def quiet_table(players: int, roles: dict[int, str], hands: dict[int, list[str]]) -> Match:
@@ -24,28 +24,47 @@ def quiet_table(players: int, roles: dict[int, str], hands: dict[int, list[str]]
 
 
 def to_judgment(m: Match) -> None:
-    """Everyone passes (discarding a Vote) until Kira is asked or a Judgment is over."""
+    """Everyone passes (discarding a Vote) until the Judgment Phase asks for eyes closed."""
     s = st(m)
-    start = s.judgments
-    while s.judgments == start and s.winner is None:
+    while s.winner is None:
         assert s.step is not None
-        if s.step["k"] in ("suggest", "write"):
+        if s.step["k"] == "judgment":
             return
         act(m, "discard", card="vote")
+
+
+def judge(m: Match, write: int | None = None, suggest: int = -1) -> None:
+    """Every living player answers the Judgment (in seat order, stage by stage)."""
+    s = st(m)
+    while s.step is not None and s.step["k"] == "judgment":
+        seat = min(m.pending())
+        kind = m.legal(seat)[0].kind
+        if kind == "write":
+            act(m, "write", by=seat, seat=write)
+        elif kind == "suggest":
+            act(m, "suggest", by=seat, seat=suggest)
+        else:
+            act(m, "wait", by=seat)
 
 
 def test_kira_with_death_note_must_write() -> None:
     m = quiet_table(4, {0: "police", 1: "kira", 2: "l", 3: "police"}, {1: ["death_note", "vote"]})
     to_judgment(m)
     s = st(m)
-    assert s.step is not None and s.step["k"] == "write" and asked(m) == 1
-    assert kinds(m) == {("write", 0), ("write", 2), ("write", 3)}  # no pass, not himself
-    d = m.pending()[1]
-    assert d.covert
+    # Everyone is asked alike with the eyes closed; only Kira's choices are names.
+    assert set(m.pending()) == {0, 1, 2, 3}
+    assert {d.to_json()["prompt"] for d in m.pending().values()} == {
+        "Judgment: everyone's eyes are closed."
+    }
+    assert kinds(m, 1) == {("write", 0), ("write", 2), ("write", 3)}  # no pass, not himself
+    for seat in (0, 2, 3):
+        assert [a.kind for a in m.legal(seat)] == ["wait"]
     for viewer in (0, 2, 3, SPECTATOR):
         v = m.view(viewer)
-        assert v["waiting"] == [] and v["state"]["step"] == {"kind": "judgment"}
-    act(m, "write", seat=3)
+        assert v["waiting"] == [0, 1, 2, 3] and v["state"]["step"] == {"kind": "judgment"}
+    act(m, "write", by=1, seat=3)
+    assert s.seats[3].alive  # nothing happens before every eye is closed
+    judge(m)
     assert not s.seats[3].alive
     assert s.judgments == 1 and s.phase == "investigation"
 
@@ -53,6 +72,8 @@ def test_kira_with_death_note_must_write() -> None:
 def test_kira_without_death_note_writes_nothing() -> None:
     m = quiet_table(4, {0: "police", 1: "kira", 2: "l", 3: "police"}, {3: ["death_note", "vote"]})
     to_judgment(m)
+    assert [a.kind for a in m.legal(1)] == ["wait"]  # Kira cannot write
+    judge(m)
     s = st(m)
     assert s.judgments == 1 and all(x.alive for x in s.seats)
     assert {"type": "no_name"} in [e["data"] for e in m.log(SPECTATOR)]
@@ -61,8 +82,8 @@ def test_kira_without_death_note_writes_nothing() -> None:
 def test_kira_own_name_only_with_alias() -> None:
     m = quiet_table(4, {0: "police", 1: "kira", 2: "l", 3: "police"}, {1: ["death_note", "alias"]})
     to_judgment(m)
-    assert ("write", 1) in kinds(m)
-    act(m, "write", seat=1)
+    assert ("write", 1) in kinds(m, 1)
+    judge(m, write=1)
     s = st(m)
     assert s.seats[1].alive and "alias" in s.seats[1].hand
     log = [e["data"] for e in m.log(SPECTATOR)]
@@ -76,7 +97,7 @@ def test_alias_saves_the_named_player() -> None:
         {1: ["death_note", "vote"], 2: ["alias", "vote"]},
     )
     to_judgment(m)
-    act(m, "write", seat=2)
+    judge(m, write=2)
     s = st(m)
     assert s.seats[2].alive and "alias" in s.seats[2].hand and s.winner is None
 
@@ -88,10 +109,9 @@ def test_death_reveals_role_hand_under_deck() -> None:
         {1: ["death_note", "vote"], 3: ["exchange", "surveillance"]},
     )
     to_judgment(m)
-    act(m, "suggest", seat=-1)
     s = st(m)
     deck_before = len(s.deck)
-    act(m, "write", seat=3)
+    judge(m, write=3)
     assert not s.seats[3].alive and s.seats[3].hand == []
     # The new phase's first turn drew one card from the top.
     assert len(s.deck) == deck_before + 2 - 1
@@ -108,6 +128,7 @@ def test_kira_and_worshipper_see_each_other_at_judgment() -> None:
         5, {0: "police", 1: "kira", 2: "l", 3: "police", 4: "worshipper"}, {0: ["death_note"]}
     )
     to_judgment(m)  # Kira has no DEATH NOTE: the eyes still open
+    judge(m)
     for viewer in (1, 4):
         got = [e["data"] for e in m.log(viewer) if e["data"].get("type") == "kira_team"]
         assert got == [{"type": "kira_team", "kira": 1, "worshipper": 4}]
@@ -121,15 +142,20 @@ def test_worshipper_points_kira_at_a_name() -> None:
         5, {0: "police", 1: "kira", 2: "l", 3: "police", 4: "worshipper"}, {1: ["death_note"]}
     )
     to_judgment(m)
-    assert asked(m) == 4 and m.pending()[4].covert
-    assert ("suggest", -1) in kinds(m) and ("suggest", 1) in kinds(m)
-    act(m, "suggest", seat=2)
-    assert asked(m) == 1 and m.view(1)["state"]["me"]["suggested"] == 2
+    assert set(m.pending()) == {0, 1, 2, 3, 4}
+    assert ("suggest", -1) in kinds(m, 4) and ("suggest", 1) in kinds(m, 4)
+    assert [a.kind for a in m.legal(1)] == ["wait"]  # Kira writes once the pointing is done
+    act(m, "suggest", by=4, seat=2)
+    for seat in (0, 1, 2, 3):
+        act(m, "wait", by=seat)
+    assert m.view(1)["state"]["me"]["suggested"] == 2
+    assert "suggested" not in m.view(4)["state"]["me"]
     for viewer in (1, 4):
         assert any(e["data"].get("type") == "suggest" for e in m.log(viewer))
     for viewer in (0, 2, 3, SPECTATOR):
         assert not any(e["data"].get("type") == "suggest" for e in m.log(viewer))
-    act(m, "write", seat=0)  # Kira need not follow the suggestion
+    assert kinds(m, 1) >= {("write", 0), ("write", 2)}
+    judge(m, write=0)  # Kira need not follow the pointing
     assert not st(m).seats[0].alive
 
 
@@ -142,8 +168,7 @@ def test_all_l_dead_kira_wins() -> None:
     st(m).seats[3].alive = False
     st(m).seats[3].hand = []
     to_judgment(m)
-    act(m, "suggest", seat=2)
-    act(m, "write", seat=2)
+    judge(m, write=2, suggest=2)
     out = m.outcome()
     assert out is not None and out.winners == ("kira",) and out.condition == "l_dead"
     assert set(out.winning_seats) == {1, 5}
@@ -152,10 +177,10 @@ def test_all_l_dead_kira_wins() -> None:
 def test_l_team_down_to_one_kira_wins() -> None:
     m = quiet_table(4, {0: "police", 1: "kira", 2: "l", 3: "police"}, {1: ["death_note", "vote"]})
     to_judgment(m)
-    act(m, "write", seat=3)
+    judge(m, write=3)
     assert m.outcome() is None
     to_judgment(m)
-    act(m, "write", seat=0)
+    judge(m, write=0)
     out = m.outcome()
     assert out is not None and out.winners == ("kira",) and out.condition == "l_team_one"
 

@@ -269,8 +269,10 @@ class HeuristicAgent(Agent):
             if self.role in ("kira", "worshipper"):
                 return self.pick_seat(obs, self.kill_choice(obs, allow_self=False))
             return self.pick_seat(obs, self.suspect(obs))
-        if kind in ("suggest", "write"):
-            return self.pick_seat(obs, self.kill_choice(obs, allow_self=kind == "write"))
+        if kind == "judgment":
+            if legal[0].kind in ("suggest", "write"):
+                return self.pick_seat(obs, self.kill_choice(obs, allow_self=False))
+            return legal[0]
         return obs.rng.choice(legal)
 
     def pick_seat(self, obs: Observation, seat: int) -> Action:

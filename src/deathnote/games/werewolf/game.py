@@ -135,6 +135,12 @@ class WerewolfGame(Game):
                 for s in R.alive(state)
                 if str(s) not in step["picks"]
             }
+        if k == "judgment":
+            return {
+                s: Decision("judgment", "Judgment: everyone's eyes are closed.")
+                for s in R.alive(state)
+                if s not in step["done"]
+            }
         seat = step["seat"]
         prompts = {
             "turn": ("turn", "Your turn: play a card, or pass by discarding one."),
@@ -145,11 +151,9 @@ class WerewolfGame(Game):
                 f"Exchange: give {R.pname(step.get('to', 0))} your lowest-numbered card.",
             ),
             "give_back": ("give_back", f"Exchange: give {R.pname(step.get('to', 0))} one card."),
-            "suggest": ("suggest", "Eyes open: point Kira at a name (or not)."),
-            "write": ("write", "Write a name in the DEATH NOTE."),
         }
         kind, prompt = prompts[k]
-        return {seat: Decision(kind, prompt, covert=k in ("suggest", "write"))}
+        return {seat: Decision(kind, prompt)}
 
     def legal(self, state: WwState, seat: Seat) -> Sequence[Action]:
         """The choices of a pending seat."""
@@ -188,21 +192,25 @@ class WerewolfGame(Game):
             return [
                 Action.make("vote", f"Point at {R.pname(t)}", seat=t) for t in R.targets(st, seat)
             ]
-        if k == "suggest":
-            return [
-                Action.make("suggest", "Point at no one", seat=R.NO_SUGGESTION),
-                *(
-                    Action.make("suggest", f"Point at {R.pname(t)}", seat=t)
-                    for t in R.suggest_targets(st, seat)
-                ),
-            ]
-        if k == "write":
-            return [
-                Action.make(
-                    "write", f"Write {R.pname(t)}" + (" (yourself)" if t == seat else ""), seat=t
-                )
-                for t in R.write_targets(st, seat)
-            ]
+        if k == "judgment":
+            if step["stage"] == "suggest" and seat == step["worshipper"]:
+                return [
+                    Action.make("suggest", "Point Kira at no one", seat=R.NO_SUGGESTION),
+                    *(
+                        Action.make("suggest", f"Point Kira at {R.pname(t)}", seat=t)
+                        for t in R.suggest_targets(st, seat)
+                    ),
+                ]
+            if step["stage"] == "write" and seat == step["kira"]:
+                return [
+                    Action.make(
+                        "write",
+                        f"Write {R.pname(t)}" + (" (yourself)" if t == seat else ""),
+                        seat=t,
+                    )
+                    for t in R.write_targets(st, seat)
+                ]
+            return [Action.make("wait", "Keep your eyes closed and tap the table")]
         return []  # pragma: no cover
 
     def apply(self, state: WwState, seat: Seat, action: Action, rng: random.Random) -> list[Event]:
@@ -240,18 +248,8 @@ class WerewolfGame(Game):
             step["votes"][str(seat)] = action["seat"]
             if len(step["votes"]) == len(R.alive(state)):
                 R.vote(ctx)
-        elif k == "suggest":
-            kira = step["kira"]
-            t = action["seat"]
-            text = (
-                "The Worshipper points at no one."
-                if t == R.NO_SUGGESTION
-                else f"The Worshipper points at {R.pname(t)}."
-            )
-            ctx.tell([seat, kira], text, type="suggest", seat=seat, target=t)
-            state.step = {"k": "write", "seat": kira, "suggested": t}
-        elif k == "write":
-            R.execution(ctx, action["seat"])
+        elif k == "judgment":
+            R.judgment_done(ctx, seat, action.get("seat"))
         return events
 
     # -- views -------------------------------------------------------------------------------

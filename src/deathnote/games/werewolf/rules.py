@@ -459,7 +459,9 @@ def kira_team_sees(ctx: Ctx) -> None:
 
 
 def judgment(ctx: Ctx) -> None:
-    """Judgment Phase: eyes closed; Kira with the DEATH NOTE must write a name."""
+    """Judgment Phase: every living player is asked alike while the eyes are closed (so that
+    nobody, not even a hot-seat hand-over, shows who acts): the Worshipper points first when
+    Kira holds the DEATH NOTE, then Kira must write a name."""
     st = ctx.st
     st.phase = "judgment"
     st.current = None
@@ -471,14 +473,43 @@ def judgment(ctx: Ctx) -> None:
     )
     kira_team_sees(ctx)
     k = seat_of(st, "kira")
-    if k is not None and st.seats[k].alive and "death_note" in st.seats[k].hand:
-        w = seat_of(st, "worshipper")
-        if w is not None and st.seats[w].alive:
-            st.step = {"k": "suggest", "seat": w, "kira": k}
-        else:
-            st.step = {"k": "write", "seat": k}
+    w = seat_of(st, "worshipper")
+    notebook = k is not None and st.seats[k].alive and "death_note" in st.seats[k].hand
+    guide = notebook and w is not None and st.seats[w].alive
+    st.step = {
+        "k": "judgment",
+        "stage": "suggest" if guide else "write",
+        "kira": k if notebook else None,
+        "worshipper": w if guide else None,
+        "done": [],
+        "suggested": None,
+        "written": None,
+    }
+
+
+def judgment_done(ctx: Ctx, seat: int, choice: int | None) -> None:
+    """One player's eyes-closed choice; once everyone chose, the next stage or Execution."""
+    st = ctx.st
+    step = st.step
+    assert step is not None
+    step["done"].append(seat)
+    if step["stage"] == "suggest" and seat == step["worshipper"]:
+        step["suggested"] = choice
+        text = (
+            "The Worshipper points at no one."
+            if choice == NO_SUGGESTION
+            else f"The Worshipper points at {pname(choice or 0)}."
+        )
+        ctx.tell([seat, step["kira"]], text, type="suggest", seat=seat, target=choice)
+    if step["stage"] == "write" and seat == step["kira"]:
+        step["written"] = choice
+    if len(step["done"]) < len(alive(st)):
         return
-    execution(ctx, None)
+    if step["stage"] == "suggest":
+        step["stage"] = "write"
+        step["done"] = []
+        return
+    execution(ctx, step["written"])
 
 
 def write_targets(st: WwState, kira: int) -> list[int]:

@@ -21,7 +21,7 @@ def public_step(st: WwState) -> dict[str, Any] | None:
     if step is None:
         return None
     k = step["k"]
-    if k in ("suggest", "write"):
+    if k == "judgment":
         return {"kind": "judgment"}
     out: dict[str, Any] = {"kind": k}
     if k in ("turn", "target", "direction", "give_back", "vote", "interrogate"):
@@ -89,11 +89,15 @@ def build_view(st: WwState, viewer: Viewer) -> dict[str, Any]:
             "seen_hands": {str(k): list(v) for k, v in sorted(me.seen_hands.items())},
         }
         step = st.step
-        if step is not None and step.get("seat") == viewer:
-            if step["k"] == "give_back":
-                mine["took"] = step["took"]
-            if step["k"] == "write" and "suggested" in step:
-                mine["suggested"] = step["suggested"]
+        if step is not None and step["k"] == "give_back" and step["seat"] == viewer:
+            mine["took"] = step["took"]
+        if (
+            step is not None
+            and step["k"] == "judgment"
+            and viewer == step["kira"]
+            and step["suggested"] is not None
+        ):
+            mine["suggested"] = step["suggested"]
         out["me"] = mine
     if everything:
         out["hands"] = [R.sort_cards(st, x.hand) for x in st.seats]
