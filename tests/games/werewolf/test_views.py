@@ -39,11 +39,11 @@ def learns_about(event: Event, viewer: int, k: int) -> bool:
     seed=hs.integers(0, 100_000),
     players=hs.sampled_from([4, 5, 6, 7]),
     pick=hs.integers(0, 6),
-    change_hand=hs.booleans(),
+    change=hs.sampled_from(["hand", "role", "trade"]),
     reveal=hs.sampled_from(["table", "shooter"]),
 )
 def test_secret_swap_changes_only_that_seat(
-    seed: int, players: int, pick: int, change_hand: bool, reveal: str
+    seed: int, players: int, pick: int, change: str, reveal: str
 ) -> None:
     actions = play_random(players, seed, handgun_reveal=reveal)
     a = Match.create("werewolf", players, seed, {"handgun_reveal": reveal})
@@ -52,7 +52,8 @@ def test_secret_swap_changes_only_that_seat(
     k = pick % players
     changed = {k}
     draws_left = 10**9
-    if change_hand:
+    lteam = ("l", "police", "watari")
+    if change == "hand":
         # One of k's cards trades places with the bottom card of the face-down deck.
         hand = sb.seats[k].hand
         i = pick % len(hand)
@@ -60,6 +61,9 @@ def test_secret_swap_changes_only_that_seat(
             return
         hand[i], sb.deck[-1] = sb.deck[-1], hand[i]
         draws_left = len(sb.deck) - 1
+    elif change == "role" and sb.seats[k].role in lteam:
+        # k alone gets another L-team Role: only k may see a difference.
+        sb.seats[k].role = [r for r in lteam if r != sb.seats[k].role][pick % 2]
     else:
         # k trades Roles with another seat j holding a different Role (the table's Role set
         # stays the same): only k and j may see a difference.
