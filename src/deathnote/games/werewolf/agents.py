@@ -48,9 +48,11 @@ class HeuristicAgent(Agent):
         self.roles: dict[int, str] = {}
         self.susp: dict[int, float] = {}
         self.dn: int | None = None  # seat holding the DEATH NOTE, when this seat can follow it
+        self.dn_moved = False  # this seat saw the notebook pass in the current Interrogation
         self.alibi_elsewhere = False
         self.threats: set[int] = set()  # seats that looked at this seat (for Kira)
         self.players = 0
+        self.l_total = 1
         self.alive: list[bool] = []
 
     # -- reading the view ------------------------------------------------------------------
@@ -59,6 +61,7 @@ class HeuristicAgent(Agent):
         st = view["state"]
         me = st["me"]
         self.players = st["players"]
+        self.l_total = sum(1 for r in st["roles_in_game"] if r == "l")
         self.alive = [x["alive"] for x in st["seats"]]
         self.role = me["role"]
         for k, v in me["known_roles"].items():
@@ -126,10 +129,14 @@ class HeuristicAgent(Agent):
                 self.alibi_elsewhere = False
         elif t == "pass":
             self.read_pass(d)
+        elif t == "direction":
+            self.dn_moved = False
         elif t == "interrogated":
             # A known holder who is not Kira had to pass the notebook on.
             holder = self.dn
-            if holder is not None and holder != me and holder in self.not_kira:
+            if self.dn_moved:
+                pass  # this seat saw the notebook pass (to or from it)
+            elif holder is not None and holder != me and holder in self.not_kira:
                 self.dn = self.neighbour(holder, 1 if d["dir"] == "left" else -1)
                 if self.dn == me and "death_note" not in hand:
                     self.dn = None
@@ -165,14 +172,16 @@ class HeuristicAgent(Agent):
     def read_pass(self, d: dict[str, Any]) -> None:
         """A card passed to or from this seat (the only passes it sees)."""
         me, giver, to, card = self.seat, d["seat"], d["to"], d["card"]
+        if card == "death_note":
+            self.dn_moved = True
         if to == me and giver != me:
             if card == "death_note":
                 self.dn = me
                 self.bump(giver, -0.5)
-            elif self.dn == giver:
+            elif self.dn == giver and d.get("lowest"):
                 # It held the notebook (number 0) and gave something else: renumbered.
                 self.learn_role(giver, "kira")
-            if card == "arrest":
+            if card == "arrest" and d.get("lowest"):
                 self.bump(giver, -0.3)
         elif giver == me and card == "death_note":
             self.dn = to
@@ -213,17 +222,21 @@ class HeuristicAgent(Agent):
         return [s for s in self.others() if self.roles.get(s) == "l"]
 
     def victim_rank(self, s: int) -> float:
-        """How much the Kira team wants this seat dead."""
+        """How much the Kira team wants this seat dead: the chance that it is L (every L dead
+        wins), then any L-team player (the team down to one wins), and whoever looked at Kira."""
         if s == self.kira or s == self.worshipper:
             return -10.0
         role = self.roles.get(s)
-        score = 1.0
         if role == "l":
-            score += 6
-        elif role in ("police", "watari"):
-            score += 2
+            score = 3.0
+        elif role is not None:
+            score = 0.3
+        else:
+            unknown = [x for x in self.others() if x not in self.roles]
+            hidden_l = max(0, self.l_total - sum(1 for r in self.roles.values() if r == "l"))
+            score = min(1.0, hidden_l / max(1, len(unknown))) + 0.4
         if s in self.threats:
-            score += 4
+            score += 2.0
         return score
 
     def in_danger(self, view: dict[str, Any]) -> bool:

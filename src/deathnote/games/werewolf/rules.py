@@ -386,6 +386,7 @@ def give_lowest(ctx: Ctx, giver: int, taker: int, cid: str) -> None:
         seat=giver,
         to=taker,
         card=cid,
+        lowest=True,
     )
     st.step = {"k": "give_back", "seat": taker, "to": giver, "took": cid}
 
@@ -402,6 +403,7 @@ def give_back(ctx: Ctx, giver: int, taker: int, cid: str) -> None:
         seat=giver,
         to=taker,
         card=cid,
+        lowest=False,
     )
     ctx.say(f"{pname(giver)} gives a card back to {pname(taker)}.", type="exchanged")
     end_turn(ctx)
@@ -425,6 +427,7 @@ def interrogate(ctx: Ctx, direction: str) -> None:
             seat=s,
             to=to,
             card=c,
+            lowest=True,
         )
     ctx.say(f"Every player passed a card to the {direction}.", type="interrogated", dir=direction)
     end_turn(ctx)
