@@ -127,3 +127,42 @@ def test_heuristic_teams_beat_random_teams() -> None:
     base = l_win_rate(5, False, False, 150)
     assert l_win_rate(5, False, True, 150) > base + 0.1  # a smart L team wins more
     assert l_win_rate(5, True, False, 150) < base - 0.03  # a smart Kira team wins more
+
+
+def test_bot_spots_a_renumbered_death_note() -> None:
+    m = new(4, 3)
+    set_roles(m, {0: "l", 1: "police", 2: "police", 3: "kira"})
+    set_hand(m, 0, ["surveillance", "arrest", "alias"])
+    set_hand(m, 1, ["interrogation", "exchange"])
+    set_hand(m, 3, ["death_note", "vote"])
+    act(m, "play", card="surveillance")
+    act(m, "target", seat=3)
+    bot = HeuristicAgent(0)
+    bot.update(m.view(0))
+    assert bot.dn == 3 and bot.kira is None
+    act(m, "play", card="interrogation")
+    act(m, "direction", dir="left")
+    m.submit(0, {"kind": "give", "card": "alias"})
+    m.submit(1, m.legal(1)[0])
+    m.submit(2, m.legal(2)[0])
+    m.submit(3, {"kind": "give", "card": "vote"})  # Kira renumbers the DEATH NOTE
+    bot.update(m.view(0))
+    assert bot.kira == 3
+
+
+def test_bot_reads_nothing_into_a_card_given_back() -> None:
+    m = new(4, 3)
+    set_roles(m, {0: "l", 1: "police", 2: "police", 3: "kira"})
+    set_hand(m, 0, ["surveillance", "exchange", "alias"])
+    set_hand(m, 1, ["death_note", "exchange"])
+    act(m, "play", card="surveillance")
+    act(m, "target", seat=1)
+    bot = HeuristicAgent(0)
+    bot.update(m.view(0))
+    assert bot.dn == 1
+    act(m, "play", card="exchange")  # the Police holding the notebook exchanges with L
+    act(m, "target", seat=0)
+    act(m, "give", card="alias")
+    act(m, "give", card="alias")  # any card may be given back: nothing to read
+    bot.update(m.view(0))
+    assert bot.kira is None
