@@ -31,6 +31,8 @@ KEEP: dict[str, dict[str, float]] = {
 ACCUSE_CONFIDENCE = 0.75
 #: How much a vote by a known L-team player raises its target's suspicion.
 TRUSTED_VOTE = 1.5
+#: Whether Kira counts a player who passed him the notebook as a threat.
+GIVER_THREAT = False
 
 
 class HeuristicAgent(Agent):
@@ -178,6 +180,8 @@ class HeuristicAgent(Agent):
             if card == "death_note":
                 self.dn = me
                 self.bump(giver, -0.5)
+                if self.role == "kira" and giver != self.worshipper and GIVER_THREAT:
+                    self.threats.add(giver)  # it knows where the notebook went
             elif self.dn == giver and d.get("lowest"):
                 # It held the notebook (number 0) and gave something else: renumbered.
                 self.learn_role(giver, "kira")
@@ -235,8 +239,8 @@ class HeuristicAgent(Agent):
             unknown = [x for x in self.others() if x not in self.roles]
             hidden_l = max(0, self.l_total - sum(1 for r in self.roles.values() if r == "l"))
             score = min(1.0, hidden_l / max(1, len(unknown))) + 0.4
-        if s in self.threats:
-            score += 2.0
+        if s in self.threats and role in (None, "l"):
+            score += 1.5  # it knows about Kira and may hold the Arrest
         return score
 
     def in_danger(self, view: dict[str, Any]) -> bool:
