@@ -164,3 +164,15 @@ def test_replacement_content_renames_cards(tmp_path: Path) -> None:
     assert any(c["name"] == "Poll" for c in m.view(0)["state"]["card_list"])
     again = Match.replay(m.record())
     assert again.view(0) == m.view(0)
+
+
+def test_content_needs_enough_cards(tmp_path: Path) -> None:
+    data = default_content()
+    data["setups"]["4"]["cards"] = {"death_note": 1, "arrest": 1, "vote": 8}
+    bad = tmp_path / "few.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ContentError, match="at least 11 cards"):
+        Match.create("werewolf", 4, 0, content=str(bad))
+    data["setups"]["4"]["cards"]["vote"] = 9
+    bad.write_text(json.dumps(data))
+    assert Match.create("werewolf", 4, 0, content=str(bad)).outcome() is None

@@ -125,11 +125,13 @@ def validate(data: Any, where: str) -> None:
             )
         _need(counts.get("death_note") == 1, where, f"{f}.cards.death_note", "must be 1")
         _need(counts.get("arrest", 0) >= 1, where, f"{f}.cards.arrest", "must be at least 1")
+        # Enough that the deck and discard pile never run dry together (a turn's draw):
+        # two cards per hand, the drawn card, plus every Arrest that may leave the game.
         _need(
-            sum(counts.values()) >= 2 * n + 2,
+            sum(counts.values()) >= 2 * n + 2 + counts.get("arrest", 0),
             where,
             f"{f}.cards",
-            "must hold more cards than the starting hands",
+            f"must hold at least {2 * n + 2 + counts.get('arrest', 0)} cards",
         )
         t = s.get("turns_before_first_judgment")
         _need(t in (1, 2, 3), where, f"{f}.turns_before_first_judgment", "must be 1, 2 or 3")
