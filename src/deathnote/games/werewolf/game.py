@@ -114,8 +114,8 @@ class WerewolfGame(Game):
 
     # -- play --------------------------------------------------------------------------------
     def pending(self, state: WwState) -> dict[Seat, Decision]:
-        """Who decides now: one seat, all players at once (Vote, Interrogation), or Kira's team
-        with their eyes open (covert)."""
+        """Who decides now: one seat, or every living player at once, each in secret (Vote,
+        Interrogation, and the eyes-closed Judgment, where everyone is asked alike)."""
         step = state.step
         if state.winner or step is None:
             return {}
