@@ -7,7 +7,7 @@ import random
 import pytest
 
 from deathnote.agents import agent_rng, make_agent, observe
-from deathnote.engine import Match
+from deathnote.engine import Action, Match
 from deathnote.games.werewolf.agents import HeuristicAgent
 
 from .helpers import act, new, set_hand, set_roles, st
@@ -166,3 +166,25 @@ def test_bot_reads_nothing_into_a_card_given_back() -> None:
     act(m, "give", card="alias")  # any card may be given back: nothing to read
     bot.update(m.view(0))
     assert bot.kira is None
+
+
+def test_l_team_exchanges_with_a_known_notebook_holder() -> None:
+    m = new(4, 5)
+    set_roles(m, {0: "police", 1: "l", 2: "kira", 3: "police"})
+    set_hand(m, 0, ["surveillance", "exchange", "alias"])
+    set_hand(m, 2, ["death_note", "vote"])
+    act(m, "play", card="surveillance")
+    act(m, "target", seat=2)
+    bot = HeuristicAgent(0)
+    view = m.view(0)
+    bot.update(view)
+    assert bot.probe_target() == 2
+    play_exchange = Action.make("play", card="exchange")
+    discard_alias = Action.make("discard", card="alias")
+    hand = ["exchange", "alias", "vote"]
+    assert bot.score_turn(play_exchange, view, hand) > bot.score_turn(discard_alias, view, hand)
+    assert bot.target_for("exchange", observe(m, 1, random.Random(0)), view) == 2
+    # Seat 1 saw nothing: it knows no holder to probe.
+    other = HeuristicAgent(1)
+    other.update(m.view(1))
+    assert other.probe_target() is None

@@ -221,6 +221,15 @@ class HeuristicAgent(Agent):
         best = max(odds.values())
         return obs.rng.choice(sorted(s for s, v in odds.items() if v == best))
 
+    def probe_target(self) -> int | None:
+        """For the L team: a player known to hold the notebook who may be Kira. An Exchange
+        takes the notebook from anyone else, and shows Kira up if he renumbers it."""
+        if self.role in ("kira", "worshipper") or self.dn is None:
+            return None
+        if self.dn in self.others() and self.dn not in self.not_kira:
+            return self.dn
+        return None
+
     def known_l(self) -> list[int]:
         """Living seats known to be L."""
         return [s for s in self.others() if self.roles.get(s) == "l"]
@@ -336,6 +345,9 @@ class HeuristicAgent(Agent):
                 ls = [s for s in others if self.roles.get(s) == "l"]
                 if ls:
                     return obs.rng.choice(ls)
+            probe = self.probe_target()
+            if probe is not None:
+                return probe
         if kira_team:
             pool = [s for s in others if s not in (self.kira, self.worshipper)]
             unknown = [s for s in pool if s not in self.roles]
@@ -385,6 +397,8 @@ class HeuristicAgent(Agent):
                 return 9.0
             if self.role in ("police", "watari") and "arrest" in hand and self.known_l():
                 return 6.0
+            if self.probe_target() is not None:
+                return 7.0
             return 2.0
         if card == "interrogation":
             if self.dn == self.seat and not kira_team:
