@@ -1,0 +1,593 @@
+"""The rules of Death Note Werewolf: the phases, the turn, every card and every Role.
+
+Each function takes a ``Ctx`` (state, the match's generator, the events of this action) and
+leaves the state at the next decision (``st.step``) or at the end of the game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from deathnote.engine.actions import Action, Event
+
+from .state import SeatState, WwState
+
+#: Cards that need a target player when played.
+TARGETED = ("arrest", "handgun", "witness", "surveillance", "exchange")
+#: Cards that can never be discarded to pass (DEATH NOTE also can never be played).
+UNDISCARDABLE = ("death_note", "arrest")
+#: Cards whose play is restricted to Roles (the others are played by anyone).
+PLAYED_ONLY_BY = {"arrest": ("l",), "handgun": ("police",)}
+#: Cards that are held, never played: their effect works from the hand.
+NEVER_PLAYED = ("death_note", "alias", "alibi")
+#: How many times the FAQ "draw again" may repeat before the turn is given up (never seen
+#: with the printed set-ups; it only guards against a replacement content that jams).
+FAQ_LIMIT = 40
+NO_SUGGESTION = -1
+
+
+@dataclass
+class Ctx:
+    """What a rule function works with."""
+
+    st: WwState
+    rng: random.Random
+    events: list[Event]
+
+    def say(self, text: str, **data: Any) -> None:
+        """A public event."""
+        self.events.append(Event.public(text, **data))
+
+    def tell(self, seats: Iterable[int], text: str, **data: Any) -> None:
+        """A private event for exactly these seats."""
+        self.events.append(Event.private(seats, text, **data))
+
+
+# -- content look-ups ----------------------------------------------------------------------
+def card(st: WwState, cid: str) -> dict[str, Any]:
+    """The content entry of a card id."""
+    for c in st.content["cards"]:
+        if c["id"] == cid:
+            return dict(c)
+    raise KeyError(cid)
+
+
+def number(st: WwState, cid: str) -> int:
+    """The printed number of a card."""
+    return int(card(st, cid)["number"])
+
+
+def cname(st: WwState, cid: str) -> str:
+    """The printed name of a card."""
+    return str(card(st, cid)["name"])
+
+
+def role_info(st: WwState, rid: str) -> dict[str, Any]:
+    """The content entry of a Role id."""
+    for r in st.content["roles"]:
+        if r["id"] == rid:
+            return dict(r)
+    raise KeyError(rid)
+
+
+def team_of(st: WwState, seat: int) -> str:
+    """The team of a seat ("kira" or "l")."""
+    return str(role_info(st, st.seats[seat].role)["team"])
+
+
+def pname(seat: int) -> str:
+    """The public name of a seat."""
+    return f"Player {seat + 1}"
+
+
+def sort_cards(st: WwState, cards: Iterable[str]) -> list[str]:
+    """Cards in printed-number order."""
+    return sorted(cards, key=lambda c: (number(st, c), c))
+
+
+def alive(st: WwState) -> list[int]:
+    """Living seats in seat order."""
+    return [s for s, x in enumerate(st.seats) if x.alive]
+
+
+def neighbour(st: WwState, seat: int, step: int) -> int:
+    """The next living seat to the left (step 1) or to the right (step -1)."""
+    s = seat
+    for _ in range(st.players):
+        s = (s + step) % st.players
+        if st.seats[s].alive:
+            return s
+    return seat
+
+
+def seat_of(st: WwState, role: str) -> int | None:
+    """The seat holding a Role (the first one for Roles dealt twice)."""
+    return next((s for s, x in enumerate(st.seats) if x.role == role), None)
+
+
+def setup(st: WwState) -> dict[str, Any]:
+    """The set-up of this table size."""
+    table: dict[str, Any] = st.content["setups"][str(st.players)]
+    return table
+
+
+# -- the number-changing ability ------------------------------------------------------------
+def lowest_choices(st: WwState, seat: int) -> list[str]:
+    """The cards this seat may give when asked for its lowest-numbered card.
+
+    A card whose number the seat's Role may change can be given (its number set to 0) or
+    kept (set above every other card); the other cards compare by their printed numbers.
+    """
+    x = st.seats[seat]
+    changeable = set(role_info(st, x.role)["changes"])
+    fixed = [c for c in x.hand if c not in changeable]
+    out = {c for c in x.hand if c in changeable}
+    if fixed:
+        low = min(number(st, c) for c in fixed)
+        out |= {c for c in fixed if number(st, c) == low}
+    return sort_cards(st, out)
+
+
+def printed_lowest(st: WwState, seat: int) -> str | None:
+    """The lowest printed-number card of a hand (Handgun: no one may change numbers)."""
+    hand = st.seats[seat].hand
+    return sort_cards(st, hand)[0] if hand else None
+
+
+# -- the turn --------------------------------------------------------------------------------
+def can_play(st: WwState, seat: int, cid: str) -> bool:
+    """Whether this seat's Role may play this card."""
+    if cid in NEVER_PLAYED:
+        return False
+    roles = PLAYED_ONLY_BY.get(cid)
+    return roles is None or st.seats[seat].role in roles
+
+
+def turn_actions(st: WwState, seat: int) -> list[Action]:
+    """Play a card or pass by discarding one (Shinigami must be played when held)."""
+    hand = st.seats[seat].hand
+    if "shinigami" in hand:
+        return [Action.make("play", f"Play {cname(st, 'shinigami')}", card="shinigami")]
+    kinds = sort_cards(st, set(hand))
+    plays = [
+        Action.make("play", f"Play {cname(st, c)}", card=c) for c in kinds if can_play(st, seat, c)
+    ]
+    discards = [
+        Action.make("discard", f"Pass: discard {cname(st, c)}", card=c)
+        for c in kinds
+        if c not in UNDISCARDABLE
+    ]
+    return plays + discards
+
+
+def draw(ctx: Ctx) -> str | None:
+    """The top card of the deck; the discard pile is shuffled into a new deck when empty."""
+    st = ctx.st
+    if not st.deck and st.discard:
+        st.deck = list(st.discard)
+        st.discard.clear()
+        ctx.rng.shuffle(st.deck)
+        st.reshuffles += 1
+        ctx.say(
+            "The deck is empty: the discard pile is shuffled into a new deck.",
+            type="reshuffle",
+            deck=len(st.deck),
+        )
+    return st.deck.pop(0) if st.deck else None
+
+
+def start_investigation(ctx: Ctx) -> None:
+    """Investigation Phase: every living player takes a turn (two before the first Judgment
+    at 4-5 players), starting with the first player."""
+    st = ctx.st
+    st.phase = "investigation"
+    start = st.first if st.seats[st.first].alive else neighbour(st, st.first, 1)
+    ring = [start]
+    while (n := neighbour(st, ring[-1], 1)) != start:
+        ring.append(n)
+    rounds = setup(st)["turns_before_first_judgment"] if st.judgments == 0 else 1
+    st.order = ring * rounds
+    ctx.say(
+        f"Investigation Phase {st.judgments + 1}: {pname(start)} starts.",
+        type="phase",
+        phase="investigation",
+        number=st.judgments + 1,
+        start=start,
+    )
+    next_turn(ctx)
+
+
+def next_turn(ctx: Ctx) -> None:
+    """The next turn of the phase, or the Judgment Phase when every turn is played."""
+    st = ctx.st
+    st.step = None
+    if st.winner:
+        return
+    st.order = [s for s in st.order if st.seats[s].alive]
+    if not st.order:
+        judgment(ctx)
+        return
+    seat = st.order.pop(0)
+    st.current = seat
+    st.turns += 1
+    c = draw(ctx)
+    st.drawn = c
+    if c is not None:
+        st.seats[seat].hand.append(c)
+        ctx.say(f"{pname(seat)} draws a card.", type="draw", seat=seat)
+        ctx.tell([seat], f"You draw {cname(st, c)}.", type="drew", seat=seat, card=c)
+    tries = 0
+    while not turn_actions(st, seat) and tries < FAQ_LIMIT:
+        tries += 1
+        stuck_redraw(ctx, seat)
+    if not turn_actions(st, seat):
+        ctx.say(f"{pname(seat)} still cannot play; the turn passes.", type="stuck_end", seat=seat)
+        next_turn(ctx)
+        return
+    st.step = {"k": "turn", "seat": seat}
+
+
+def stuck_redraw(ctx: Ctx, seat: int) -> None:
+    """FAQ: a hand that can neither play nor discard draws one more card and returns the
+    card drawn before it this turn to the deck, which is shuffled."""
+    st = ctx.st
+    ctx.say(
+        f"{pname(seat)} cannot use or discard any card: they draw again.", type="stuck", seat=seat
+    )
+    new = draw(ctx)
+    if new is None:
+        return
+    hand = st.seats[seat].hand
+    hand.append(new)
+    back = st.drawn if st.drawn is not None and st.drawn in hand else None
+    if back is None:
+        back = sort_cards(st, hand)[0]
+    hand.remove(back)
+    st.deck.append(back)
+    ctx.rng.shuffle(st.deck)
+    st.drawn = new
+    ctx.tell(
+        [seat],
+        f"You draw {cname(st, new)} and return {cname(st, back)} to the deck.",
+        type="redrew",
+        seat=seat,
+        card=new,
+        returned=back,
+    )
+
+
+def end_turn(ctx: Ctx) -> None:
+    """The turn is over: the next one (unless the game is)."""
+    ctx.st.drawn = None
+    next_turn(ctx)
+
+
+def play_card(ctx: Ctx, seat: int, cid: str) -> None:
+    """Play a card from the hand; a targeted card asks for its target next."""
+    st = ctx.st
+    st.seats[seat].hand.remove(cid)
+    if cid == "arrest":
+        st.removed.append(cid)
+    else:
+        st.discard.append(cid)
+    ctx.say(f"{pname(seat)} plays {cname(st, cid)}.", type="play", seat=seat, card=cid)
+    if cid in TARGETED:
+        st.step = {"k": "target", "seat": seat, "card": cid}
+    elif cid == "vote":
+        st.step = {"k": "vote", "seat": seat, "votes": {}}
+    elif cid == "interrogation":
+        st.step = {"k": "direction", "seat": seat}
+    elif cid == "shinigami":
+        ctx.say(
+            "Shinigami: everyone closes their eyes; Kira and the Worshipper open theirs.",
+            type="shinigami",
+            seat=seat,
+        )
+        kira_team_sees(ctx)
+        end_turn(ctx)
+    else:  # pragma: no cover - content guards this
+        end_turn(ctx)
+
+
+def discard_card(ctx: Ctx, seat: int, cid: str) -> None:
+    """Pass: discard one card face up."""
+    st = ctx.st
+    st.seats[seat].hand.remove(cid)
+    st.discard.append(cid)
+    ctx.say(
+        f"{pname(seat)} passes and discards {cname(st, cid)}.", type="discard", seat=seat, card=cid
+    )
+    end_turn(ctx)
+
+
+def targets(st: WwState, seat: int) -> list[int]:
+    """The players a card may name: every other living player."""
+    return [s for s in alive(st) if s != seat]
+
+
+def resolve_target(ctx: Ctx, seat: int, cid: str, target: int) -> None:
+    """Carry out a targeted card."""
+    st = ctx.st
+    ctx.say(
+        f"{pname(seat)} names {pname(target)} ({cname(st, cid)}).",
+        type="target",
+        seat=seat,
+        card=cid,
+        target=target,
+    )
+    if cid == "arrest":
+        arrest(ctx, seat, target)
+        end_turn(ctx)
+    elif cid == "handgun":
+        shown = printed_lowest(st, target)
+        if shown is not None:
+            text = f"{pname(target)} reveals {cname(st, shown)} (lowest printed number)."
+            if st.options["handgun_reveal"] == "table":
+                ctx.say(text, type="handgun", seat=seat, target=target, card=shown)
+            else:
+                ctx.tell([seat, target], text, type="handgun", seat=seat, target=target, card=shown)
+        end_turn(ctx)
+    elif cid == "witness":
+        role = st.seats[target].role
+        st.seats[seat].known_roles[target] = role
+        ctx.tell(
+            [seat],
+            f"Witness: {pname(target)} is {role_info(st, role)['name']}.",
+            type="witness",
+            seat=seat,
+            target=target,
+            role=role,
+        )
+        end_turn(ctx)
+    elif cid == "surveillance":
+        hand = sort_cards(st, st.seats[target].hand)
+        st.seats[seat].seen_hands[target] = hand
+        ctx.tell(
+            [seat],
+            f"Surveillance: {pname(target)} holds " + ", ".join(cname(st, c) for c in hand) + ".",
+            type="surveillance",
+            seat=seat,
+            target=target,
+            hand=hand,
+        )
+        end_turn(ctx)
+    else:  # exchange
+        st.step = {"k": "give_lowest", "seat": target, "to": seat}
+
+
+def arrest(ctx: Ctx, seat: int, target: int) -> None:
+    """Arrest: Kira without an Alibi is arrested; anyone else denies. The card is gone."""
+    st = ctx.st
+    x = st.seats[target]
+    if x.role == "kira" and "alibi" not in x.hand:
+        ctx.say(f"{pname(target)} is arrested: they are Kira!", type="arrested", target=target)
+        finish(ctx, "l", "arrest", f"L arrested Kira ({pname(target)}).")
+        return
+    ctx.say(f"{pname(target)} denies the accusation.", type="denied", target=target)
+    total = setup(st)["cards"].get("arrest", 0)
+    if st.removed.count("arrest") >= total:
+        finish(
+            ctx, "kira", "no_arrest", "Every Arrest card has left the game without arresting Kira."
+        )
+
+
+def give_lowest(ctx: Ctx, giver: int, taker: int, cid: str) -> None:
+    """Exchange, first half: the named player gives their lowest-numbered card."""
+    st = ctx.st
+    st.seats[giver].hand.remove(cid)
+    st.seats[taker].hand.append(cid)
+    ctx.tell(
+        [giver, taker],
+        f"{pname(giver)} gives {cname(st, cid)} to {pname(taker)}.",
+        type="pass",
+        seat=giver,
+        to=taker,
+        card=cid,
+        lowest=True,
+    )
+    st.step = {"k": "give_back", "seat": taker, "to": giver, "took": cid}
+
+
+def give_back(ctx: Ctx, giver: int, taker: int, cid: str) -> None:
+    """Exchange, second half: the player of the card gives any one card."""
+    st = ctx.st
+    st.seats[giver].hand.remove(cid)
+    st.seats[taker].hand.append(cid)
+    ctx.tell(
+        [giver, taker],
+        f"{pname(giver)} gives {cname(st, cid)} to {pname(taker)}.",
+        type="pass",
+        seat=giver,
+        to=taker,
+        card=cid,
+        lowest=False,
+    )
+    ctx.say(f"{pname(giver)} gives a card back to {pname(taker)}.", type="exchanged")
+    end_turn(ctx)
+
+
+def interrogate(ctx: Ctx, direction: str) -> None:
+    """Interrogation: once every player chose, all lowest cards pass at once."""
+    st = ctx.st
+    assert st.step is not None
+    picks: dict[int, str] = {int(k): v for k, v in st.step["picks"].items()}
+    step = 1 if direction == "left" else -1
+    for s, c in picks.items():
+        st.seats[s].hand.remove(c)
+    for s, c in sorted(picks.items()):
+        to = neighbour(st, s, step)
+        st.seats[to].hand.append(c)
+        ctx.tell(
+            [s, to],
+            f"{pname(s)} passes {cname(st, c)} to {pname(to)}.",
+            type="pass",
+            seat=s,
+            to=to,
+            card=c,
+            lowest=True,
+        )
+    ctx.say(f"Every player passed a card to the {direction}.", type="interrogated", dir=direction)
+    end_turn(ctx)
+
+
+def vote(ctx: Ctx) -> None:
+    """Vote: every player's pointing is shown at once."""
+    st = ctx.st
+    assert st.step is not None
+    votes = {int(k): int(v) for k, v in st.step["votes"].items()}
+    text = ", ".join(f"{pname(s)} -> {pname(t)}" for s, t in sorted(votes.items()))
+    ctx.say(f"Vote: {text}.", type="vote", votes={str(s): t for s, t in sorted(votes.items())})
+    end_turn(ctx)
+
+
+# -- Judgment ----------------------------------------------------------------------------------
+def kira_team_sees(ctx: Ctx) -> None:
+    """Kira and the Worshipper open their eyes and see each other."""
+    st = ctx.st
+    k, w = seat_of(st, "kira"), seat_of(st, "worshipper")
+    if k is None or w is None or not (st.seats[k].alive and st.seats[w].alive):
+        return
+    st.seats[k].known_roles[w] = "worshipper"
+    st.seats[w].known_roles[k] = "kira"
+    ctx.tell(
+        [k, w],
+        f"Eyes open: {pname(k)} is Kira and {pname(w)} is the Worshipper.",
+        type="kira_team",
+        kira=k,
+        worshipper=w,
+    )
+
+
+def judgment(ctx: Ctx) -> None:
+    """Judgment Phase: every living player is asked alike while the eyes are closed (so that
+    nobody, not even a hot-seat hand-over, shows who acts): the Worshipper points first when
+    Kira holds the DEATH NOTE, then Kira must write a name."""
+    st = ctx.st
+    st.phase = "judgment"
+    st.current = None
+    ctx.say(
+        "Judgment Phase: everyone closes their eyes.",
+        type="phase",
+        phase="judgment",
+        number=st.judgments + 1,
+    )
+    kira_team_sees(ctx)
+    k = seat_of(st, "kira")
+    w = seat_of(st, "worshipper")
+    notebook = k is not None and st.seats[k].alive and "death_note" in st.seats[k].hand
+    guide = notebook and w is not None and st.seats[w].alive
+    st.step = {
+        "k": "judgment",
+        "stage": "suggest" if guide else "write",
+        "kira": k if notebook else None,
+        "worshipper": w if guide else None,
+        "done": [],
+        "suggested": None,
+        "written": None,
+    }
+
+
+def judgment_done(ctx: Ctx, seat: int, choice: int | None) -> None:
+    """One player's eyes-closed choice; once everyone chose, the next stage or Execution."""
+    st = ctx.st
+    step = st.step
+    assert step is not None
+    step["done"].append(seat)
+    if step["stage"] == "suggest" and seat == step["worshipper"]:
+        step["suggested"] = choice
+        text = (
+            "The Worshipper points at no one."
+            if choice == NO_SUGGESTION
+            else f"The Worshipper points at {pname(choice or 0)}."
+        )
+        ctx.tell([seat, step["kira"]], text, type="suggest", seat=seat, target=choice)
+    if step["stage"] == "write" and seat == step["kira"]:
+        step["written"] = choice
+    if len(step["done"]) < len(alive(st)):
+        return
+    if step["stage"] == "suggest":
+        step["stage"] = "write"
+        step["done"] = []
+        return
+    execution(ctx, step["written"])
+
+
+def write_targets(st: WwState, kira: int) -> list[int]:
+    """The names Kira may write: any other living player, himself only with an Alias."""
+    out = [s for s in alive(st) if s != kira]
+    if "alias" in st.seats[kira].hand:
+        out.append(kira)
+    return sorted(out)
+
+
+def suggest_targets(st: WwState, worshipper: int) -> list[int]:
+    """Whom the Worshipper may point Kira at (any living player but themself)."""
+    return [s for s in alive(st) if s != worshipper]
+
+
+def execution(ctx: Ctx, target: int | None) -> None:
+    """Eyes open: the named player dies unless they reveal an Alias."""
+    st = ctx.st
+    if target is None:
+        ctx.say("Eyes open: no name is written in the DEATH NOTE.", type="no_name")
+    else:
+        ctx.say(
+            f"Eyes open: {pname(target)}'s name is written in the DEATH NOTE.",
+            type="written",
+            target=target,
+        )
+        x = st.seats[target]
+        if "alias" in x.hand:
+            ctx.say(f"{pname(target)} reveals an Alias and survives.", type="alias", target=target)
+        else:
+            die(ctx, target, x)
+    st.judgments += 1
+    if st.winner:
+        st.step = None
+        return
+    start_investigation(ctx)
+
+
+def die(ctx: Ctx, target: int, x: SeatState) -> None:
+    """Death by heart attack: the Role is revealed, the hand goes under the deck face down."""
+    st = ctx.st
+    x.alive = False
+    cards = list(x.hand)
+    x.hand.clear()
+    ctx.rng.shuffle(cards)
+    st.deck.extend(cards)
+    ctx.say(
+        f"{pname(target)} dies of a heart attack. They were "
+        f"{role_info(st, x.role)['name']}; their {len(cards)} cards go under the deck.",
+        type="death",
+        target=target,
+        role=x.role,
+        cards=len(cards),
+    )
+    l_alive = [s for s in alive(st) if st.seats[s].role == "l"]
+    team_alive = [s for s in alive(st) if team_of(st, s) == "l"]
+    if not l_alive:
+        finish(ctx, "kira", "l_dead", "Every L is dead.")
+    elif len(team_alive) <= 1:
+        finish(ctx, "kira", "l_team_one", "The L team is down to one player.")
+
+
+def finish(ctx: Ctx, winner: str, condition: str, reason: str) -> None:
+    """The game is over."""
+    st = ctx.st
+    st.winner, st.condition, st.reason = winner, condition, reason
+    st.step = None
+    st.order = []
+    roles = ", ".join(
+        f"{pname(s)}: {role_info(st, x.role)['name']}" for s, x in enumerate(st.seats)
+    )
+    ctx.say(
+        f"{reason} The {'Kira' if winner == 'kira' else 'L'} team wins. Roles: {roles}.",
+        type="end",
+        winner=winner,
+        condition=condition,
+        roles=[x.role for x in st.seats],
+    )

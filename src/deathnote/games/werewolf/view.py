@@ -1,0 +1,106 @@
+"""Views of Death Note Werewolf: built by listing what each viewer may see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deathnote.engine.actions import OMNISCIENT, Viewer
+
+from . import rules as R
+from .state import WwState
+
+
+def _card(st: WwState, cid: str) -> dict[str, Any]:
+    c = R.card(st, cid)
+    return {"id": cid, "number": c["number"], "name": c["name"], "text": c["text"]}
+
+
+def public_step(st: WwState) -> dict[str, Any] | None:
+    """What the table sees of the decision under way (nothing of the eyes-closed ones)."""
+    step = st.step
+    if step is None:
+        return None
+    k = step["k"]
+    if k == "judgment":
+        return {"kind": "judgment"}
+    out: dict[str, Any] = {"kind": k}
+    if k in ("turn", "target", "direction", "give_back", "vote", "interrogate"):
+        out["player"] = step["seat"]
+    if k == "target":
+        out["card"] = step["card"]
+    if k == "interrogate":
+        out["dir"] = step["dir"]
+    if k == "give_lowest":
+        out["player"] = step["to"]
+        out["named"] = step["seat"]
+    if k == "give_back":
+        out["named"] = step["to"]
+    return out
+
+
+def build_view(st: WwState, viewer: Viewer) -> dict[str, Any]:
+    """The state as this viewer may see it."""
+    over = st.winner is not None
+    everything = viewer == OMNISCIENT or over
+    seats = []
+    for s, x in enumerate(st.seats):
+        shown = everything or not x.alive or viewer == s
+        seats.append(
+            {
+                "seat": s,
+                "alive": x.alive,
+                "role": x.role if shown else None,
+                "hand_size": len(x.hand),
+                "first": s == st.first,
+                "current": s == st.current,
+            }
+        )
+    table = R.setup(st)
+    out: dict[str, Any] = {
+        "players": st.players,
+        "phase": st.phase,
+        "judgments": st.judgments,
+        "first": st.first,
+        "current": st.current,
+        "turns_left": len(st.order),
+        "deck": len(st.deck),
+        "discard": list(st.discard),
+        "removed": list(st.removed),
+        "roles_in_game": sorted(table["roles"]),
+        "cards_in_game": dict(sorted(table["cards"].items())),
+        "card_list": [_card(st, c["id"]) for c in st.content["cards"]],
+        "handgun_reveal": st.options["handgun_reveal"],
+        "step": public_step(st),
+        "seats": seats,
+        "winner": st.winner,
+    }
+    if isinstance(viewer, int):
+        me = st.seats[viewer]
+        info = R.role_info(st, me.role)
+        mine: dict[str, Any] = {
+            "seat": viewer,
+            "role": me.role,
+            "role_name": info["name"],
+            "team": info["team"],
+            "text": info["text"],
+            "changes": list(info["changes"]),
+            "hand": [_card(st, c) for c in R.sort_cards(st, me.hand)],
+            "known_roles": {str(k): v for k, v in sorted(me.known_roles.items())},
+            "seen_hands": {str(k): list(v) for k, v in sorted(me.seen_hands.items())},
+        }
+        step = st.step
+        if step is not None and step["k"] == "give_back" and step["seat"] == viewer:
+            mine["took"] = step["took"]
+        if (
+            step is not None
+            and step["k"] == "judgment"
+            and viewer == step["kira"]
+            and step["suggested"] is not None
+        ):
+            mine["suggested"] = step["suggested"]
+        out["me"] = mine
+    if everything:
+        out["hands"] = [R.sort_cards(st, x.hand) for x in st.seats]
+    if viewer == OMNISCIENT:
+        out["deck_order"] = list(st.deck)
+    return out

@@ -1,0 +1,35 @@
+"""Golden playthroughs: seeded random games whose every action is pinned, to catch rules drift.
+
+If a rule changes on purpose, bump ``WerewolfGame.rules_version`` and update these digests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import orjson
+import pytest
+
+from deathnote.agents import RandomAgent, agent_rng, observe
+from deathnote.engine import Match
+
+GOLDEN = {
+    4: (34, "arrest", "006f9d050a5b"),
+    5: (33, "l_dead", "d688780bd5bc"),
+    6: (134, "l_team_one", "1e84157df7de"),
+    7: (248, "arrest", "31e7a1be37c0"),
+}
+
+
+@pytest.mark.parametrize("players", sorted(GOLDEN))
+def test_golden_random_playthrough(players: int) -> None:
+    m = Match.create("werewolf", players, 1234)
+    agents = [RandomAgent(s) for s in range(players)]
+    rngs = [agent_rng(1234, s) for s in range(players)]
+    while m.outcome() is None:
+        s = min(m.pending())
+        m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
+    out = m.outcome()
+    assert out is not None
+    digest = hashlib.sha256(orjson.dumps(m.record()["actions"])).hexdigest()[:12]
+    assert (len(m.actions), out.condition, digest) == GOLDEN[players]
