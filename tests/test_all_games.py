@@ -39,6 +39,11 @@ def test_random_games_end_and_replay(game_id: str, seed: int) -> None:
         record = orjson.loads(orjson.dumps(match.record()))
         again = Match.replay(record)
         assert again.outcome() == match.outcome()
+        outcome = match.outcome()
+        assert outcome is not None
+        # The seats that won (RL rewards, the screens' "who won") agree with the winners.
+        assert set(outcome.winning_seats) <= set(range(players))
+        assert bool(outcome.winning_seats) == bool(outcome.winners)
         viewers = [*range(players), SPECTATOR, OMNISCIENT]
         for viewer in viewers:
             view = match.view(viewer)

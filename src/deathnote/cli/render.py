@@ -54,6 +54,10 @@ def render_view(view: dict[str, Any]) -> RenderableType:
     if view.get("outcome"):
         out = view["outcome"]
         winners = ", ".join(out["winners"]) or "nobody"
+        names = view.get("seats") or []
+        won = [names[s] for s in out.get("winning_seats", []) if 0 <= s < len(names)]
+        if won:
+            winners += f" ({', '.join(won)})"
         parts.append(Panel(f"{out['reason']}\nWinner: {winners}", title="Game over"))
     elif view.get("legal"):
         parts.append(render_choices(view))

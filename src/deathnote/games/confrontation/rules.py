@@ -690,7 +690,10 @@ def _accuse(state: ConfState, s: int, ev: list[Event]) -> None:
 
 
 def _finish(state: ConfState, winner: str, condition: str, reason: str, ev: list[Event]) -> None:
-    state.result = Outcome((winner,), condition, reason, {"kira_points": float(state.points)})
+    seat = KIRA if winner == "kira" else L
+    state.result = Outcome(
+        (winner,), condition, reason, {"kira_points": float(state.points)}, (seat,)
+    )
     state.phase = OVER
     ev.append(
         Event.public(

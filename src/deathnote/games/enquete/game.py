@@ -266,7 +266,8 @@ class EnqueteGame(Game):
             "three_dead": "Three Roles are dead and revealed: the team is dissolved.",
             "round5": "After the fifth round the Detective dies without Light unmasked.",
         }[state.ending or "round5"]
-        return Outcome(winners, state.ending or "round5", reason, scores)
+        seats = tuple(i for i in range(len(state.seats)) if state.apples[i] > 0)
+        return Outcome(winners, state.ending or "round5", reason, scores, seats)
 
     def agents(self) -> Mapping[str, type[Agent]]:
         """The heuristic bot (every Role, the Detective included)."""

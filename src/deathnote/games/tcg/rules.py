@@ -537,4 +537,4 @@ def outcome(state: TcgState) -> Outcome | None:
     side = "first" if state.winner == state.first else "second"
     win, lose = (state.players[s].deck_key for s in (state.winner, 1 - state.winner))
     scores = {win: 1.0, lose: 0.0} if win != lose else {win: 0.5}
-    return Outcome((side,), state.condition, state.reason, scores)
+    return Outcome((side,), state.condition, state.reason, scores, (state.winner,))
