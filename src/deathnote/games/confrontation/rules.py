@@ -91,14 +91,48 @@ def row_action(kind: str, row: int, ability: str, filled: int, cost: int) -> Act
     return Action.make(kind, f"Row {row + 1}: {ABILITY_LABELS[ability]} ({filled}/{cost})", row=row)
 
 
+# -- the match's generator, drawn exactly as ``random.Random`` draws -----------------------
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """``rng.shuffle(cards)``, the same draws and result, without a call per card.
+
+    ``random.Random.shuffle`` swaps each position ``i`` (from the end) with
+    ``_randbelow(i + 1)``, which takes ``(i + 1).bit_length()`` random bits and retries
+    while the number is too big; this does the same inline (tests compare the two).
+    """
+    bits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def roll(rng: random.Random, dice: tuple[tuple[str, ...], ...]) -> list[str]:
+    """``[rng.choice(die) for die in dice]`` with the same draws (see ``shuffle``)."""
+    bits = rng.getrandbits
+    out: list[str] = []
+    for die in dice:
+        n = len(die)
+        if not n:
+            raise IndexError("a die without faces cannot be rolled")
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        out.append(die[j])
+    return out
+
+
 # -- set-up ------------------------------------------------------------------------------
 def new_state(tables: Tables, rng: random.Random) -> ConfState:
     """Kira draws his Suspect card at random; both decks are shuffled."""
     cards = list(range(len(tables.letters)))
-    rng.shuffle(cards)
+    shuffle(rng, cards)
     identity = cards.pop()
     leads = list(range(len(tables.leads)))
-    rng.shuffle(leads)
+    shuffle(rng, leads)
     return build_state(tables, identity, cards, leads)
 
 
@@ -339,7 +373,7 @@ def _reveal_lead(state: ConfState, ev: list[Event], rng: random.Random) -> None:
         # Decision: an empty Lead deck is reshuffled from the used Lead cards.
         state.lead_deck = state.lead_discard
         state.lead_discard = []
-        rng.shuffle(state.lead_deck)
+        shuffle(rng, state.lead_deck)
         ev.append(Event.public("The Lead deck ran out: the used Lead cards are reshuffled."))
     state.lead = state.lead_deck.pop()
     (ta, aa), (tb, ab) = t.leads[state.lead]
@@ -500,7 +534,7 @@ def _place(state: ConfState, seat: Seat, row: int, ev: list[Event], rng: random.
 
 def _start_night(state: ConfState, ev: list[Event], rng: random.Random) -> None:
     t = state.tables
-    state.dice = [rng.choice(die) for die in t.dice]
+    state.dice = roll(rng, t.dice)
     ev.append(
         Event.public(f"Night {state.day}: L rolls {', '.join(state.dice)}.", dice=list(state.dice))
     )
