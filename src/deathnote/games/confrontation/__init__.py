@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat, Viewer
-from deathnote.engine.errors import IllegalAction, OptionsError
+from deathnote.engine.errors import OptionsError
 from deathnote.engine.game import Game
 from deathnote.games.confrontation import content, rules
 from deathnote.games.confrontation.state import ConfState
@@ -62,11 +62,6 @@ class Confrontation(Game):
     def legal(self, state: ConfState, seat: Seat) -> Sequence[Action]:
         """The legal actions of a seat now."""
         return rules.legal(state, seat)
-
-    def check(self, state: ConfState, seat: Seat, action: Action) -> None:
-        """Reject anything not among the legal actions, with a reason."""
-        if not rules.is_legal(state, seat, action):
-            raise IllegalAction(f"{action.label or action.kind!r} is not a legal move now")
 
     def apply(
         self, state: ConfState, seat: Seat, action: Action, rng: random.Random

@@ -241,25 +241,6 @@ def news_choices(state: ConfState) -> list[Action]:
     return out
 
 
-def is_legal(state: ConfState, seat: Seat, action: Action) -> bool:
-    """Whether an action is legal now, without listing every legal action."""
-    phase = state.phase
-    kind = action.kind
-    t = state.tables
-    number = action.get("criminal")
-    if type(number) is not int:
-        return action in legal(state, seat)
-    if phase == NEWS and kind == "news" and seat == L:
-        c = t.index_of_number.get(number, -1)
-        if c < 0 or not state.alive[c] or c in state.news:
-            return False
-        return t.crime_type[c] in state.faces_left or "any" in state.faces_left
-    if phase == KILL and kind == "kill" and seat == KIRA:
-        c = t.index_of_number.get(number, -1)
-        return c >= 0 and c in kill_options(state)
-    return action in legal(state, seat)
-
-
 def kill_options(state: ConfState) -> list[int]:
     """Criminals of the news Kira may kill: local ones, or any while Regional Kills remain."""
     t = state.tables
