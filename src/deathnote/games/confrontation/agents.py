@@ -35,17 +35,16 @@ KILL_PUSHED = 1.0
 KILL_REGIONAL = 2.0
 #: how much likelier Kira is taken to kill a criminal of his own Local Area than another one
 LOCAL_PREFERENCE = 1.5
-#: the chance that Kira wins before the next day, by the points he still needs (index 0 is
-#: "1 point or fewer"; past the end: the last value) and by whether the next Quiet Night
-#: would close the case (measured by simulation of the bots, per chapter)
-LOSE_TODAY = {
-    (1, False): (0.7, 0.5, 0.35, 0.2, 0.07, 0.02, 0.0),
-    (1, True): (1.0, 1.0, 0.9, 0.7, 0.6, 0.3, 0.3),
-    (2, False): (0.92, 0.7, 0.53, 0.32, 0.15, 0.05, 0.03, 0.02, 0.0),
-    (2, True): (1.0, 0.9, 0.65, 0.6, 0.45, 0.35, 0.28, 0.25),
-}
-#: what surviving one more day is worth to L, as a chance of winning in the end
-CONTINUE_VALUE = 0.9
+#: L's chance to win in the end if he plays on instead of guessing now, by the Suspects left
+#: (2, 3-4, 5 or more) and the points Kira still needs (1, 2, ... 8 or more); measured by
+#: letting the bot play on from such days against both bots (both chapters alike)
+PLAY_ON = (
+    (0.05, 0.38, 0.55, 0.7, 0.77, 0.84, 0.84, 0.85),
+    (0.1, 0.35, 0.5, 0.65, 0.72, 0.75, 0.8, 0.8),
+    (0.1, 0.12, 0.3, 0.45, 0.55, 0.6, 0.68, 0.75),
+)
+#: scales PLAY_ON (above 1: L guesses later)
+CONTINUE_VALUE = 1.0
 STAR_ROW_ORDER = ("extra_suspect", "extra_quiet_night", "switch", "change_dice")
 APPLE_ROW_ORDER = ("points_3", "points_2", "switch", "change_dice")
 
@@ -216,10 +215,10 @@ class HeuristicAgent(Agent):
         post = geo.posterior(state, remaining)
         best = max(post.values())
         need = max(1, state["target_points"] - state["kira_points"])
+        k = len(remaining)
+        row = PLAY_ON[0 if k == 2 else 1 if k <= 4 else 2]
+        survive = row[min(need, len(row)) - 1]
         limit = state["regional_limit"]
-        table = LOSE_TODAY[state["chapter"], False]
-        lose = table[min(need, len(table)) - 1]
-        survive = 1.0 - lose
         if state["quiet_nights"] >= state["quiet_allowed"]:
             exposed = [
                 s["letter"]
