@@ -29,7 +29,8 @@ QUIET_LAST = 25.0
 QUIET_EARLY = 0.0
 KIRA_ADVERSARY = 0.5
 POINTS_WEIGHT = 0.3
-PUSH = 0.0
+#: per chapter: how much L values a kill that brings Suspects closer to their limit
+PUSH = {1: 1.0, 2: 0.0}
 KILL_POINTS = 1.2
 KILL_PUSHED = 1.0
 KILL_REGIONAL = 2.0
@@ -43,6 +44,8 @@ PLAY_ON = (
     (0.1, 0.35, 0.5, 0.65, 0.72, 0.75, 0.8, 0.8),
     (0.1, 0.12, 0.3, 0.45, 0.55, 0.6, 0.68, 0.75),
 )
+#: the most exposed Suspects L searches every news for (beyond: the greedy choice alone)
+MAX_COVER_SEARCH = 12
 #: scales PLAY_ON (above 1: L guesses later)
 CONTINUE_VALUE = 1.0
 STAR_ROW_ORDER = ("extra_suspect", "extra_quiet_night", "switch", "change_dice")
@@ -63,6 +66,43 @@ class Geometry:
                 if abs(s["x"] - k["x"]) <= LOCAL_RADIUS and abs(s["y"] - k["y"]) <= LOCAL_RADIUS
             )
 
+    def cover_tables(
+        self, state: dict[str, Any], post: dict[str, float], exposed: list[str]
+    ) -> tuple[dict[int, float], dict[str, set[int]], dict[str, int]]:
+        """For the ``exposed`` Suspects (as bits in list order): the likelihood covered by
+        each set of them, each living criminal type's distinct covers, living counts."""
+        bit = {letter: 1 << i for i, letter in enumerate(exposed)}
+        mass = {0: 0.0}
+        for m in range(1, 1 << len(exposed)):
+            low = m & -m
+            mass[m] = mass[m ^ low] + post[exposed[low.bit_length() - 1]]
+        masks: dict[str, set[int]] = {"knife": set(), "gun": set(), "bomb": set()}
+        living = dict.fromkeys(masks, 0)
+        for k in state["map"]["criminals"]:
+            if k["killed"] or k["number"] in state["news"]:
+                continue
+            living[k["type"]] += 1
+            near = self.local[k["number"]]
+            masks[k["type"]].add(sum(b for x, b in bit.items() if x in near))
+        masks["any"] = masks["knife"] | masks["gun"] | masks["bomb"]
+        living["any"] = sum(living.values())
+        return mass, masks, living
+
+    @staticmethod
+    def best_cover(mass: dict[int, float], options: list[set[int]], start: int = 0) -> float:
+        """The most likelihood one news can cover: one cover from each face's options."""
+        full = mass[len(mass) - 1]
+        best = mass[start]
+        for combo in product(*options):
+            covered = start
+            for m in combo:
+                covered |= m
+            if mass[covered] > best:
+                best = mass[covered]
+                if best >= full - 1e-12:
+                    break
+        return best
+
     def quiet_risk(
         self, state: dict[str, Any], post: dict[str, float], exposed: list[str]
     ) -> float:
@@ -74,37 +114,14 @@ class Geometry:
         """
         if not exposed:
             return 0.0
-        bit = {letter: 1 << i for i, letter in enumerate(exposed)}
-        mass = {0: 0.0}
-        full = 0
-        for letter in exposed:
-            full |= bit[letter]
-        for m in range(1, full + 1):
-            low = m & -m
-            mass[m] = mass[m ^ low] + post[exposed[low.bit_length() - 1]]
-        masks: dict[str, set[int]] = {"knife": set(), "gun": set(), "bomb": set()}
-        living = dict.fromkeys(masks, 0)
-        for k in state["map"]["criminals"]:
-            if k["killed"]:
-                continue
-            living[k["type"]] += 1
-            near = self.local[k["number"]]
-            masks[k["type"]].add(sum(b for x, b in bit.items() if x in near))
-        every = masks["knife"] | masks["gun"] | masks["bomb"]
-        total_mass = mass[full]
+        mass, masks, living = self.cover_tables(state, post, exposed)
+        full = mass[len(mass) - 1]
         risk = 0.0
         rolls = 0
         for roll in product(("knife", "gun", "bomb"), repeat=3):
             rolls += 1
-            options = [masks[t] if living[t] >= roll.count(t) else every for t in roll]
-            best = 0.0
-            for a, b, c in product(*options):
-                covered = mass[a | b | c]
-                if covered > best:
-                    best = covered
-                    if best >= total_mass - 1e-12:
-                        break
-            risk += total_mass - best
+            options = [masks[t] if living[t] >= roll.count(t) else masks["any"] for t in roll]
+            risk += full - self.best_cover(mass, options)
         return risk / rolls
 
     def outside_counts(self, kills: list[int]) -> dict[str, int]:
@@ -254,6 +271,7 @@ class HeuristicAgent(Agent):
         points = {n: state["crime_types"][t]["points"] for n, t in geo.types.items()}
         suspects = [bit[x] for x in nb["remaining"]]
         picked = list(state["news"])
+        push = PUSH[state["chapter"]]
 
         def value(action: Action) -> float:
             news = [*picked, action["criminal"]]
@@ -270,7 +288,7 @@ class HeuristicAgent(Agent):
                     continue
                 sizes = [
                     (rem & (near[n] | ~at_limit)).bit_count()
-                    - PUSH * (rem & ~near[n] & ~at_limit).bit_count()
+                    - push * (rem & ~near[n] & ~at_limit).bit_count()
                     for n in options
                 ]
                 total += KIRA_ADVERSARY * max(sizes) + (1 - KIRA_ADVERSARY) * sum(sizes) / len(
@@ -280,9 +298,36 @@ class HeuristicAgent(Agent):
             score = -total / count - quiet_cost * quiet / count
             return score - POINTS_WEIGHT * points[action["criminal"]]
 
-        scored = [(value(a), a) for a in obs.legal]
+        legal = obs.legal
+        exposed = [x for x in nb["remaining"] if bit[x] & at_limit]
+        if last_quiet and exposed and len(exposed) <= MAX_COVER_SEARCH:
+            legal = self._covering(state, geo, exposed, legal)
+        scored = [(value(a), a) for a in legal]
         best = max(v for v, _ in scored)
         return obs.rng.choice([a for v, a in scored if v >= best - 1e-9])
+
+    def _covering(
+        self, state: dict[str, Any], geo: Geometry, exposed: list[str], legal: Any
+    ) -> list[Action]:
+        """The picks that keep the best cover of the exposed Suspects within reach."""
+        post = geo.posterior(state, state["notebook"]["remaining"])
+        mass, masks, living = geo.cover_tables(state, post, exposed)
+        ebit = {x: 1 << i for i, x in enumerate(exposed)}
+        have = 0
+        for n in state["news"]:
+            have |= sum(b for x, b in ebit.items() if x in geo.local[n])
+        faces = list(state["news_faces_left"])
+        reach: list[tuple[float, Action]] = []
+        for action in legal:
+            n = action["criminal"]
+            kind = geo.types[n]
+            rest = list(faces)
+            rest.remove(kind if kind in rest else "any")
+            mine = have | sum(b for x, b in ebit.items() if x in geo.local[n])
+            options = [masks[f] for f in rest]
+            reach.append((self.best_cover(mass, options, mine), action))
+        top = max(v for v, _ in reach)
+        return [a for v, a in reach if v >= top - 1e-9]
 
     def _star(self, obs: Observation, state: dict[str, Any]) -> Action:
         rows = state["notebook"]["intel"]["rows"]
