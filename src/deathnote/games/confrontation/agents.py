@@ -311,7 +311,7 @@ class HeuristicAgent(Agent):
     ) -> list[Action]:
         """The picks that keep the best cover of the exposed Suspects within reach."""
         post = geo.posterior(state, state["notebook"]["remaining"])
-        mass, masks, living = geo.cover_tables(state, post, exposed)
+        mass, masks, _living = geo.cover_tables(state, post, exposed)
         ebit = {x: 1 << i for i, x in enumerate(exposed)}
         have = 0
         for n in state["news"]:
@@ -325,7 +325,7 @@ class HeuristicAgent(Agent):
             rest.remove(kind if kind in rest else "any")
             mine = have | sum(b for x, b in ebit.items() if x in geo.local[n])
             options = [masks[f] for f in rest]
-            reach.append((self.best_cover(mass, options, mine), action))
+            reach.append((geo.best_cover(mass, options, mine), action))
         top = max(v for v, _ in reach)
         return [a for v, a in reach if v >= top - 1e-9]
 
