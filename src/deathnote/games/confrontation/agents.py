@@ -35,7 +35,7 @@ KILL_POINTS = 1.2
 KILL_PUSHED = 1.0
 KILL_REGIONAL = 2.0
 #: how much likelier Kira is taken to kill a criminal of his own Local Area than another one
-LOCAL_PREFERENCE = 1.5
+LOCAL_PREFERENCE = 1.0
 #: L's chance to win in the end if he plays on instead of guessing now, by the Suspects left
 #: (2, 3-4, 5 or more) and the points Kira still needs (1, 2, ... 8 or more); measured by
 #: letting the bot play on from such days against both bots (both chapters alike)
@@ -46,6 +46,9 @@ PLAY_ON = (
 )
 #: the most exposed Suspects L searches every news for (beyond: the greedy choice alone)
 MAX_COVER_SEARCH = 12
+#: once one more Quiet Night would close the case, every night risks it: playing on is
+#: discounted by the chance to get through this many nights
+DANGER_NIGHTS = 1.0
 #: scales PLAY_ON (above 1: L guesses later)
 CONTINUE_VALUE = 1.0
 STAR_ROW_ORDER = ("extra_suspect", "extra_quiet_night", "switch", "change_dice")
@@ -242,7 +245,7 @@ class HeuristicAgent(Agent):
                 for s in nb["suspects"]
                 if s["status"] == "remaining" and s["outside_kills"] >= limit
             ]
-            survive *= 1.0 - geo.quiet_risk(state, post, exposed)
+            survive *= (1.0 - geo.quiet_risk(state, post, exposed)) ** DANGER_NIGHTS
         return best >= survive * CONTINUE_VALUE
 
     def _name(self, obs: Observation, state: dict[str, Any]) -> Action:
