@@ -24,9 +24,18 @@ from deathnote.engine.actions import Action
 LOCAL_RADIUS = 2
 #: what one Suspect card is worth to L, in Kira's points (tuned by simulation)
 CARD_VALUE = 2.5
+#: the same, as Kira's bot reckons it
+KIRA_CARD_VALUE = 2.5
 APPLE_VALUE = 0.7
 QUIET_LAST = 25.0
 QUIET_EARLY = 0.0
+#: L counts the Suspects a kill leaves to this power (below 1: every Suspect fewer counts
+#: more when few are left)
+SIZE_POWER = 1.0
+#: L searches the whole news (every way to fill the faces left), not one pick at a time
+JOINT_NEWS = True
+#: a Quiet Night that uses L's last spare one
+QUIET_SPARE = 0.0
 KIRA_ADVERSARY = 0.5
 POINTS_WEIGHT = 0.3
 #: per chapter: how much L values a kill that brings Suspects closer to their limit
@@ -34,6 +43,8 @@ PUSH = {1: 1.0, 2: 0.0}
 KILL_POINTS = 1.2
 KILL_PUSHED = 1.0
 KILL_REGIONAL = 2.0
+#: how much Kira's bot fears the share of L's suspicion a kill leaves on him
+KILL_SHARE = 0.0
 #: how much likelier Kira is taken to kill a criminal of his own Local Area than another one
 LOCAL_PREFERENCE = 1.0
 #: L's chance to win in the end if he plays on instead of guessing now, by the Suspects left
@@ -270,42 +281,104 @@ class HeuristicAgent(Agent):
                 at_limit |= bit[s["letter"]]
         near = {n: sum(bit[x] for x in letters) for n, letters in geo.local.items()}
         last_quiet = state["quiet_nights"] >= state["quiet_allowed"]
-        quiet_cost = QUIET_LAST if last_quiet else QUIET_EARLY
+        spare = state["quiet_allowed"] - state["quiet_nights"] - 1
+        quiet_cost = QUIET_LAST if last_quiet else QUIET_EARLY if spare > 0 else QUIET_SPARE
         points = {n: state["crime_types"][t]["points"] for n, t in geo.types.items()}
         suspects = [bit[x] for x in nb["remaining"]]
         picked = list(state["news"])
         push = PUSH[state["chapter"]]
 
-        def value(action: Action) -> float:
-            news = [*picked, action["criminal"]]
-            covered = 0
-            for n in news:
-                covered |= near[n]
-            total = 0.0
+        free_total = (rem & ~at_limit).bit_count()
+
+        exposed_bits = [k for k in suspects if k & at_limit]
+        free_count = len(suspects) - len(exposed_bits)
+        count = max(1, len(suspects))
+        adv = KIRA_ADVERSARY
+
+        def value(news: list[int]) -> float:
+            """Minus the Suspects expected to remain after tonight (news as Local masks)."""
+            sizes = {
+                m: (rem & (m | ~at_limit)).bit_count() ** SIZE_POWER
+                - push * (free_total - (m >> 32).bit_count())
+                for m in news
+            }
+            every = [sizes[m] for m in news]
+            # A Suspect with Regional Kills left may kill any criminal of the news.
+            total = free_count * (adv * max(every) + (1 - adv) * sum(every) / len(every))
             quiet = 0
-            for k in suspects:
-                options = [n for n in news if near[n] & k] if k & at_limit else news
+            covered = 0
+            for m in news:
+                covered |= m
+            for k in exposed_bits:
+                options = [sizes[m] for m in news if m & k]
                 if not options:
                     quiet += 1
-                    total += (rem & at_limit & ~covered).bit_count()
+                    total += (rem & at_limit & ~covered).bit_count() ** SIZE_POWER
                     continue
-                sizes = [
-                    (rem & (near[n] | ~at_limit)).bit_count()
-                    - push * (rem & ~near[n] & ~at_limit).bit_count()
-                    for n in options
-                ]
-                total += KIRA_ADVERSARY * max(sizes) + (1 - KIRA_ADVERSARY) * sum(sizes) / len(
-                    sizes
-                )
-            count = max(1, len(suspects))
-            score = -total / count - quiet_cost * quiet / count
-            return score - POINTS_WEIGHT * points[action["criminal"]]
+                total += adv * max(options) + (1 - adv) * sum(options) / len(options)
+            return -total / count - quiet_cost * quiet / count
 
         legal = obs.legal
         exposed = [x for x in nb["remaining"] if bit[x] & at_limit]
         if last_quiet and exposed and len(exposed) <= MAX_COVER_SEARCH:
             legal = self._covering(state, geo, exposed, legal)
-        scored = [(value(a), a) for a in legal]
+        # Criminals that differ neither in crime type nor in the remaining Suspects they
+        # are local to are alike for this choice: search the news over such groups.
+        groups: dict[tuple[str, int], int] = {}
+        taken = set(picked)
+        free_bits = rem & ~at_limit
+
+        def alike(m: int) -> int:
+            """A stand-in Local mask: which exposed Suspects, and how many others."""
+            return (m & rem & at_limit) | ((1 << (m & free_bits).bit_count()) - 1) << 32
+
+        for k in state["map"]["criminals"]:
+            if not k["killed"] and k["number"] not in taken:
+                key = (k["type"], alike(near[k["number"]]))
+                groups[key] = groups.get(key, 0) + 1
+        have = [alike(near[n]) for n in picked]
+        by_face: dict[str, list[tuple[str, int]]] = {
+            t: [g for g in groups if g[0] == t] for t in ("knife", "gun", "bomb")
+        }
+        by_face["any"] = list(groups)
+        faces = list(state["news_faces_left"])
+        pts_of = {t: state["crime_types"][t]["points"] for t in ("knife", "gun", "bomb")}
+        cache: dict[tuple[str, int], float] = {}
+
+        def best_completion(first: tuple[str, int]) -> float:
+            rest = list(faces)
+            rest.remove(first[0] if first[0] in rest else "any")
+            used = {first: 1}
+            best = -1e18
+
+            def walk(i: int, masks: list[int], pts: float) -> None:
+                nonlocal best
+                if i == len(rest):
+                    v = value(masks) - POINTS_WEIGHT * pts
+                    if v > best:
+                        best = v
+                    return
+                for g in by_face[rest[i]]:
+                    if used.get(g, 0) >= groups[g]:
+                        continue
+                    used[g] = used.get(g, 0) + 1
+                    walk(i + 1, [*masks, g[1]], pts + pts_of[g[0]])
+                    used[g] -= 1
+
+            walk(0, [*have, first[1]], pts_of[first[0]])
+            return best
+
+        scored = []
+        for action in legal:
+            n = action["criminal"]
+            key = (geo.types[n], alike(near[n]))
+            if key not in cache:
+                cache[key] = (
+                    best_completion(key)
+                    if JOINT_NEWS
+                    else (value([*have, key[1]]) - POINTS_WEIGHT * points[n])
+                )
+            scored.append((cache[key], action))
         best = max(v for v, _ in scored)
         return obs.rng.choice([a for v, a in scored if v >= best - 1e-9])
 
@@ -358,9 +431,20 @@ class HeuristicAgent(Agent):
             score = KILL_POINTS * pts + safe + KILL_PUSHED * pushed
             if number not in local:
                 score -= KILL_REGIONAL * (nb["regional_used"] + 1)
+            if KILL_SHARE:
+                score -= KILL_SHARE * self._share_after(geo, state, me, number)
             return score
 
         return max(obs.legal, key=value)
+
+    @staticmethod
+    def _share_after(geo: Geometry, state: dict[str, Any], me: str, number: int) -> float:
+        """How likely L would find Kira's own Suspect after this kill (L's reckoning from
+        the public record; the Suspect cards L drew are unknown and left out)."""
+        night = {"day": state["day"], "news": list(state["news"]), "killed": number}
+        after = dict(state, history=[*state["history"], night])
+        plausible = sorted(geo.plausible(after) | {me})
+        return geo.posterior(after, plausible)[me]
 
     def _apple(self, obs: Observation, state: dict[str, Any]) -> Action:
         rows = state["notebook"]["ryuk"]["rows"]
@@ -399,7 +483,7 @@ class HeuristicAgent(Agent):
         lead = state["lead"]
         a = lead["A"]["points"] + APPLE_VALUE * lead["A"]["apples"]
         b = lead["B"]["points"] + APPLE_VALUE * lead["B"]["apples"]
-        v = CARD_VALUE
+        v = CARD_VALUE if self.seat == 1 else KIRA_CARD_VALUE
         p_a = (v + b) / (a + b + 2 * v) if self.seat == 0 else (v + a) / (a + b + 2 * v)
         side = "A" if obs.rng.random() < p_a else "B"
         return next(x for x in obs.legal if x["side"] == side)
