@@ -33,7 +33,7 @@ QUIET_EARLY = 0.0
 #: more when few are left)
 SIZE_POWER = 1.0
 #: L searches the whole news (every way to fill the faces left), not one pick at a time
-JOINT_NEWS = True
+JOINT_NEWS = False
 #: a Quiet Night that uses L's last spare one
 QUIET_SPARE = 0.0
 KIRA_ADVERSARY = 0.5
