@@ -155,8 +155,15 @@ class Match:
         if seat not in self.pending():
             raise IllegalAction(f"it is not {self.seat_name(seat)}'s turn to decide")
         if self._default_check:
-            if action not in self.legal(seat):
-                raise not_legal(action)
+            legal = self.legal(seat)
+            # Bots hand back one of the legal objects: look for it by identity first
+            # (the same answer as ``in``, without an __eq__ call per earlier action).
+            for candidate in legal:
+                if candidate is action:
+                    break
+            else:
+                if action not in legal:
+                    raise not_legal(action)
         else:
             self.game.check(self.state, seat, action)
         try:
