@@ -32,6 +32,8 @@ QUIET_EARLY = 0.0
 #: L counts the Suspects a kill leaves to this power (below 1: every Suspect fewer counts
 #: more when few are left)
 SIZE_POWER = 1.0
+#: L weighs each Suspect by how likely it is Kira when he picks the news
+WEIGH_NEWS = True
 #: L searches the whole news (every way to fill the faces left), not one pick at a time
 JOINT_NEWS = False
 #: a Quiet Night that uses L's last spare one
@@ -291,7 +293,12 @@ class HeuristicAgent(Agent):
         free_total = (rem & ~at_limit).bit_count()
 
         exposed_bits = [k for k in suspects if k & at_limit]
-        free_count = len(suspects) - len(exposed_bits)
+        if WEIGH_NEWS:
+            post = geo.posterior(state, nb["remaining"])
+            weight = {bit[x]: p * len(suspects) for x, p in post.items()}
+        else:
+            weight = dict.fromkeys(suspects, 1.0)
+        free_count = sum(weight[k] for k in suspects if not k & at_limit)
         count = max(1, len(suspects))
         adv = KIRA_ADVERSARY
 
@@ -312,10 +319,12 @@ class HeuristicAgent(Agent):
             for k in exposed_bits:
                 options = [sizes[m] for m in news if m & k]
                 if not options:
-                    quiet += 1
-                    total += (rem & at_limit & ~covered).bit_count() ** SIZE_POWER
+                    quiet += weight[k]
+                    total += weight[k] * (rem & at_limit & ~covered).bit_count() ** SIZE_POWER
                     continue
-                total += adv * max(options) + (1 - adv) * sum(options) / len(options)
+                total += weight[k] * (
+                    adv * max(options) + (1 - adv) * sum(options) / len(options)
+                )
             return -total / count - quiet_cost * quiet / count
 
         legal = obs.legal
