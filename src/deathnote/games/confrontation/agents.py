@@ -7,8 +7,9 @@ It reads only ``obs.view`` (exactly what a person in its seat sees), ``obs.legal
   the other side indifferent (the mixed equilibrium of the scene values), so neither can be
   read.
 - L picks the Nightly News to maximise the Suspects the coming kill must eliminate, covers
-  the Suspects that could be forced into a Quiet Night when he cannot afford one, and
-  accuses only when one Suspect remains.
+  the Suspects that could be forced into a Quiet Night when he cannot afford one, weighs
+  the Suspects by how well each explains the kills, and accuses when his best guess is
+  worth more than playing on (certainly when one Suspect remains).
 - Kira kills to keep as many other Suspects plausible as he can (hiding among them), saves
   his Regional Kills, and scores when that costs no cover.
 """
