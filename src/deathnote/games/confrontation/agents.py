@@ -65,7 +65,7 @@ MAX_COVER_SEARCH = 12
 DANGER_NIGHTS = 1.0
 #: scales PLAY_ON (above 1: L guesses later)
 CONTINUE_VALUE = 1.0
-STAR_ROW_ORDER = ("extra_suspect", "extra_quiet_night", "switch", "change_dice")
+STAR_ROW_ORDER = ("extra_quiet_night", "extra_suspect", "change_dice", "switch")
 APPLE_ROW_ORDER = ("points_3", "points_2", "switch", "change_dice")
 
 
@@ -476,17 +476,50 @@ class HeuristicAgent(Agent):
                 target = max(mine, key=lambda t: (mine[t], t == "bomb"))
             wanted = (target,) * 3
         else:
+            cover = self._dice_cover(obs, state, geo)
+            if cover is not None:
+                return cover
             # L: the type with the fewest points, unless few of them are left.
             counts: dict[str, int] = {"knife": 0, "gun": 0, "bomb": 0}
             for k in living:
                 counts[k["type"]] += 1
             target = "knife" if counts["knife"] >= 6 else max(counts, key=counts.__getitem__)
             wanted = (target,) * 3
-            del geo
         for action in obs.legal:
             if tuple(action["faces"]) == wanted:
                 return action
         return obs.legal[0]
+
+    @staticmethod
+    def _dice_cover(obs: Observation, state: dict[str, Any], geo: Geometry) -> Action | None:
+        """L, when one more Quiet Night would close the case: the dice that let the news
+        cover the most of the exposed Suspects (keep the roll unless a change does better)."""
+        nb = state["notebook"]
+        if state["quiet_nights"] < state["quiet_allowed"]:
+            return None
+        limit = state["regional_limit"]
+        exposed = [
+            s["letter"]
+            for s in nb["suspects"]
+            if s["status"] == "remaining" and s["outside_kills"] >= limit
+        ]
+        if not exposed or len(exposed) > MAX_COVER_SEARCH:
+            return None
+        post = geo.posterior(state, nb["remaining"])
+        mass, masks, living = geo.cover_tables(state, post, exposed)
+
+        def reach(faces: tuple[str, ...]) -> float:
+            options = [masks[t] if living[t] >= faces.count(t) else masks["any"] for t in faces]
+            return geo.best_cover(mass, options)
+
+        keep = next(a for a in obs.legal if not a["faces"])
+        best, choice = reach(tuple(state["dice"])), keep
+        for action in obs.legal:
+            if action["faces"]:
+                value = reach(tuple(action["faces"]))
+                if value > best + 1e-9:
+                    best, choice = value, action
+        return choice
 
     # -- both --------------------------------------------------------------------------------
     def _chase(self, obs: Observation, state: dict[str, Any]) -> Action:
