@@ -323,9 +323,7 @@ class HeuristicAgent(Agent):
                     quiet += weight[k]
                     total += weight[k] * (rem & at_limit & ~covered).bit_count() ** SIZE_POWER
                     continue
-                total += weight[k] * (
-                    adv * max(options) + (1 - adv) * sum(options) / len(options)
-                )
+                total += weight[k] * (adv * max(options) + (1 - adv) * sum(options) / len(options))
             return -total / count - quiet_cost * quiet / count
 
         legal = obs.legal
