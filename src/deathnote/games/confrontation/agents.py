@@ -313,7 +313,7 @@ class HeuristicAgent(Agent):
             every = [sizes[m] for m in news]
             # A Suspect with Regional Kills left may kill any criminal of the news.
             total = free_count * (adv * max(every) + (1 - adv) * sum(every) / len(every))
-            quiet = 0
+            quiet = 0.0
             covered = 0
             for m in news:
                 covered |= m
