@@ -48,8 +48,12 @@ KILL_PUSHED = 1.0
 KILL_REGIONAL = 2.0
 #: how much Kira's bot fears the share of L's suspicion a kill leaves on him
 KILL_SHARE = 0.0
-#: how much likelier Kira is taken to kill a criminal of his own Local Area than another one
-LOCAL_PREFERENCE = 1.0
+#: per chapter: how much likelier Kira is taken to kill a criminal of his own Local Area
+#: than another one. 1 is exact against a Kira who kills at random; in Chapter 1 L takes a
+#: careful Kira to kill away from home (0.1): this costs about 2 points of L's wins against
+#: a random Kira and keeps the bot-against-bot games balanced (about 40% for Kira instead
+#: of 34%), see CONF-BOT-01
+LOCAL_PREFERENCE = {1: 0.1, 2: 1.0}
 #: L's chance to win in the end if he plays on instead of guessing now, by the Suspects left
 #: (2, 3-4, 5 or more) and the points Kira still needs (1, 2, ... 8 or more); measured by
 #: letting the bot play on from such days against both bots (both chapters alike)
@@ -154,11 +158,13 @@ class Geometry:
     def posterior(self, state: dict[str, Any], remaining: list[str]) -> dict[str, float]:
         """How likely each remaining Suspect is Kira, from the kills he chose.
 
-        Kira is taken to pick among the criminals he could kill, a criminal of his own Local
-        Area ``LOCAL_PREFERENCE`` times likelier than another; once his Regional Kills are
-        spent he could only kill local ones. Quiet Nights are already in the notebook.
+        Kira is taken to pick among the criminals he could kill, a criminal of his own
+        Local Area ``LOCAL_PREFERENCE[chapter]`` times likelier than another; once his
+        Regional Kills are spent he could only kill local ones. Quiet Nights are already in
+        the notebook.
         """
         limit = state["regional_limit"]
+        pref = LOCAL_PREFERENCE[state["chapter"]]
         weight = dict.fromkeys(remaining, 1.0)
         outside = dict.fromkeys(remaining, 0)
         for night in state["history"]:
@@ -171,8 +177,8 @@ class Geometry:
                 if outside[s] >= limit:
                     weight[s] /= max(1, len(local))
                 else:
-                    total = len(news) + (LOCAL_PREFERENCE - 1) * len(local)
-                    mine = LOCAL_PREFERENCE if s in self.local[killed] else 1.0
+                    total = len(news) + (pref - 1) * len(local)
+                    mine = pref if s in self.local[killed] else 1.0
                     weight[s] *= mine / total
                 if s not in self.local[killed]:
                     outside[s] += 1
