@@ -150,12 +150,14 @@ class Match:
             action = Action.from_json(action)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
             raise IllegalAction(f"there is no seat {seat!r} in this game")
-        if self.outcome() is not None:
+        if self._outcome is not None:
             raise IllegalAction("the game is over")
         if seat not in self.pending():
             raise IllegalAction(f"it is not {self.seat_name(seat)}'s turn to decide")
         if self._default_check:
-            legal = self.legal(seat)
+            legal = self._legal.get(seat)
+            if legal is None:
+                legal = self.legal(seat)
             # Bots hand back one of the legal objects: look for it by identity first
             # (the same answer as ``in``, without an __eq__ call per earlier action).
             for candidate in legal:
