@@ -100,13 +100,17 @@ def shuffle(rng: random.Random, cards: list[int]) -> None:
     while the number is too big; this does the same inline (tests compare the two).
     """
     bits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _swaps(len(cards)):
         j = bits(k)
         while j >= n:
             j = bits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+@cache
+def _swaps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """For each position a shuffle swaps, from the end: (position, choices, random bits)."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
 def roll(rng: random.Random, dice: tuple[tuple[str, ...], ...]) -> list[str]:
