@@ -46,8 +46,9 @@ PUSH = {1: 1.0, 2: 0.0}
 KILL_POINTS = 1.2
 KILL_PUSHED = 1.0
 KILL_REGIONAL = 2.0
-#: how much Kira's bot fears the share of L's suspicion a kill leaves on him
-KILL_SHARE = 0.0
+#: how much Kira's bot fears the share of L's suspicion a kill leaves on him (reckoned as
+#: L's bot reckons it: see ``Geometry.posterior``)
+KILL_SHARE = 20.0
 #: per chapter: how much likelier Kira is taken to kill a criminal of his own Local Area
 #: than another one. 1 is exact against a Kira who kills at random; in Chapter 1 L takes a
 #: careful Kira to kill away from home (0.1): this costs about 2 points of L's wins against
@@ -68,10 +69,10 @@ MAX_COVER_SEARCH = 12
 #: discounted by the chance to get through this many nights
 DANGER_NIGHTS = 1.0
 #: per chapter: scales PLAY_ON (above 1: L guesses later). Chapter 1 guesses a little
-#: earlier (0.8): heuristic Kira, who scores faster than a random one, then wins about 42%
-#: of bot-against-bot games instead of 38%, for about 4 points of L's wins against a random
+#: earlier (0.9): heuristic Kira, who scores faster than a random one, then wins about 42%
+#: of bot-against-bot games instead of 40%, for about 2 points of L's wins against a random
 #: Kira (see CONF-BOT-01)
-CONTINUE_VALUE = {1: 0.8, 2: 1.0}
+CONTINUE_VALUE = {1: 0.9, 2: 1.0}
 STAR_ROW_ORDER = ("extra_quiet_night", "extra_suspect", "change_dice", "switch")
 APPLE_ROW_ORDER = ("points_3", "points_2", "switch", "change_dice")
 
