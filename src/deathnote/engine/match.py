@@ -146,13 +146,18 @@ class Match:
 
     def submit(self, seat: Seat, action: Action | Mapping[str, Any]) -> list[Event]:
         """Carry out one action; raises IllegalAction and changes nothing when rejected."""
-        if not isinstance(action, Action):
+        if type(action) is not Action and not isinstance(action, Action):
             action = Action.from_json(action)
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+        if type(seat) is not int and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise IllegalAction(f"there is no seat {seat!r} in this game")
+        if not 0 <= seat < self.players:
             raise IllegalAction(f"there is no seat {seat!r} in this game")
         if self._outcome is not None:
             raise IllegalAction("the game is over")
-        if seat not in self.pending():
+        pending = self._pending
+        if pending is None:
+            pending = self.pending()
+        if seat not in pending:
             raise IllegalAction(f"it is not {self.seat_name(seat)}'s turn to decide")
         if self._default_check:
             legal = self._legal.get(seat)
