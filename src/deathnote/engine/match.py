@@ -140,7 +140,10 @@ class Match:
         """Legal actions of a seat now (empty when it is not asked)."""
         cached = self._legal.get(seat)
         if cached is None:
-            cached = self.game.legal(self.state, seat) if seat in self.pending() else ()
+            pending = self._pending
+            if pending is None:
+                pending = self.pending()
+            cached = self.game.legal(self.state, seat) if seat in pending else ()
             self._legal[seat] = cached
         return cached
 
