@@ -133,3 +133,20 @@ def test_action_json_round_trip() -> None:
     action = Action.make("news", "News 1 2 3", criminals=[1, 2, 3])
     assert Action.from_json(orjson.loads(orjson.dumps(action.to_json()))) == action
     assert action["criminals"] == (1, 2, 3)
+
+
+def test_random_agent_draws_exactly_as_random_choice() -> None:
+    """The inlined draw keeps every saved simulation reproducible."""
+    import random as stdlib_random
+
+    from deathnote.agents import Observation, RandomAgent
+
+    agent = RandomAgent(0)
+    for seed in range(200):
+        for size in (1, 2, 3, 5, 8, 13, 33):
+            legal = [object() for _ in range(size)]
+            ours, theirs = stdlib_random.Random(seed), stdlib_random.Random(seed)
+            for _ in range(5):
+                picked = agent.choose(Observation(0, legal, dict, ours))  # type: ignore[arg-type]
+                assert picked is theirs.choice(legal)
+            assert ours.getstate() == theirs.getstate()

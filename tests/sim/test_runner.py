@@ -31,3 +31,15 @@ def test_agents_spec() -> None:
     assert seat_agents(["a", "b"], 2) == ["a", "b"]
     with pytest.raises(DeathNoteError, match="exactly 2 names"):
         seat_agents(["a", "b", "c"], 2)
+
+
+def test_game_seeds_are_the_published_ones() -> None:
+    """The shared seeding generator gives exactly random.Random(text)'s seeds."""
+    import random
+
+    from deathnote.sim.runner import game_seed
+
+    for seed in (0, 1, 7, 123456789):
+        for index in (0, 1, 2, 999):
+            expected = random.Random(f"deathnote:{seed}:{index}").getrandbits(62)
+            assert game_seed(seed, index) == expected

@@ -54,5 +54,16 @@ class RandomAgent(Agent):
     name = "random"
 
     def choose(self, obs: Observation) -> Action:
-        """A uniformly random legal action."""
-        return obs.rng.choice(obs.legal)
+        """A uniformly random legal action: exactly ``obs.rng.choice(obs.legal)``."""
+        rng = obs.rng
+        legal = obs.legal
+        n = len(legal)
+        if type(rng) is not random.Random or not n:
+            return rng.choice(legal)
+        # Random.choice draws with _randbelow_with_getrandbits; the same draw inline saves
+        # two Python calls on the hottest line of every simulation.
+        k = n.bit_length()
+        r = rng.getrandbits(k)
+        while r >= n:
+            r = rng.getrandbits(k)
+        return legal[r]

@@ -140,23 +140,40 @@ class Match:
         """Legal actions of a seat now (empty when it is not asked)."""
         cached = self._legal.get(seat)
         if cached is None:
-            cached = self.game.legal(self.state, seat) if seat in self.pending() else ()
+            pending = self._pending
+            if pending is None:
+                pending = self.pending()
+            cached = self.game.legal(self.state, seat) if seat in pending else ()
             self._legal[seat] = cached
         return cached
 
     def submit(self, seat: Seat, action: Action | Mapping[str, Any]) -> list[Event]:
         """Carry out one action; raises IllegalAction and changes nothing when rejected."""
-        if not isinstance(action, Action):
+        if type(action) is not Action and not isinstance(action, Action):
             action = Action.from_json(action)
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+        if type(seat) is not int and (not isinstance(seat, int) or isinstance(seat, bool)):
             raise IllegalAction(f"there is no seat {seat!r} in this game")
-        if self.outcome() is not None:
+        if not 0 <= seat < self.players:
+            raise IllegalAction(f"there is no seat {seat!r} in this game")
+        if self._outcome is not None:
             raise IllegalAction("the game is over")
-        if seat not in self.pending():
+        pending = self._pending
+        if pending is None:
+            pending = self.pending()
+        if seat not in pending:
             raise IllegalAction(f"it is not {self.seat_name(seat)}'s turn to decide")
         if self._default_check:
-            if action not in self.legal(seat):
-                raise not_legal(action)
+            legal = self._legal.get(seat)
+            if legal is None:
+                legal = self.legal(seat)
+            # Bots hand back one of the legal objects: look for it by identity first
+            # (the same answer as ``in``, without an __eq__ call per earlier action).
+            for candidate in legal:
+                if candidate is action:
+                    break
+            else:
+                if action not in legal:
+                    raise not_legal(action)
         else:
             self.game.check(self.state, seat, action)
         try:

@@ -24,7 +24,11 @@ MAX_ACTIONS = 100_000
 
 def game_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` of a batch started with ``seed``."""
-    return random.Random(f"deathnote:{seed}:{index}").getrandbits(62)
+    _SEEDER.seed(f"deathnote:{seed}:{index}")  # as random.Random(text), without a new one
+    return _SEEDER.getrandbits(62)
+
+
+_SEEDER = random.Random()
 
 
 def seat_agents(spec: Sequence[str], players: int) -> list[str]:
@@ -55,14 +59,21 @@ def play_one(batch: Batch, seed: int, index: int = 0) -> dict[str, Any]:
     try:
         match = Match.create(batch.game, batch.players, seed, batch.options, batch.content)
         agents = [make_agent(batch.game, name, s) for s, name in enumerate(batch.agents)]
-        rngs = [agent_rng(seed, s) for s in range(batch.players)]
+        # Each agent's generator is made when it first decides (seeding costs as much as
+        # a few actions, and many short games never ask some seats); same draws as before.
+        rngs: list[random.Random | None] = [None] * batch.players
+        pending, submit = match.pending, match.submit
         outcome = match.outcome()
+        steps = 0
         while outcome is None:
-            if len(match.actions) >= MAX_ACTIONS:
+            if steps >= MAX_ACTIONS:
                 raise DeathNoteError(f"no end after {MAX_ACTIONS} actions")
-            seat = min(match.pending())
-            action = agents[seat].choose(observe(match, seat, rngs[seat]))
-            match.submit(seat, action)
+            seat = min(pending())
+            rng = rngs[seat]
+            if rng is None:
+                rng = rngs[seat] = agent_rng(seed, seat)
+            submit(seat, agents[seat].choose(observe(match, seat, rng)))
+            steps += 1
             outcome = match.outcome()
         if batch.save_dir:
             path = Path(batch.save_dir) / f"{batch.game}-{index:06d}.json"

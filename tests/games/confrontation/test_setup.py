@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,19 @@ def test_other_content_plays_and_replays(tmp_path: Path) -> None:
     assert again.outcome() == match.outcome()
     assert again.view("omniscient") == match.view("omniscient")
     assert KIRA == 0
+
+
+def test_inline_shuffle_and_roll_draw_exactly_as_random() -> None:
+    """Records replay: the fast shuffle and roll consume the generator as Random does."""
+    from deathnote.games.confrontation.rules import roll, shuffle
+
+    dice = (("knife", "gun", "bomb", "knife", "gun", "bomb"), ("gun", "bomb", "knife"), ("x",))
+    for seed in range(300):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for size in (0, 1, 2, 7, 12, 20, 33):
+            a, b = list(range(size)), list(range(size))
+            shuffle(ours, a)
+            theirs.shuffle(b)
+            assert a == b
+        assert roll(ours, dice) == [theirs.choice(d) for d in dice]
+        assert ours.getstate() == theirs.getstate()

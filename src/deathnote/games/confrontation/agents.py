@@ -7,14 +7,16 @@ It reads only ``obs.view`` (exactly what a person in its seat sees), ``obs.legal
   the other side indifferent (the mixed equilibrium of the scene values), so neither can be
   read.
 - L picks the Nightly News to maximise the Suspects the coming kill must eliminate, covers
-  the Suspects that could be forced into a Quiet Night when he cannot afford one, and
-  accuses only when one Suspect remains.
+  the Suspects that could be forced into a Quiet Night when he cannot afford one, weighs
+  the Suspects by how well each explains the kills, and accuses when his best guess is
+  worth more than playing on (certainly when one Suspect remains).
 - Kira kills to keep as many other Suspects plausible as he can (hiding among them), saves
   his Regional Kills, and scores when that costs no cover.
 """
 
 from __future__ import annotations
 
+from itertools import product
 from typing import Any
 
 from deathnote.agents.base import Agent, Observation
@@ -23,16 +25,55 @@ from deathnote.engine.actions import Action
 LOCAL_RADIUS = 2
 #: what one Suspect card is worth to L, in Kira's points (tuned by simulation)
 CARD_VALUE = 2.5
+#: the same, as Kira's bot reckons it
+KIRA_CARD_VALUE = 2.5
 APPLE_VALUE = 0.7
 QUIET_LAST = 25.0
-QUIET_EARLY = 2.0
+QUIET_EARLY = 0.0
+#: L counts the Suspects a kill leaves to this power (below 1: every Suspect fewer counts
+#: more when few are left)
+SIZE_POWER = 1.0
+#: L weighs each Suspect by how likely it is Kira when he picks the news
+WEIGH_NEWS = True
+#: L searches the whole news (every way to fill the faces left), not one pick at a time
+JOINT_NEWS = False
+#: a Quiet Night that uses L's last spare one
+QUIET_SPARE = 0.0
 KIRA_ADVERSARY = 0.5
 POINTS_WEIGHT = 0.3
-PUSH = 0.0
+#: per chapter: how much L values a kill that brings Suspects closer to their limit
+PUSH = {1: 1.0, 2: 0.0}
 KILL_POINTS = 1.2
 KILL_PUSHED = 1.0
 KILL_REGIONAL = 2.0
-STAR_ROW_ORDER = ("extra_suspect", "extra_quiet_night", "switch", "change_dice")
+#: how much Kira's bot fears the share of L's suspicion a kill leaves on him (reckoned as
+#: L's bot reckons it: see ``Geometry.posterior``)
+KILL_SHARE = 20.0
+#: per chapter: how much likelier Kira is taken to kill a criminal of his own Local Area
+#: than another one. 1 is exact against a Kira who kills at random; in Chapter 1 L takes a
+#: careful Kira to kill away from home (0.1): this costs about 2 points of L's wins against
+#: a random Kira and keeps the bot-against-bot games balanced (about 40% for Kira instead
+#: of 34%), see CONF-BOT-01
+LOCAL_PREFERENCE = {1: 0.1, 2: 1.0}
+#: L's chance to win in the end if he plays on instead of guessing now, by the Suspects left
+#: (2, 3-4, 5 or more) and the points Kira still needs (1, 2, ... 8 or more); measured by
+#: letting the bot play on from such days against both bots (both chapters alike)
+PLAY_ON = (
+    (0.05, 0.38, 0.55, 0.7, 0.77, 0.84, 0.84, 0.85),
+    (0.1, 0.35, 0.5, 0.65, 0.72, 0.75, 0.8, 0.8),
+    (0.1, 0.12, 0.3, 0.45, 0.55, 0.6, 0.68, 0.75),
+)
+#: the most exposed Suspects L searches every news for (beyond: the greedy choice alone)
+MAX_COVER_SEARCH = 12
+#: once one more Quiet Night would close the case, every night risks it: playing on is
+#: discounted by the chance to get through this many nights
+DANGER_NIGHTS = 1.0
+#: per chapter: scales PLAY_ON (above 1: L guesses later). Chapter 1 guesses a little
+#: earlier (0.9): heuristic Kira, who scores faster than a random one, then wins about 42%
+#: of bot-against-bot games instead of 40%, for about 2 points of L's wins against a random
+#: Kira (see CONF-BOT-01)
+CONTINUE_VALUE = {1: 0.9, 2: 1.0}
+STAR_ROW_ORDER = ("extra_quiet_night", "extra_suspect", "change_dice", "switch")
 APPLE_ROW_ORDER = ("points_3", "points_2", "switch", "change_dice")
 
 
@@ -50,6 +91,64 @@ class Geometry:
                 if abs(s["x"] - k["x"]) <= LOCAL_RADIUS and abs(s["y"] - k["y"]) <= LOCAL_RADIUS
             )
 
+    def cover_tables(
+        self, state: dict[str, Any], post: dict[str, float], exposed: list[str]
+    ) -> tuple[dict[int, float], dict[str, set[int]], dict[str, int]]:
+        """For the ``exposed`` Suspects (as bits in list order): the likelihood covered by
+        each set of them, each living criminal type's distinct covers, living counts."""
+        bit = {letter: 1 << i for i, letter in enumerate(exposed)}
+        mass = {0: 0.0}
+        for m in range(1, 1 << len(exposed)):
+            low = m & -m
+            mass[m] = mass[m ^ low] + post[exposed[low.bit_length() - 1]]
+        masks: dict[str, set[int]] = {"knife": set(), "gun": set(), "bomb": set()}
+        living = dict.fromkeys(masks, 0)
+        for k in state["map"]["criminals"]:
+            if k["killed"] or k["number"] in state["news"]:
+                continue
+            living[k["type"]] += 1
+            near = self.local[k["number"]]
+            masks[k["type"]].add(sum(b for x, b in bit.items() if x in near))
+        masks["any"] = masks["knife"] | masks["gun"] | masks["bomb"]
+        living["any"] = sum(living.values())
+        return mass, masks, living
+
+    @staticmethod
+    def best_cover(mass: dict[int, float], options: list[set[int]], start: int = 0) -> float:
+        """The most likelihood one news can cover: one cover from each face's options."""
+        full = mass[len(mass) - 1]
+        best = mass[start]
+        for combo in product(*options):
+            covered = start
+            for m in combo:
+                covered |= m
+            if mass[covered] > best:
+                best = mass[covered]
+                if best >= full - 1e-12:
+                    break
+        return best
+
+    def quiet_risk(
+        self, state: dict[str, Any], post: dict[str, float], exposed: list[str]
+    ) -> float:
+        """The chance that tonight is a Quiet Night, over the dice L may roll.
+
+        Only an ``exposed`` Suspect (no Regional Kill left) can be forced into one; for
+        each roll L picks the news that covers the most of their likelihood. The dice are
+        taken as fair over the three crime types (each die shows each type twice).
+        """
+        if not exposed:
+            return 0.0
+        mass, masks, living = self.cover_tables(state, post, exposed)
+        full = mass[len(mass) - 1]
+        risk = 0.0
+        rolls = 0
+        for roll in product(("knife", "gun", "bomb"), repeat=3):
+            rolls += 1
+            options = [masks[t] if living[t] >= roll.count(t) else masks["any"] for t in roll]
+            risk += full - self.best_cover(mass, options)
+        return risk / rolls
+
     def outside_counts(self, kills: list[int]) -> dict[str, int]:
         """Kills outside each Suspect's Local Area."""
         counts = dict.fromkeys(self.letters, 0)
@@ -59,6 +158,36 @@ class Geometry:
                 if letter not in near:
                     counts[letter] += 1
         return counts
+
+    def posterior(self, state: dict[str, Any], remaining: list[str]) -> dict[str, float]:
+        """How likely each remaining Suspect is Kira, from the kills he chose.
+
+        Kira is taken to pick among the criminals he could kill, a criminal of his own
+        Local Area ``LOCAL_PREFERENCE[chapter]`` times likelier than another; once his
+        Regional Kills are spent he could only kill local ones. Quiet Nights are already in
+        the notebook.
+        """
+        limit = state["regional_limit"]
+        pref = LOCAL_PREFERENCE[state["chapter"]]
+        weight = dict.fromkeys(remaining, 1.0)
+        outside = dict.fromkeys(remaining, 0)
+        for night in state["history"]:
+            killed = night["killed"]
+            if killed is None:
+                continue
+            news = night["news"]
+            for s in remaining:
+                local = [n for n in news if s in self.local[n]]
+                if outside[s] >= limit:
+                    weight[s] /= max(1, len(local))
+                else:
+                    total = len(news) + (pref - 1) * len(local)
+                    mine = pref if s in self.local[killed] else 1.0
+                    weight[s] *= mine / total
+                if s not in self.local[killed]:
+                    outside[s] += 1
+        norm = sum(weight.values()) or 1.0
+        return {s: w / norm for s, w in weight.items()}
 
     def plausible(self, state: dict[str, Any]) -> set[str]:
         """Suspects the public record (kills and Quiet Nights) does not rule out."""
@@ -112,16 +241,44 @@ class HeuristicAgent(Agent):
 
     # -- L -------------------------------------------------------------------------------
     def _follow(self, obs: Observation, state: dict[str, Any]) -> Action:
-        remaining = state["notebook"]["remaining"]
-        want = "accuse" if len(remaining) == 1 else "follow"
+        want = "accuse" if self.should_accuse(state) else "follow"
         return next(a for a in obs.legal if a.kind == want)
+
+    def should_accuse(self, state: dict[str, Any]) -> bool:
+        """Accuse when the best guess is worth more than playing one more day.
+
+        A guess wins with the best Suspect's chance; going on is worth the chance of
+        surviving the day (Kira may reach his points, or a Quiet Night may close the case)
+        times ``CONTINUE_VALUE[chapter]``. With one Suspect left the guess is certain.
+        """
+        nb = state["notebook"]
+        remaining = nb["remaining"]
+        if len(remaining) <= 1:
+            return True
+        geo = self.geometry(state)
+        post = geo.posterior(state, remaining)
+        best = max(post.values())
+        need = max(1, state["target_points"] - state["kira_points"])
+        k = len(remaining)
+        row = PLAY_ON[0 if k == 2 else 1 if k <= 4 else 2]
+        survive = row[min(need, len(row)) - 1]
+        limit = state["regional_limit"]
+        if state["quiet_nights"] >= state["quiet_allowed"]:
+            exposed = [
+                s["letter"]
+                for s in nb["suspects"]
+                if s["status"] == "remaining" and s["outside_kills"] >= limit
+            ]
+            survive *= (1.0 - geo.quiet_risk(state, post, exposed)) ** DANGER_NIGHTS
+        return best >= survive * CONTINUE_VALUE[state["chapter"]]
 
     def _name(self, obs: Observation, state: dict[str, Any]) -> Action:
         remaining = state["notebook"]["remaining"]
-        for action in obs.legal:
-            if action["suspect"] == remaining[0]:
-                return action
-        return obs.legal[0]
+        post = self.geometry(state).posterior(state, remaining)
+        best = max(post.values())
+        top = {s for s, p in post.items() if p >= best - 1e-12}
+        choices = [a for a in obs.legal if a["suspect"] in top]
+        return obs.rng.choice(choices) if choices else obs.legal[0]
 
     def _news(self, obs: Observation, state: dict[str, Any]) -> Action:
         geo = self.geometry(state)
@@ -137,39 +294,134 @@ class HeuristicAgent(Agent):
                 at_limit |= bit[s["letter"]]
         near = {n: sum(bit[x] for x in letters) for n, letters in geo.local.items()}
         last_quiet = state["quiet_nights"] >= state["quiet_allowed"]
-        quiet_cost = QUIET_LAST if last_quiet else QUIET_EARLY
+        spare = state["quiet_allowed"] - state["quiet_nights"] - 1
+        quiet_cost = QUIET_LAST if last_quiet else QUIET_EARLY if spare > 0 else QUIET_SPARE
         points = {n: state["crime_types"][t]["points"] for n, t in geo.types.items()}
         suspects = [bit[x] for x in nb["remaining"]]
         picked = list(state["news"])
+        push = PUSH[state["chapter"]]
 
-        def value(action: Action) -> float:
-            news = [*picked, action["criminal"]]
+        free_total = (rem & ~at_limit).bit_count()
+
+        exposed_bits = [k for k in suspects if k & at_limit]
+        if WEIGH_NEWS:
+            post = geo.posterior(state, nb["remaining"])
+            weight = {bit[x]: p * len(suspects) for x, p in post.items()}
+        else:
+            weight = dict.fromkeys(suspects, 1.0)
+        free_count = sum(weight[k] for k in suspects if not k & at_limit)
+        count = max(1, len(suspects))
+        adv = KIRA_ADVERSARY
+
+        def value(news: list[int]) -> float:
+            """Minus the Suspects expected to remain after tonight (news as Local masks)."""
+            sizes = {
+                m: (rem & (m | ~at_limit)).bit_count() ** SIZE_POWER
+                - push * (free_total - (m >> 32).bit_count())
+                for m in news
+            }
+            every = [sizes[m] for m in news]
+            # A Suspect with Regional Kills left may kill any criminal of the news.
+            total = free_count * (adv * max(every) + (1 - adv) * sum(every) / len(every))
+            quiet = 0.0
             covered = 0
-            for n in news:
-                covered |= near[n]
-            total = 0.0
-            quiet = 0
-            for k in suspects:
-                options = [n for n in news if near[n] & k] if k & at_limit else news
+            for m in news:
+                covered |= m
+            for k in exposed_bits:
+                options = [sizes[m] for m in news if m & k]
                 if not options:
-                    quiet += 1
-                    total += (rem & at_limit & ~covered).bit_count()
+                    quiet += weight[k]
+                    total += weight[k] * (rem & at_limit & ~covered).bit_count() ** SIZE_POWER
                     continue
-                sizes = [
-                    (rem & (near[n] | ~at_limit)).bit_count()
-                    - PUSH * (rem & ~near[n] & ~at_limit).bit_count()
-                    for n in options
-                ]
-                total += KIRA_ADVERSARY * max(sizes) + (1 - KIRA_ADVERSARY) * sum(sizes) / len(
-                    sizes
-                )
-            count = max(1, len(suspects))
-            score = -total / count - quiet_cost * quiet / count
-            return score - POINTS_WEIGHT * points[action["criminal"]]
+                total += weight[k] * (adv * max(options) + (1 - adv) * sum(options) / len(options))
+            return -total / count - quiet_cost * quiet / count
 
-        scored = [(value(a), a) for a in obs.legal]
+        legal = obs.legal
+        exposed = [x for x in nb["remaining"] if bit[x] & at_limit]
+        if last_quiet and exposed and len(exposed) <= MAX_COVER_SEARCH:
+            legal = self._covering(state, geo, exposed, legal)
+        # Criminals that differ neither in crime type nor in the remaining Suspects they
+        # are local to are alike for this choice: search the news over such groups.
+        groups: dict[tuple[str, int], int] = {}
+        taken = set(picked)
+        free_bits = rem & ~at_limit
+
+        def alike(m: int) -> int:
+            """A stand-in Local mask: which exposed Suspects, and how many others."""
+            return (m & rem & at_limit) | ((1 << (m & free_bits).bit_count()) - 1) << 32
+
+        for k in state["map"]["criminals"]:
+            if not k["killed"] and k["number"] not in taken:
+                key = (k["type"], alike(near[k["number"]]))
+                groups[key] = groups.get(key, 0) + 1
+        have = [alike(near[n]) for n in picked]
+        by_face: dict[str, list[tuple[str, int]]] = {
+            t: [g for g in groups if g[0] == t] for t in ("knife", "gun", "bomb")
+        }
+        by_face["any"] = list(groups)
+        faces = list(state["news_faces_left"])
+        pts_of = {t: state["crime_types"][t]["points"] for t in ("knife", "gun", "bomb")}
+        cache: dict[tuple[str, int], float] = {}
+
+        def best_completion(first: tuple[str, int]) -> float:
+            rest = list(faces)
+            rest.remove(first[0] if first[0] in rest else "any")
+            used = {first: 1}
+            best = -1e18
+
+            def walk(i: int, masks: list[int], pts: float) -> None:
+                nonlocal best
+                if i == len(rest):
+                    v = value(masks) - POINTS_WEIGHT * pts
+                    if v > best:
+                        best = v
+                    return
+                for g in by_face[rest[i]]:
+                    if used.get(g, 0) >= groups[g]:
+                        continue
+                    used[g] = used.get(g, 0) + 1
+                    walk(i + 1, [*masks, g[1]], pts + pts_of[g[0]])
+                    used[g] -= 1
+
+            walk(0, [*have, first[1]], pts_of[first[0]])
+            return best
+
+        scored = []
+        for action in legal:
+            n = action["criminal"]
+            key = (geo.types[n], alike(near[n]))
+            if key not in cache:
+                cache[key] = (
+                    best_completion(key)
+                    if JOINT_NEWS
+                    else (value([*have, key[1]]) - POINTS_WEIGHT * points[n])
+                )
+            scored.append((cache[key], action))
         best = max(v for v, _ in scored)
         return obs.rng.choice([a for v, a in scored if v >= best - 1e-9])
+
+    def _covering(
+        self, state: dict[str, Any], geo: Geometry, exposed: list[str], legal: Any
+    ) -> list[Action]:
+        """The picks that keep the best cover of the exposed Suspects within reach."""
+        post = geo.posterior(state, state["notebook"]["remaining"])
+        mass, masks, _living = geo.cover_tables(state, post, exposed)
+        ebit = {x: 1 << i for i, x in enumerate(exposed)}
+        have = 0
+        for n in state["news"]:
+            have |= sum(b for x, b in ebit.items() if x in geo.local[n])
+        faces = list(state["news_faces_left"])
+        reach: list[tuple[float, Action]] = []
+        for action in legal:
+            n = action["criminal"]
+            kind = geo.types[n]
+            rest = list(faces)
+            rest.remove(kind if kind in rest else "any")
+            mine = have | sum(b for x, b in ebit.items() if x in geo.local[n])
+            options = [masks[f] for f in rest]
+            reach.append((geo.best_cover(mass, options, mine), action))
+        top = max(v for v, _ in reach)
+        return [a for v, a in reach if v >= top - 1e-9]
 
     def _star(self, obs: Observation, state: dict[str, Any]) -> Action:
         rows = state["notebook"]["intel"]["rows"]
@@ -197,9 +449,20 @@ class HeuristicAgent(Agent):
             score = KILL_POINTS * pts + safe + KILL_PUSHED * pushed
             if number not in local:
                 score -= KILL_REGIONAL * (nb["regional_used"] + 1)
+            if KILL_SHARE:
+                score -= KILL_SHARE * self._share_after(geo, state, me, number)
             return score
 
         return max(obs.legal, key=value)
+
+    @staticmethod
+    def _share_after(geo: Geometry, state: dict[str, Any], me: str, number: int) -> float:
+        """How likely L would find Kira's own Suspect after this kill (L's reckoning from
+        the public record; the Suspect cards L drew are unknown and left out)."""
+        night = {"day": state["day"], "news": list(state["news"]), "killed": number}
+        after = dict(state, history=[*state["history"], night])
+        plausible = sorted(geo.plausible(after) | {me})
+        return geo.posterior(after, plausible)[me]
 
     def _apple(self, obs: Observation, state: dict[str, Any]) -> Action:
         rows = state["notebook"]["ryuk"]["rows"]
@@ -221,24 +484,57 @@ class HeuristicAgent(Agent):
                 target = max(mine, key=lambda t: (mine[t], t == "bomb"))
             wanted = (target,) * 3
         else:
+            cover = self._dice_cover(obs, state, geo)
+            if cover is not None:
+                return cover
             # L: the type with the fewest points, unless few of them are left.
             counts: dict[str, int] = {"knife": 0, "gun": 0, "bomb": 0}
             for k in living:
                 counts[k["type"]] += 1
             target = "knife" if counts["knife"] >= 6 else max(counts, key=counts.__getitem__)
             wanted = (target,) * 3
-            del geo
         for action in obs.legal:
             if tuple(action["faces"]) == wanted:
                 return action
         return obs.legal[0]
+
+    @staticmethod
+    def _dice_cover(obs: Observation, state: dict[str, Any], geo: Geometry) -> Action | None:
+        """L, when one more Quiet Night would close the case: the dice that let the news
+        cover the most of the exposed Suspects (keep the roll unless a change does better)."""
+        nb = state["notebook"]
+        if state["quiet_nights"] < state["quiet_allowed"]:
+            return None
+        limit = state["regional_limit"]
+        exposed = [
+            s["letter"]
+            for s in nb["suspects"]
+            if s["status"] == "remaining" and s["outside_kills"] >= limit
+        ]
+        if not exposed or len(exposed) > MAX_COVER_SEARCH:
+            return None
+        post = geo.posterior(state, nb["remaining"])
+        mass, masks, living = geo.cover_tables(state, post, exposed)
+
+        def reach(faces: tuple[str, ...]) -> float:
+            options = [masks[t] if living[t] >= faces.count(t) else masks["any"] for t in faces]
+            return geo.best_cover(mass, options)
+
+        keep = next(a for a in obs.legal if not a["faces"])
+        best, choice = reach(tuple(state["dice"])), keep
+        for action in obs.legal:
+            if action["faces"]:
+                value = reach(tuple(action["faces"]))
+                if value > best + 1e-9:
+                    best, choice = value, action
+        return choice
 
     # -- both --------------------------------------------------------------------------------
     def _chase(self, obs: Observation, state: dict[str, Any]) -> Action:
         lead = state["lead"]
         a = lead["A"]["points"] + APPLE_VALUE * lead["A"]["apples"]
         b = lead["B"]["points"] + APPLE_VALUE * lead["B"]["apples"]
-        v = CARD_VALUE
+        v = CARD_VALUE if self.seat == 1 else KIRA_CARD_VALUE
         p_a = (v + b) / (a + b + 2 * v) if self.seat == 0 else (v + a) / (a + b + 2 * v)
         side = "A" if obs.rng.random() < p_a else "B"
         return next(x for x in obs.legal if x["side"] == side)

@@ -91,14 +91,52 @@ def row_action(kind: str, row: int, ability: str, filled: int, cost: int) -> Act
     return Action.make(kind, f"Row {row + 1}: {ABILITY_LABELS[ability]} ({filled}/{cost})", row=row)
 
 
+# -- the match's generator, drawn exactly as ``random.Random`` draws -----------------------
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """``rng.shuffle(cards)``, the same draws and result, without a call per card.
+
+    ``random.Random.shuffle`` swaps each position ``i`` (from the end) with
+    ``_randbelow(i + 1)``, which takes ``(i + 1).bit_length()`` random bits and retries
+    while the number is too big; this does the same inline (tests compare the two).
+    """
+    bits = rng.getrandbits
+    for i, n, k in _swaps(len(cards)):
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+@cache
+def _swaps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """For each position a shuffle swaps, from the end: (position, choices, random bits)."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+
+
+def roll(rng: random.Random, dice: tuple[tuple[str, ...], ...]) -> list[str]:
+    """``[rng.choice(die) for die in dice]`` with the same draws (see ``shuffle``)."""
+    bits = rng.getrandbits
+    out: list[str] = []
+    for die in dice:
+        n = len(die)
+        if not n:
+            raise IndexError("a die without faces cannot be rolled")
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        out.append(die[j])
+    return out
+
+
 # -- set-up ------------------------------------------------------------------------------
 def new_state(tables: Tables, rng: random.Random) -> ConfState:
     """Kira draws his Suspect card at random; both decks are shuffled."""
     cards = list(range(len(tables.letters)))
-    rng.shuffle(cards)
+    shuffle(rng, cards)
     identity = cards.pop()
     leads = list(range(len(tables.leads)))
-    rng.shuffle(leads)
+    shuffle(rng, leads)
     return build_state(tables, identity, cards, leads)
 
 
@@ -205,25 +243,6 @@ def news_choices(state: ConfState) -> list[Action]:
         if kind in faces:
             out += [actions[c] for c in t.by_type[kind] if alive[c] and c not in picked]
     return out
-
-
-def is_legal(state: ConfState, seat: Seat, action: Action) -> bool:
-    """Whether an action is legal now, without listing every legal action."""
-    phase = state.phase
-    kind = action.kind
-    t = state.tables
-    number = action.get("criminal")
-    if type(number) is not int:
-        return action in legal(state, seat)
-    if phase == NEWS and kind == "news" and seat == L:
-        c = t.index_of_number.get(number, -1)
-        if c < 0 or not state.alive[c] or c in state.news:
-            return False
-        return t.crime_type[c] in state.faces_left or "any" in state.faces_left
-    if phase == KILL and kind == "kill" and seat == KIRA:
-        c = t.index_of_number.get(number, -1)
-        return c >= 0 and c in kill_options(state)
-    return action in legal(state, seat)
 
 
 def kill_options(state: ConfState) -> list[int]:
@@ -339,7 +358,7 @@ def _reveal_lead(state: ConfState, ev: list[Event], rng: random.Random) -> None:
         # Decision: an empty Lead deck is reshuffled from the used Lead cards.
         state.lead_deck = state.lead_discard
         state.lead_discard = []
-        rng.shuffle(state.lead_deck)
+        shuffle(rng, state.lead_deck)
         ev.append(Event.public("The Lead deck ran out: the used Lead cards are reshuffled."))
     state.lead = state.lead_deck.pop()
     (ta, aa), (tb, ab) = t.leads[state.lead]
@@ -500,7 +519,7 @@ def _place(state: ConfState, seat: Seat, row: int, ev: list[Event], rng: random.
 
 def _start_night(state: ConfState, ev: list[Event], rng: random.Random) -> None:
     t = state.tables
-    state.dice = [rng.choice(die) for die in t.dice]
+    state.dice = roll(rng, t.dice)
     ev.append(
         Event.public(f"Night {state.day}: L rolls {', '.join(state.dice)}.", dice=list(state.dice))
     )
