@@ -14,7 +14,7 @@ from deathnote.cli.play import TerminalGame, parse_seat
 from deathnote.cli.render import render_view
 from deathnote.engine import Match
 from deathnote.games.confrontation import GAME
-from deathnote.games.confrontation.agents import HeuristicAgent
+from deathnote.games.confrontation.agents import CautiousAgent, HeuristicAgent
 from deathnote.games.confrontation.state import KIRA, L
 from deathnote.sim.runner import Batch, play_one
 
@@ -135,3 +135,18 @@ def test_l_bot_guesses_when_kira_is_about_to_win() -> None:
             match.submit(L, action)
             name = HeuristicAgent(L).choose(observe(match, L, random.Random(1)))
             assert name["suspect"] in {state.tables.letters[s] for s in (state.identity, other)}
+
+
+def test_cautious_l_accuses_only_when_certain() -> None:
+    """CONF-BOT-02: the cautious L plays on with two Suspects left even when Kira needs one
+    more point, and accuses once one Suspect is left."""
+    for left, want in ((2, "follow"), (1, "accuse")):
+        match = Match.create("confrontation", 2, seed=4)
+        state = match.state
+        keep = {state.identity, (state.identity + 1) % 20} if left == 2 else {state.identity}
+        for s in range(20):
+            if s not in keep:
+                state.eliminated[s] = "card"
+        state.points = 14
+        action = CautiousAgent(L).choose(observe(match, L, random.Random(1)))
+        assert action.kind == want

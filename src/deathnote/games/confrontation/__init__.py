@@ -73,10 +73,11 @@ class Confrontation(Game):
         return state.day
 
     def agents(self) -> Mapping[str, type[Agent]]:
-        """The heuristic bot plays either side."""
-        from deathnote.games.confrontation.agents import HeuristicAgent
+        """The heuristic bot plays either side; ``cautious`` is it with an L who accuses only
+        when certain."""
+        from deathnote.games.confrontation.agents import CautiousAgent, HeuristicAgent
 
-        return {"heuristic": HeuristicAgent}
+        return {"heuristic": HeuristicAgent, "cautious": CautiousAgent}
 
 
 GAME = Confrontation()

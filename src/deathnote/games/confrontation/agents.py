@@ -548,3 +548,13 @@ class HeuristicAgent(Agent):
         return obs.legal[0]
 
     _accuse = _follow
+
+
+class CautiousAgent(HeuristicAgent):
+    """The heuristic bot, but as L it accuses only when certain (one Suspect left)."""
+
+    name = "cautious"
+
+    def should_accuse(self, state: dict[str, Any]) -> bool:
+        """Only a certain accusation: the Suspects left are down to one."""
+        return len(state["notebook"]["remaining"]) <= 1
