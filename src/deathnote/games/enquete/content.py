@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
-from deathnote.engine.errors import ContentError
+from deathnote.engine.content import load_checked
+from deathnote.engine.content import need as _need
 
 ROLE_IDS = (
     "detective",
@@ -40,21 +40,7 @@ def default_content() -> dict[str, Any]:
 
 def load(path: str | None) -> dict[str, Any]:
     """Default content, or the file at ``path``; validated either way."""
-    if path is None:
-        data = default_content()
-        validate(data, "enquete default content")
-        return data
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ContentError(f"{path}: cannot read JSON content ({exc})") from None
-    validate(data, path)
-    return data
-
-
-def _need(cond: bool, where: str, field: str, why: str) -> None:
-    if not cond:
-        raise ContentError(f"{where}: field {field!r} {why}")
+    return load_checked(path, default_content, validate, "enquete")
 
 
 def validate(data: Any, where: str) -> None:
