@@ -9,92 +9,20 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
+
+from tests.live_server import LiveServer
 
 PG_URL = os.environ.get("DEATHNOTE_TEST_PG_URL")
 RECV_SECONDS = 10.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """A ``deathnote serve`` process on 127.0.0.1."""
-
-    def __init__(self, db: str) -> None:
-        self.db = db
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "deathnote",
-                "serve",
-                "--port",
-                str(self.port),
-                "--db",
-                self.db,
-                "--bot-delay",
-                "0",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise AssertionError(
-                    self.process.stderr.read().decode() if self.process.stderr else ""
-                )
-            try:
-                urllib.request.urlopen(self.base + "/api/games", timeout=1).close()
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise AssertionError("the server did not start within 30 s")
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown handler runs, only what was committed survives."""
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(10)
-
-    def post(self, path: str, body: dict[str, Any]) -> Any:
-        request = urllib.request.Request(
-            self.base + path, json.dumps(body).encode(), {"Content-Type": "application/json"}
-        )
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return json.load(response)
-
-    def ws(self, link: str) -> ClientConnection:
-        return connect(
-            self.base.replace("http", "ws") + link.replace("/play/", "/ws/"),
-            open_timeout=10,
-        )
 
 
 def view_at(ws: ClientConnection, step: int) -> dict[str, Any]:
@@ -105,7 +33,7 @@ def view_at(ws: ClientConnection, step: int) -> dict[str, Any]:
     raise AssertionError(f"no view at step {step}")
 
 
-def play(server: Server, links: list[str], actions: int) -> dict[int, dict[str, Any]]:
+def play(server: LiveServer, links: list[str], actions: int) -> dict[int, dict[str, Any]]:
     """Both people play ``actions`` actions (never accusing); returns each seat's last view."""
     with contextlib.ExitStack() as stack:
         sockets = [stack.enter_context(server.ws(link)) for link in links]
@@ -133,8 +61,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 @pytest.mark.postgres
 def test_killing_the_server_mid_game_loses_nothing(database: str) -> None:
-    server = Server(database)
-    server.start()
+    server = LiveServer(database)
     try:
         created = server.post("/api/rooms", {"game": "confrontation", "seed": 7})
         bots = server.post(

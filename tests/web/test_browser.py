@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from deathnote.engine.registry import games
-from tests.web.conftest import LiveServer
+from tests.live_server import LiveServer
 
 pytestmark = pytest.mark.browser
 

@@ -374,8 +374,8 @@ def arrest(ctx: Ctx, seat: int, target: int) -> None:
         )
 
 
-def give_lowest(ctx: Ctx, giver: int, taker: int, cid: str) -> None:
-    """Exchange, first half: the named player gives their lowest-numbered card."""
+def _pass_card(ctx: Ctx, giver: int, taker: int, cid: str, lowest: bool) -> None:
+    """A card goes from hand to hand; only the two players see which."""
     st = ctx.st
     st.seats[giver].hand.remove(cid)
     st.seats[taker].hand.append(cid)
@@ -386,25 +386,19 @@ def give_lowest(ctx: Ctx, giver: int, taker: int, cid: str) -> None:
         seat=giver,
         to=taker,
         card=cid,
-        lowest=True,
+        lowest=lowest,
     )
-    st.step = {"k": "give_back", "seat": taker, "to": giver, "took": cid}
+
+
+def give_lowest(ctx: Ctx, giver: int, taker: int, cid: str) -> None:
+    """Exchange, first half: the named player gives their lowest-numbered card."""
+    _pass_card(ctx, giver, taker, cid, lowest=True)
+    ctx.st.step = {"k": "give_back", "seat": taker, "to": giver, "took": cid}
 
 
 def give_back(ctx: Ctx, giver: int, taker: int, cid: str) -> None:
     """Exchange, second half: the player of the card gives any one card."""
-    st = ctx.st
-    st.seats[giver].hand.remove(cid)
-    st.seats[taker].hand.append(cid)
-    ctx.tell(
-        [giver, taker],
-        f"{pname(giver)} gives {cname(st, cid)} to {pname(taker)}.",
-        type="pass",
-        seat=giver,
-        to=taker,
-        card=cid,
-        lowest=False,
-    )
+    _pass_card(ctx, giver, taker, cid, lowest=False)
     ctx.say(f"{pname(giver)} gives a card back to {pname(taker)}.", type="exchanged")
     end_turn(ctx)
 
