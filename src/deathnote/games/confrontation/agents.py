@@ -75,9 +75,9 @@ DANGER_NIGHTS = 1.0
 CONTINUE_VALUE = {1: 1.0, 2: 1.0}
 #: per chapter: L goes to the scene worth more to Kira (his best answer to a Kira who picks
 #: each scene alike) instead of mixing
-CHASE_COVER = {1: True, 2: False}
+CHASE_COVER = {1: True, 2: True}
 #: per chapter: how often Kira takes the scene worth less (where a covering L is not)
-KIRA_DODGE = {1: 1.0, 2: 0.0}
+KIRA_DODGE = {1: 1.0, 2: 0.1}
 STAR_ROW_ORDER = ("extra_quiet_night", "extra_suspect", "change_dice", "switch")
 APPLE_ROW_ORDER = ("points_3", "points_2", "switch", "change_dice")
 
