@@ -150,3 +150,30 @@ def test_cautious_l_accuses_only_when_certain() -> None:
         state.points = 14
         action = CautiousAgent(L).choose(observe(match, L, random.Random(1)))
         assert action.kind == want
+
+
+@pytest.mark.parametrize("chapter", [1, 2])
+def test_chase_l_covers_the_richer_scene_and_kira_dodges_it(chapter: int) -> None:
+    """CONF-BOT-01: L always goes to the scene worth more to Kira; in Chapter 1 Kira always
+    takes the other one (in Chapter 2 one Chase in ten, else the equilibrium mix)."""
+    seen = 0
+    kira_sides: list[bool] = []
+    for seed in range(40):
+        match = Match.create("confrontation", 2, seed=seed, options={"chapter": chapter})
+        match.submit(L, next(a for a in match.legal(L) if a.kind == "follow"))
+        lead = match.view(L)["state"]["lead"]
+        worth = {s: lead[s]["points"] + 0.7 * lead[s]["apples"] for s in "AB"}
+        if worth["A"] == worth["B"]:
+            continue
+        seen += 1
+        rich = max(worth, key=worth.__getitem__)
+        for r in range(5):
+            l_side = HeuristicAgent(L).choose(observe(match, L, random.Random(r)))
+            assert l_side["side"] == rich
+            kira = HeuristicAgent(KIRA).choose(observe(match, KIRA, random.Random(r)))
+            kira_sides.append(kira["side"] != rich)
+    assert seen >= 5
+    if chapter == 1:
+        assert all(kira_sides)
+    else:
+        assert not all(kira_sides)
