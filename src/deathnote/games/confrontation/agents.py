@@ -3,9 +3,10 @@
 It reads only ``obs.view`` (exactly what a person in its seat sees), ``obs.legal`` and
 ``obs.rng``. Its reasoning is the Search Grid arithmetic a careful player does on paper.
 
-- The Chase is a matching game: each side mixes A and B with the probabilities that leave
-  the other side indifferent (the mixed equilibrium of the scene values), so neither can be
-  read.
+- The Chase is a matching game. L goes to the scene worth more to Kira (his best answer
+  to a Kira who picks either scene alike); Kira, who knows this habit, takes the other
+  scene (always in Chapter 1, one Chase in ten in Chapter 2) and otherwise mixes A and B
+  with the probabilities that leave L indifferent (the mixed equilibrium of the values).
 - L picks the Nightly News to maximise the Suspects the coming kill must eliminate, covers
   the Suspects that could be forced into a Quiet Night when he cannot afford one, weighs
   the Suspects by how well each explains the kills, and accuses when his best guess is
@@ -50,10 +51,9 @@ KILL_REGIONAL = 2.0
 #: L's bot reckons it: see ``Geometry.posterior``)
 KILL_SHARE = 20.0
 #: per chapter: how much likelier Kira is taken to kill a criminal of his own Local Area
-#: than another one. 1 is exact against a Kira who kills at random; in Chapter 1 L takes a
-#: careful Kira to kill away from home (0.1): this costs about 2 points of L's wins against
-#: a random Kira and keeps the bot-against-bot games balanced (about 40% for Kira instead
-#: of 34%), see CONF-BOT-01
+#: than another one. 1 is exact against a Kira who kills at random (an earlier Chapter 1
+#: setting of 0.1 traded 3 points of L's wins against random for balance: no longer needed
+#: since Kira's Chase dodges L's cover, see CONF-BOT-01)
 LOCAL_PREFERENCE = {1: 1.0, 2: 1.0}
 #: L's chance to win in the end if he plays on instead of guessing now, by the Suspects left
 #: (2, 3-4, 5 or more) and the points Kira still needs (1, 2, ... 8 or more); measured by
@@ -68,15 +68,14 @@ MAX_COVER_SEARCH = 12
 #: once one more Quiet Night would close the case, every night risks it: playing on is
 #: discounted by the chance to get through this many nights
 DANGER_NIGHTS = 1.0
-#: per chapter: scales PLAY_ON (above 1: L guesses later). Chapter 1 guesses a little
-#: earlier (0.9): heuristic Kira, who scores faster than a random one, then wins about 42%
-#: of bot-against-bot games instead of 40%, for about 2 points of L's wins against a random
-#: Kira (see CONF-BOT-01)
+#: per chapter: scales PLAY_ON (above 1: L guesses later, below 1: earlier)
 CONTINUE_VALUE = {1: 1.0, 2: 1.0}
 #: per chapter: L goes to the scene worth more to Kira (his best answer to a Kira who picks
-#: each scene alike) instead of mixing
+#: each scene alike) instead of mixing; worth about 6 points of L's wins against a random
+#: Kira in Chapter 1 (84.0% instead of 78.2%)
 CHASE_COVER = {1: True, 2: True}
-#: per chapter: how often Kira takes the scene worth less (where a covering L is not)
+#: per chapter: how often Kira takes the scene worth less, where a covering L is not (a
+#: sure kill for fewer points); sets the bot-against-bot balance (CONF-BOT-01)
 KIRA_DODGE = {1: 1.0, 2: 0.1}
 STAR_ROW_ORDER = ("extra_quiet_night", "extra_suspect", "change_dice", "switch")
 APPLE_ROW_ORDER = ("points_3", "points_2", "switch", "change_dice")
