@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import io
 import random
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -14,7 +15,7 @@ from deathnote.cli.play import TerminalGame, parse_seat
 from deathnote.cli.render import render_view
 from deathnote.engine import Match
 from deathnote.games.confrontation import GAME
-from deathnote.games.confrontation.agents import CautiousAgent, HeuristicAgent
+from deathnote.games.confrontation.agents import HABIT_EVIDENCE, CautiousAgent, HeuristicAgent
 from deathnote.games.confrontation.state import KIRA, L
 from deathnote.sim.runner import Batch, play_one
 
@@ -177,3 +178,25 @@ def test_chase_l_covers_the_richer_scene_and_kira_dodges_it(chapter: int) -> Non
         assert all(kira_sides)
     else:
         assert not all(kira_sides)
+
+
+def _chase_log(kira: str, l_side: str, days: int) -> list[dict[str, Any]]:
+    """A log of ``days`` Chases where A is worth more than B and the sides chose so."""
+    entry = {"text": "lead", "data": {"scenes": {"A": [3, 0], "B": [1, 0]}}}
+    tokens = {"text": "tokens", "data": {"kira": kira, "l": l_side}}
+    return [entry, tokens] * days
+
+
+def test_bots_read_the_other_sides_chase_habit() -> None:
+    """CONF-BOT-01: L stops covering the richer scene once Kira kept dodging it (four
+    Chases), Kira stops dodging once L is seen not covering; a Kira who takes either scene
+    does not make L stop covering."""
+    l_bot, kira_bot = HeuristicAgent(L), HeuristicAgent(KIRA)
+    threshold = HABIT_EVIDENCE
+    assert l_bot.other_habit(_chase_log("B", "A", 3)) < threshold[L]
+    assert l_bot.other_habit(_chase_log("B", "A", 4)) >= threshold[L]
+    mixed = _chase_log("A", "A", 2) + _chase_log("B", "A", 2)
+    assert l_bot.other_habit(mixed) < threshold[L]
+    assert kira_bot.other_habit([]) >= threshold[KIRA]  # dodges until shown otherwise
+    assert kira_bot.other_habit(_chase_log("B", "A", 3)) >= threshold[KIRA]
+    assert kira_bot.other_habit(_chase_log("B", "B", 1)) < threshold[KIRA]

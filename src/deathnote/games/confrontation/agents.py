@@ -77,6 +77,12 @@ CHASE_COVER = {1: True, 2: True}
 #: per chapter: how often Kira takes the scene worth less, where a covering L is not (a
 #: sure kill for fewer points); sets the bot-against-bot balance (CONF-BOT-01)
 KIRA_DODGE = {1: 1.0, 2: 0.1}
+#: per seat: how much likelier the other side's past Chases must be under his habit than
+#: at random before the bot plays against that habit (``HeuristicAgent.other_habit``).
+#: Kira (1.0) dodges until L is seen not covering the richer scene; L (10.0) stops covering
+#: once Kira took the scene worth less in four Chases more than he took the richer one, so
+#: a person who keeps dodging (or keeps mixing) is not read forever
+HABIT_EVIDENCE = {0: 1.0, 1: 10.0}
 STAR_ROW_ORDER = ("extra_quiet_night", "extra_suspect", "change_dice", "switch")
 APPLE_ROW_ORDER = ("points_3", "points_2", "switch", "change_dice")
 
@@ -539,13 +545,40 @@ class HeuristicAgent(Agent):
         a = lead["A"]["points"] + APPLE_VALUE * lead["A"]["apples"]
         b = lead["B"]["points"] + APPLE_VALUE * lead["B"]["apples"]
         v = CARD_VALUE if self.seat == 1 else KIRA_CARD_VALUE
-        if self.seat == 1 and CHASE_COVER[state["chapter"]] and abs(a - b) > 1e-9:
-            return next(x for x in obs.legal if x["side"] == ("A" if a > b else "B"))
-        if self.seat == 0 and abs(a - b) > 1e-9 and obs.rng.random() < KIRA_DODGE[state["chapter"]]:
-            return next(x for x in obs.legal if x["side"] == ("B" if a > b else "A"))
+        if abs(a - b) > 1e-9:
+            richer, poorer = ("A", "B") if a > b else ("B", "A")
+            habit = self.other_habit(obs.view.get("log", []))
+            chapter = state["chapter"]
+            if self.seat == 1 and CHASE_COVER[chapter] and habit < HABIT_EVIDENCE[1]:
+                return next(x for x in obs.legal if x["side"] == richer)
+            dodge = self.seat == 0 and habit >= HABIT_EVIDENCE[0]
+            if dodge and obs.rng.random() < KIRA_DODGE[chapter]:
+                return next(x for x in obs.legal if x["side"] == poorer)
         p_a = (v + b) / (a + b + 2 * v) if self.seat == 0 else (v + a) / (a + b + 2 * v)
         side = "A" if obs.rng.random() < p_a else "B"
         return next(x for x in obs.legal if x["side"] == side)
+
+    def other_habit(self, log: list[dict[str, Any]]) -> float:
+        """How much likelier the other side's past Chases (in the log) are if he keeps to a
+        habit (Kira: the scene worth less; L: the scene worth more, nine times in ten) than
+        if he picks either scene alike."""
+        ratio = 1.0
+        scenes: dict[str, Any] | None = None
+        for entry in log:
+            data = entry.get("data") or {}
+            if "scenes" in data:
+                scenes = data["scenes"]
+            elif "kira" in data and "l" in data and scenes is not None:
+                a = scenes["A"][0] + APPLE_VALUE * scenes["A"][1]
+                b = scenes["B"][0] + APPLE_VALUE * scenes["B"][1]
+                if abs(a - b) > 1e-9:
+                    richer = "A" if a > b else "B"
+                    if self.seat == 1:
+                        ratio *= 0.2 if data["kira"] == richer else 1.8
+                    else:
+                        ratio *= 1.8 if data["l"] == richer else 0.2
+                scenes = None
+        return ratio
 
     def _row(self, obs: Observation, rows: list[dict[str, Any]], order: tuple[str, ...]) -> Action:
         by_row = {a["row"]: a for a in obs.legal}

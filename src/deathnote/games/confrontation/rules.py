@@ -368,6 +368,7 @@ def _reveal_lead(state: ConfState, ev: list[Event], rng: random.Random) -> None:
             f"A = {t.type_names[ta]} ({t.points[ta]} pts{_apples(aa)}), "
             f"B = {t.type_names[tb]} ({t.points[tb]} pts{_apples(ab)}).",
             lead=t.lead_numbers[state.lead],
+            scenes={"A": [t.points[ta], aa], "B": [t.points[tb], ab]},
         )
     )
     state.chase[0] = state.chase[1] = NO_CHOICE
