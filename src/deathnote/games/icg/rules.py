@@ -150,19 +150,20 @@ def legal(st: IcgState, seat: Seat) -> list[Action]:
     if ph == "dn_identity":
         out = [Action.make("wait", "Keep your eyes closed")]
         if st.seats[seat].mission == "kira":
-            own = st.seats[seat].identity
             out += [
                 Action.make("write", f"Cover {c['name']} on the Death Note", identity=c["id"])
                 for c in st.content["identities"]
-                if c["id"] != own
             ]
         return out
     if ph == "dn_placement":
         if st.seats[seat].mission == "kira" and st.dn_identity is not None:
+            # Any living Placement, his own too (a bluff); only his own Identity on his own
+            # Placement is left out, since that would put Kira himself out of the game.
+            own = st.dn_identity == st.seats[seat].identity
             return [
                 Action.make("place", f"Cover Placement #{t + 1}", placement=t)
                 for t in living(st)
-                if t != seat
+                if not (own and t == seat)
             ]
         return [Action.make("wait", "Keep your eyes closed")]
     return []
