@@ -132,3 +132,10 @@ def test_eyes_with_kira_rules() -> None:
     m = eyes_match(rules="kira")
     open_eyes(m, 0, 2, type="mission")
     assert st(m).seats[0].looks == {2: st(m).seats[2].identity}
+
+
+def test_no_eyes_question_when_no_x_kira_is_in_the_box() -> None:
+    m = new(5, seed=8, shinigami_eyes=True, x_kira=0)
+    act(m, 0, "investigate", target=2)
+    finish_answer(m)
+    assert st(m).current == 1 and st(m).phase == "investigate"

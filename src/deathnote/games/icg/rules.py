@@ -452,7 +452,7 @@ def _finish_investigation(st: IcgState, events: list[Event]) -> None:
     seat = st.current
     assert seat is not None
     st.picks = []
-    if st.eyes and not st.seats[seat].mission_revealed:
+    if st.eyes and "x_kira" in st.mission_box and not st.seats[seat].mission_revealed:
         # Shinigami Eyes: at the end of the investigation a hidden X-Kira may reveal himself.
         # Every investigator is asked alike, so the question betrays no one.
         st.phase = "eyes"
