@@ -8,7 +8,7 @@ from deathnote.agents import agent_rng, make_agent, observe
 from deathnote.engine import Match
 from deathnote.games.icg.deduce import beliefs
 
-from .helpers import arrange, new, quiet_investigation_phase, st
+from .helpers import arrange, new, poke, quiet_investigation_phase, st
 
 
 def run(m: Match, bots: str, seed: int) -> Match:
@@ -100,3 +100,24 @@ def test_heuristic_kira_writes_the_known_l() -> None:
         m.submit(t, m.legal(t)[0])
     place = bot.choose(observe(m, 1, rng))
     assert place.kind == "place" and place["placement"] == 4
+
+
+def test_heuristic_x_kira_opens_the_eyes_after_the_answer_on_a_likely_l() -> None:
+    def at_eyes(target: int) -> Match:
+        m = new(4, seed=5, shinigami_eyes=True)
+        arrange(m, missions={0: "x_kira", 1: "kira", 2: "l", 3: "team_member"})
+        s = st(m)
+        s.seats[3].out = s.seats[3].mission_revealed = True  # a Team Member, out
+        s.seats[1].covered = ["l"]  # Player 2 cannot be L, so Player 3 is
+        poke(m)
+        m.submit(0, next(a for a in m.legal(0) if a["target"] == target))
+        while st(m).phase == "cover":
+            m.submit(target, m.legal(target)[0])
+        assert m.pending()[0].kind == "eyes"
+        return m
+
+    bot = make_agent("icg", "heuristic", 0)
+    likely = at_eyes(2)
+    assert bot.choose(observe(likely, 0, agent_rng(1, 0))).kind == "open_eyes"
+    unlikely = at_eyes(1)
+    assert bot.choose(observe(unlikely, 0, agent_rng(1, 0))).kind == "done"

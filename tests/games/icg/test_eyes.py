@@ -19,22 +19,56 @@ def finish_answer(m: Match) -> None:
         m.submit(s, m.legal(s)[0])
 
 
+def open_eyes(m: Match, seat: int, target: int, **kind: str) -> None:
+    """Investigate, let the target answer, then reveal X-Kira and open the eyes."""
+    act(m, seat, "investigate", target=target, **kind)
+    finish_answer(m)
+    act(m, seat, "open_eyes")
+
+
 def test_eyes_offered_only_to_x_kira_with_the_option() -> None:
     m = eyes_match()
-    assert any(a.get("eyes") for a in m.legal(0))
+    act(m, 0, "investigate", target=2)
+    finish_answer(m)
+    assert [a.kind for a in m.legal(0)] == ["done", "open_eyes"]
     plain = new(5, seed=8)
     arrange(plain, missions={0: "x_kira"})
-    assert not any(a.get("eyes") for a in plain.legal(0))
+    act(plain, 0, "investigate", target=2)
+    finish_answer(plain)
+    assert st(plain).current == 1  # no Shinigami Eyes question without the option
     other = new(5, seed=8, shinigami_eyes=True)
     arrange(other, missions={0: "team_member"})
-    assert not any(a.get("eyes") for a in other.legal(0))
+    act(other, 0, "investigate", target=2)
+    finish_answer(other)
+    assert [a.kind for a in other.legal(0)] == ["done"]
+
+
+def test_eyes_decided_after_the_answer_and_asked_of_every_investigator() -> None:
+    m = eyes_match()
+    # The choice is not made with the investigation: it comes at its end.
+    assert not any(a.get("eyes") for a in m.legal(0))
+    act(m, 0, "investigate", target=2)
+    finish_answer(m)
+    assert st(m).history[-1]["covered"]  # the answer is known when X-Kira decides
+    assert m.pending()[0].kind == "eyes"
+    act(m, 0, "done")
+    assert not st(m).seats[0].mission_revealed
+    # The Team Member (seat 3) and Kira (seat 1) get the same question, with one answer.
+    for seat in (1, 2, 3):
+        assert st(m).current == seat
+        act(m, seat, "investigate", target=0)
+        finish_answer(m)
+        assert m.pending()[seat].kind == "eyes"
+        assert [a.kind for a in m.legal(seat)] == ["done"]
+        act(m, seat, "done")
 
 
 def test_x_kira_reveals_and_looks_at_the_end_of_the_investigation() -> None:
     m = eyes_match()
-    act(m, 0, "investigate", target=2, eyes=True)
+    act(m, 0, "investigate", target=2)
     assert not st(m).seats[0].mission_revealed  # only at the end of the investigation
     finish_answer(m)
+    act(m, 0, "open_eyes")
     assert st(m).seats[0].mission_revealed
     seen = st(m).seats[2].identity
     assert st(m).seats[0].looks == {2: seen}
@@ -56,16 +90,15 @@ def test_x_kira_reveals_and_looks_at_the_end_of_the_investigation() -> None:
 
 def test_revealed_x_kira_looks_at_every_investigation() -> None:
     m = eyes_match()
-    act(m, 0, "investigate", target=2, eyes=True)
-    finish_answer(m)
+    open_eyes(m, 0, 2)
     act(m, 0, "quiet")
     st(m).order = [*st(m).order, 0]  # give X-Kira another investigation
     while st(m).current != 0:
         s = min(m.pending())
         m.submit(s, m.legal(s)[0])
-    assert not any(a.get("eyes") for a in m.legal(0))  # already open
     act(m, 0, "investigate", target=3)
     finish_answer(m)
+    assert m.pending()[0].kind == "announce"  # already open: no question, a look
     assert set(st(m).seats[0].looks) == {2, 3}
 
 
@@ -86,8 +119,7 @@ def test_chase_x_kira_makes_a_revealed_x_kira_pass() -> None:
 def test_no_chase_once_x_kira_has_investigated_or_when_hidden() -> None:
     m = eyes_match()
     assert not any(a.kind == "chase" for a in m.legal(0))
-    act(m, 0, "investigate", target=2, eyes=True)
-    finish_answer(m)
+    open_eyes(m, 0, 2)
     act(m, 0, "quiet")
     # X-Kira already investigated this turn: nobody can chase him now.
     assert not any(a.kind == "chase" for a in m.legal(1))
@@ -98,6 +130,12 @@ def test_no_chase_once_x_kira_has_investigated_or_when_hidden() -> None:
 
 def test_eyes_with_kira_rules() -> None:
     m = eyes_match(rules="kira")
-    act(m, 0, "investigate", target=2, type="mission", eyes=True)
-    finish_answer(m)
+    open_eyes(m, 0, 2, type="mission")
     assert st(m).seats[0].looks == {2: st(m).seats[2].identity}
+
+
+def test_no_eyes_question_when_no_x_kira_is_in_the_box() -> None:
+    m = new(5, seed=8, shinigami_eyes=True, x_kira=0)
+    act(m, 0, "investigate", target=2)
+    finish_answer(m)
+    assert st(m).current == 1 and st(m).phase == "investigate"

@@ -109,9 +109,29 @@ def test_death_note_only_kira_acts_covertly() -> None:
     assert sorted(pending) == [0, 1, 2, 3, 4] and all(d.covert for d in pending.values())
     for s in (0, 2, 3, 4):
         assert [a.kind for a in m.legal(s)] == ["wait"]
-    own = st(m).seats[1].identity
     written = {a["identity"] for a in m.legal(1) if a.kind == "write"}
-    assert len(written) == 7 and own not in written
+    assert len(written) == 8  # any of the eight Identities on the board
+
+
+def test_death_note_kira_may_bluff_with_his_own_placement_or_identity() -> None:
+    m = new(5, seed=2)
+    arrange(m, missions={1: "kira", 3: "l"})
+    own = st(m).seats[1].identity
+    other = st(m).seats[4].identity
+    to_death_note(m)
+    act(m, 1, "write", identity=other)
+    everyone_waits(m)
+    # Kira may cover his own Placement number with another Identity: a miss the table sees.
+    assert {a["placement"] for a in m.legal(1) if a.kind == "place"} == {0, 1, 2, 3, 4}
+    act(m, 1, "place", placement=1)
+    everyone_waits(m)
+    assert not st(m).seats[1].out
+    assert st(m).death_notes[-1] == {"turn": 1, "identity": other, "seat": 1, "hit": False}
+    # Next turn: his own Identity may be written, but then not on his own Placement.
+    to_death_note(m)
+    act(m, 1, "write", identity=own)
+    everyone_waits(m)
+    assert {a["placement"] for a in m.legal(1) if a.kind == "place"} == {0, 2, 3, 4}
 
 
 def test_death_note_choice_hidden_until_resolved() -> None:

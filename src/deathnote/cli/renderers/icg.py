@@ -14,6 +14,7 @@ PHASES = {
     "cover": "A) Investigation",
     "return": "A) Investigation",
     "reveal": "A) Investigation",
+    "eyes": "A) Investigation",
     "announce": "A) Investigation",
     "arrest": "B) Arrest",
     "dn_identity": "C) Death Note",

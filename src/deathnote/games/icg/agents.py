@@ -95,13 +95,6 @@ class HeuristicAgent(Agent):
         kind = None
         if st["rules"] == "kira":
             kind = "identity" if hunt_l and hunted[target] > 0.5 else "mission"
-        # An X-Kira opens the eyes only to see a likely L whose Identity is still in doubt:
-        # once open he is no decoy any more and can be chased.
-        eyes = (
-            me["mission"] == "x_kira"
-            and hunted[target] >= EYES_CONFIDENCE
-            and len(b.identities(target, "l")) > 1
-        )
         fits = [
             a
             for a in legal
@@ -109,7 +102,17 @@ class HeuristicAgent(Agent):
             and a["target"] == target
             and (kind is None or a.get("type") == kind)
         ]
-        return next((a for a in fits if bool(a.get("eyes")) == eyes), fits[0])
+        return fits[0]
+
+    def _eyes(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
+        # An X-Kira opens the eyes only to see a likely L whose Identity is still in doubt
+        # (weighed after the answer): once open he is no decoy any more and can be chased.
+        b = beliefs(st)
+        target = st["target"]
+        p_l = self._hunted(st, b).get(target, 0.0)
+        if p_l >= EYES_CONFIDENCE and len(b.identities(target, "l")) > 1:
+            return next(a for a in legal if a.kind == "open_eyes")
+        return next(a for a in legal if a.kind == "done")
 
     def _cover(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
         clues = {a["clue"]: a for a in legal}

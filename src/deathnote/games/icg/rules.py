@@ -84,6 +84,9 @@ def pending(st: IcgState) -> dict[Seat, Decision]:
         assert st.target is not None
         kind = "Identity" if st.inv_type == "identity" else "Mission"
         return {st.target: Decision("reveal", f"{kind} investigation: reveal a Clue")}
+    if ph == "eyes":
+        assert st.current is not None
+        return {st.current: Decision("eyes", "The end of your investigation")}
     if ph == "announce":
         assert st.current is not None
         return {st.current: Decision("announce", "Tell the table what your eyes saw?")}
@@ -115,6 +118,17 @@ def legal(st: IcgState, seat: Seat) -> list[Action]:
             Action.make("reveal", f"Reveal {clue_name(st, c)}", clue=c)
             for c in reveal_options(st, seat)
         ]
+    if ph == "eyes":
+        assert st.target is not None
+        out = [Action.make("done", "End your investigation")]
+        if st.seats[seat].mission == "x_kira":
+            out.append(
+                Action.make(
+                    "open_eyes",
+                    f"Reveal X-Kira and open the Shinigami Eyes on {player(st.target)}",
+                )
+            )
+        return out
     if ph == "announce":
         assert st.target is not None
         return [
@@ -136,27 +150,26 @@ def legal(st: IcgState, seat: Seat) -> list[Action]:
     if ph == "dn_identity":
         out = [Action.make("wait", "Keep your eyes closed")]
         if st.seats[seat].mission == "kira":
-            own = st.seats[seat].identity
             out += [
                 Action.make("write", f"Cover {c['name']} on the Death Note", identity=c["id"])
                 for c in st.content["identities"]
-                if c["id"] != own
             ]
         return out
     if ph == "dn_placement":
         if st.seats[seat].mission == "kira" and st.dn_identity is not None:
+            # Any living Placement, his own too (a bluff); only his own Identity on his own
+            # Placement is left out, since that would put Kira himself out of the game.
+            own = st.dn_identity == st.seats[seat].identity
             return [
                 Action.make("place", f"Cover Placement #{t + 1}", placement=t)
                 for t in living(st)
-                if t != seat
+                if not (own and t == seat)
             ]
         return [Action.make("wait", "Keep your eyes closed")]
     return []
 
 
 def _investigate_options(st: IcgState, seat: Seat) -> list[Action]:
-    me = st.seats[seat]
-    may_open = st.eyes and me.mission == "x_kira" and not me.mission_revealed
     types = ["identity", "mission"] if st.rules == "kira" else [None]
     out: list[Action] = []
     for t in living(st):
@@ -166,15 +179,6 @@ def _investigate_options(st: IcgState, seat: Seat) -> list[Action]:
             label = f"Investigate {player(t)}" + (f" ({kind.title()})" if kind else "")
             args = {"target": t} if kind is None else {"target": t, "type": kind}
             out.append(Action.make("investigate", label, **args))
-            if may_open:
-                out.append(
-                    Action.make(
-                        "investigate",
-                        label + ", then reveal X-Kira and open the Shinigami Eyes",
-                        eyes=True,
-                        **args,
-                    )
-                )
     if st.eyes:
         out += [
             Action.make("chase", f"Pass to chase X-Kira ({player(x)})", x_kira=x)
@@ -273,9 +277,7 @@ def apply(st: IcgState, seat: Seat, action: Action, events: list[Event]) -> None
     """Carry out a legal action, then run the game on until the next decision."""
     kind = action.kind
     if kind == "investigate":
-        _investigate(
-            st, seat, action["target"], action.get("type"), bool(action.get("eyes")), events
-        )
+        _investigate(st, seat, action["target"], action.get("type"), events)
     elif kind == "chase":
         x = action["x_kira"]
         st.chased.append(x)
@@ -287,6 +289,10 @@ def apply(st: IcgState, seat: Seat, action: Action, events: list[Event]) -> None
             )
         )
         _next_investigator(st, events)
+    elif kind == "done":
+        _next_investigator(st, events)
+    elif kind == "open_eyes":
+        _open_eyes(st, seat, events)
     elif kind == "cover":
         _cover(st, seat, action["clue"], events)
     elif kind == "return":
@@ -359,12 +365,11 @@ def _next_investigator(st: IcgState, events: list[Event]) -> None:
 
 
 def _investigate(
-    st: IcgState, seat: Seat, target: Seat, kind: str | None, eyes: bool, events: list[Event]
+    st: IcgState, seat: Seat, target: Seat, kind: str | None, events: list[Event]
 ) -> None:
     st.done.append(seat)
     st.target = target
     st.inv_type = kind
-    st.opening = eyes
     what = f" ({kind.title()} investigation)" if kind else ""
     events.append(
         Event.public(
@@ -444,21 +449,35 @@ def _reveal(st: IcgState, seat: Seat, clue: str, events: list[Event]) -> None:
 
 
 def _finish_investigation(st: IcgState, events: list[Event]) -> None:
+    seat = st.current
+    assert seat is not None
+    st.picks = []
+    if st.eyes and "x_kira" in st.mission_box and not st.seats[seat].mission_revealed:
+        # Shinigami Eyes: at the end of the investigation a hidden X-Kira may reveal himself.
+        # Every investigator is asked alike, so the question betrays no one.
+        st.phase = "eyes"
+        return
+    _look(st, events)
+
+
+def _open_eyes(st: IcgState, seat: Seat, events: list[Event]) -> None:
+    st.seats[seat].mission_revealed = True
+    st.history[-1]["eyes_opened"] = True
+    events.append(
+        Event.public(
+            f"{player(seat)} reveals the X-Kira Mission and opens the Shinigami Eyes.",
+            seat=seat,
+            mission="x_kira",
+        )
+    )
+    _look(st, events)
+
+
+def _look(st: IcgState, events: list[Event]) -> None:
+    """A revealed X-Kira looks at the investigated player's Identity; then play goes on."""
     seat, target = st.current, st.target
     assert seat is not None and target is not None
-    st.picks = []
     x = st.seats[seat]
-    if st.opening:
-        st.opening = False
-        x.mission_revealed = True
-        st.history[-1]["eyes_opened"] = True
-        events.append(
-            Event.public(
-                f"{player(seat)} reveals the X-Kira Mission and opens the Shinigami Eyes.",
-                seat=seat,
-                mission="x_kira",
-            )
-        )
     if has_eyes(st, seat):
         seen = st.seats[target].identity
         x.looks[target] = seen

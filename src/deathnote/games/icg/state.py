@@ -38,7 +38,7 @@ class IcgState:
     mission_box: list[str]  # the 6 Mission cards besides Kira and L (a public fact)
     turn: int = 1
     red: int = 0
-    #: "investigate", "cover", "return", "reveal", "announce", "arrest", "dn_identity",
+    #: "investigate", "cover", "return", "reveal", "eyes", "announce", "arrest", "dn_identity",
     #: "dn_placement" or "over".
     phase: str = "investigate"
     order: list[int] = field(default_factory=list)  # investigators still to act this turn
@@ -46,7 +46,6 @@ class IcgState:
     chased: list[int] = field(default_factory=list)  # revealed X-Kiras that must pass
     current: int | None = None  # the investigator
     target: int | None = None
-    opening: bool = False  # the investigator opens the Shinigami Eyes at the end
     inv_type: str | None = None  # Kira rules: "identity" or "mission"
     picks: list[str] = field(default_factory=list)  # partial choice of the asked seat
     asked: list[int] = field(default_factory=list)  # seats still to answer (arrest, Death Note)
