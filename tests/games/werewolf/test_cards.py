@@ -326,3 +326,14 @@ def test_alias_and_alibi_are_only_discarded() -> None:
     set_hand(m, 0, ["alias", "alibi", "vote"])
     assert ("play", "alias") not in kinds(m) and ("play", "alibi") not in kinds(m)
     assert {("discard", "alias"), ("discard", "alibi")} <= kinds(m)
+
+
+def test_only_l_plays_arrest_not_watari_or_the_kira_team() -> None:
+    # Watari may change the number on Arrest but only L "can use the Arrest card".
+    for role in ("watari", "kira", "worshipper", "police"):
+        m = new(7, 17)
+        set_roles(m, {0: role})
+        set_hand(m, 0, ["arrest", "vote", "exchange"])
+        assert ("play", "arrest") not in kinds(m) and ("discard", "arrest") not in kinds(m)
+        with pytest.raises(IllegalAction):
+            act(m, "play", card="arrest")
