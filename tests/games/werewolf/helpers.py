@@ -82,7 +82,12 @@ def log_types(m: Match, viewer: int | str) -> list[str]:
 
 
 def finish_turn_discarding(m: Match) -> None:
-    """The asked seat passes by discarding its first discardable card."""
+    """The asked seat passes by discarding its first discardable card (when everyone is
+    asked, as after a Shinigami, the lowest seat gives its first answer)."""
+    if len(m.pending()) > 1:
+        s = min(m.pending())
+        m.submit(s, m.legal(s)[0])
+        return
     s = asked(m)
     legal = [a for a in m.legal(s) if a.kind == "discard"]
     m.submit(s, legal[0] if legal else m.legal(s)[0])

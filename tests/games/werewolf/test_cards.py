@@ -278,7 +278,47 @@ def test_shinigami_must_be_played() -> None:
         assert not any(e["data"].get("type") == "kira_team" for e in m.log(viewer))
     assert m.view(1)["state"]["me"]["known_roles"] == {"2": "worshipper"}
     assert m.view(2)["state"]["me"]["known_roles"] == {"1": "kira"}
+    for seat in range(6):
+        act(m, "suggest" if seat == 2 else "wait", by=seat, **({"seat": -1} if seat == 2 else {}))
     assert asked(m) == 1
+
+
+def test_shinigami_worshipper_guides_kira() -> None:
+    # FAQ: "During the Judgment Phase or when using a Shinigami, guide Kira on whom to judge
+    # using eye contact or gestures." Everyone is asked alike while the eyes are closed.
+    m = new(6, 15)
+    set_roles(m, {0: "police", 1: "kira", 2: "worshipper"})
+    set_hand(m, 0, ["shinigami", "vote", "alibi"])
+    act(m, "play", card="shinigami")
+    assert set(m.pending()) == set(range(6))
+    assert {d.to_json()["prompt"] for d in m.pending().values()} == {
+        "Shinigami: everyone's eyes are closed."
+    }
+    assert kinds(m, 2) == {("suggest", -1)} | {("suggest", t) for t in (0, 1, 3, 4, 5)}
+    for seat in (0, 1, 3, 4, 5):
+        assert [a.kind for a in m.legal(seat)] == ["wait"]
+    assert m.view(4)["state"]["step"] == {"kind": "shinigami", "player": 0}
+    act(m, "suggest", by=2, seat=3)
+    for seat in (0, 1, 3, 4, 5):
+        act(m, "wait", by=seat)
+    for viewer in (1, 2):
+        got = [e["data"] for e in m.log(viewer) if e["data"].get("type") == "suggest"]
+        assert got == [{"type": "suggest", "seat": 2, "target": 3}]
+    for viewer in (0, 3, 4, 5, SPECTATOR):
+        assert not any(e["data"].get("type") == "suggest" for e in m.log(viewer))
+    assert asked(m) == 1
+
+
+def test_shinigami_with_the_worshipper_dead() -> None:
+    # With the Worshipper dead (a public fact) nobody opens their eyes for anything.
+    m = new(6, 15)
+    set_roles(m, {0: "police", 1: "kira", 2: "worshipper"})
+    st(m).seats[2].alive = False
+    st(m).seats[2].hand = []
+    set_hand(m, 0, ["shinigami", "vote", "alibi"])
+    act(m, "play", card="shinigami")
+    assert asked(m) == 1
+    assert not any(e["data"].get("type") == "kira_team" for e in m.log(1))
 
 
 def test_alias_and_alibi_are_only_discarded() -> None:
@@ -286,3 +326,14 @@ def test_alias_and_alibi_are_only_discarded() -> None:
     set_hand(m, 0, ["alias", "alibi", "vote"])
     assert ("play", "alias") not in kinds(m) and ("play", "alibi") not in kinds(m)
     assert {("discard", "alias"), ("discard", "alibi")} <= kinds(m)
+
+
+def test_only_l_plays_arrest_not_watari_or_the_kira_team() -> None:
+    # Watari may change the number on Arrest but only L "can use the Arrest card".
+    for role in ("watari", "kira", "worshipper", "police"):
+        m = new(7, 17)
+        set_roles(m, {0: role})
+        set_hand(m, 0, ["arrest", "vote", "exchange"])
+        assert ("play", "arrest") not in kinds(m) and ("discard", "arrest") not in kinds(m)
+        with pytest.raises(IllegalAction):
+            act(m, "play", card="arrest")

@@ -16,8 +16,8 @@ from deathnote.engine import Match
 GOLDEN = {
     4: (34, "arrest", "006f9d050a5b"),
     5: (33, "l_dead", "d688780bd5bc"),
-    6: (134, "l_team_one", "1e84157df7de"),
-    7: (248, "arrest", "31e7a1be37c0"),
+    6: (75, "l_dead", "b48d468d6026"),
+    7: (318, "arrest", "f47abb09703a"),
 }
 
 

@@ -210,3 +210,39 @@ def test_game_end_reveals_everything() -> None:
         assert [x["role"] for x in state["seats"]] == ["l", "kira", "police", "police"]
         assert len(state["hands"]) == 4
     assert not m.pending()
+
+
+def eyes_closed_rounds(m: Match, seat: int) -> int:
+    """How many eyes-closed questions ``seat`` answers before the eyes open."""
+    s = st(m)
+    rounds = 0
+    while s.step is not None and s.step["k"] == "judgment":
+        rounds += min(m.pending()) == seat
+        judge_one(m)
+    return rounds
+
+
+def judge_one(m: Match) -> None:
+    """The lowest pending seat answers (Kira writes seat 3, the Worshipper points at no one)."""
+    seat = min(m.pending())
+    kind = m.legal(seat)[0].kind
+    if kind == "write":
+        act(m, "write", by=seat, seat=3)
+    elif kind == "suggest":
+        act(m, "suggest", by=seat, seat=-1)
+    else:
+        act(m, "wait", by=seat)
+
+
+def test_judgment_rounds_do_not_show_who_holds_the_notebook() -> None:
+    # Whether Kira holds the DEATH NOTE is secret until the eyes open: with the Worshipper
+    # alive, every player is asked the same number of times either way.
+    roles = {0: "police", 1: "kira", 2: "l", 3: "police", 4: "worshipper"}
+    with_kira = quiet_table(5, roles, {1: ["death_note", "vote"]})
+    elsewhere = quiet_table(5, roles, {0: ["death_note"]})
+    to_judgment(with_kira)
+    to_judgment(elsewhere)
+    assert eyes_closed_rounds(with_kira, 2) == eyes_closed_rounds(elsewhere, 2) == 2
+    # The Worshipper may point even when Kira cannot write; Kira sees it.
+    for m in (with_kira, elsewhere):
+        assert any(e["data"].get("type") == "suggest" for e in m.log(1))

@@ -295,7 +295,7 @@ class HeuristicAgent(Agent):
             if self.role in ("kira", "worshipper"):
                 return self.pick_seat(obs, self.kill_choice(obs, allow_self=False))
             return self.pick_seat(obs, self.suspect(obs))
-        if kind == "judgment":
+        if kind in ("judgment", "shinigami"):
             if legal[0].kind in ("suggest", "write"):
                 return self.pick_seat(obs, self.kill_choice(obs, allow_self=False))
             return legal[0]

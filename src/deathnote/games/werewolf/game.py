@@ -29,7 +29,7 @@ class WerewolfGame(Game):
     name = "Death Note Werewolf"
     min_players = 4
     max_players = 7
-    rules_version = "1"
+    rules_version = "2"
 
     # -- set-up ------------------------------------------------------------------------------
     def parse_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -115,7 +115,8 @@ class WerewolfGame(Game):
     # -- play --------------------------------------------------------------------------------
     def pending(self, state: WwState) -> dict[Seat, Decision]:
         """Who decides now: one seat, or every living player at once, each in secret (Vote,
-        Interrogation, and the eyes-closed Judgment, where everyone is asked alike)."""
+        Interrogation, and the eyes-closed Judgment and Shinigami, where everyone is asked
+        alike)."""
         step = state.step
         if state.winner or step is None:
             return {}
@@ -138,6 +139,12 @@ class WerewolfGame(Game):
         if k == "judgment":
             return {
                 s: Decision("judgment", "Judgment: everyone's eyes are closed.")
+                for s in R.alive(state)
+                if s not in step["done"]
+            }
+        if k == "shinigami":
+            return {
+                s: Decision("shinigami", "Shinigami: everyone's eyes are closed.")
                 for s in R.alive(state)
                 if s not in step["done"]
             }
@@ -192,8 +199,8 @@ class WerewolfGame(Game):
             return [
                 Action.make("vote", f"Point at {R.pname(t)}", seat=t) for t in R.targets(st, seat)
             ]
-        if k == "judgment":
-            if step["stage"] == "suggest" and seat == step["worshipper"]:
+        if k in ("judgment", "shinigami"):
+            if (k == "shinigami" or step["stage"] == "suggest") and seat == step["worshipper"]:
                 return [
                     Action.make("suggest", "Point Kira at no one", seat=R.NO_SUGGESTION),
                     *(
@@ -201,6 +208,8 @@ class WerewolfGame(Game):
                         for t in R.suggest_targets(st, seat)
                     ),
                 ]
+            if k == "shinigami":
+                return [Action.make("wait", "Keep your eyes closed and tap the table")]
             if step["stage"] == "write" and seat == step["kira"]:
                 return [
                     Action.make(
@@ -250,6 +259,8 @@ class WerewolfGame(Game):
                 R.vote(ctx)
         elif k == "judgment":
             R.judgment_done(ctx, seat, action.get("seat"))
+        elif k == "shinigami":
+            R.shinigami_done(ctx, seat, action.get("seat"))
         return events
 
     # -- views -------------------------------------------------------------------------------

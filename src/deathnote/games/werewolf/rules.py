@@ -287,7 +287,12 @@ def play_card(ctx: Ctx, seat: int, cid: str) -> None:
             seat=seat,
         )
         kira_team_sees(ctx)
-        end_turn(ctx)
+        if kira_team_alive(st):
+            # FAQ: the Worshipper guides Kira with gestures; everyone is asked alike.
+            st.step = {"k": "shinigami", "seat": seat, "worshipper": seat_of(st, "worshipper")}
+            st.step["done"] = []
+        else:
+            end_turn(ctx)
     else:  # pragma: no cover - content guards this
         end_turn(ctx)
 
@@ -438,6 +443,29 @@ def vote(ctx: Ctx) -> None:
 
 
 # -- Judgment ----------------------------------------------------------------------------------
+def kira_team_alive(st: WwState) -> bool:
+    """Whether Kira and the Worshipper both play on (public: the dead show their Role)."""
+    k, w = seat_of(st, "kira"), seat_of(st, "worshipper")
+    return k is not None and w is not None and st.seats[k].alive and st.seats[w].alive
+
+
+def point(ctx: Ctx, worshipper: int, choice: int | None) -> None:
+    """The Worshipper's gesture while the eyes are closed: only Kira (and they) see it."""
+    kira = seat_of(ctx.st, "kira")
+    text = (
+        "The Worshipper points at no one."
+        if choice is None or choice == NO_SUGGESTION
+        else f"The Worshipper points at {pname(choice)}."
+    )
+    ctx.tell(
+        [worshipper] + ([kira] if kira is not None else []),
+        text,
+        type="suggest",
+        seat=worshipper,
+        target=choice,
+    )
+
+
 def kira_team_sees(ctx: Ctx) -> None:
     """Kira and the Worshipper open their eyes and see each other."""
     st = ctx.st
@@ -457,8 +485,9 @@ def kira_team_sees(ctx: Ctx) -> None:
 
 def judgment(ctx: Ctx) -> None:
     """Judgment Phase: every living player is asked alike while the eyes are closed (so that
-    nobody, not even a hot-seat hand-over, shows who acts): the Worshipper points first when
-    Kira holds the DEATH NOTE, then Kira must write a name."""
+    nobody, not even a hot-seat hand-over, shows who acts): the Worshipper, while alive,
+    points first, then Kira must write a name if he holds the DEATH NOTE. The number of
+    rounds depends only on whether the Worshipper lives (public), never on the notebook."""
     st = ctx.st
     st.phase = "judgment"
     st.current = None
@@ -472,7 +501,7 @@ def judgment(ctx: Ctx) -> None:
     k = seat_of(st, "kira")
     w = seat_of(st, "worshipper")
     notebook = k is not None and st.seats[k].alive and "death_note" in st.seats[k].hand
-    guide = notebook and w is not None and st.seats[w].alive
+    guide = kira_team_alive(st)
     st.step = {
         "k": "judgment",
         "stage": "suggest" if guide else "write",
@@ -492,12 +521,7 @@ def judgment_done(ctx: Ctx, seat: int, choice: int | None) -> None:
     step["done"].append(seat)
     if step["stage"] == "suggest" and seat == step["worshipper"]:
         step["suggested"] = choice
-        text = (
-            "The Worshipper points at no one."
-            if choice == NO_SUGGESTION
-            else f"The Worshipper points at {pname(choice or 0)}."
-        )
-        ctx.tell([seat, step["kira"]], text, type="suggest", seat=seat, target=choice)
+        point(ctx, seat, choice)
     if step["stage"] == "write" and seat == step["kira"]:
         step["written"] = choice
     if len(step["done"]) < len(alive(st)):
@@ -507,6 +531,20 @@ def judgment_done(ctx: Ctx, seat: int, choice: int | None) -> None:
         step["done"] = []
         return
     execution(ctx, step["written"])
+
+
+def shinigami_done(ctx: Ctx, seat: int, choice: int | None) -> None:
+    """One player's eyes-closed answer during a Shinigami; once all answered, eyes open."""
+    st = ctx.st
+    step = st.step
+    assert step is not None
+    step["done"].append(seat)
+    if seat == step["worshipper"]:
+        point(ctx, seat, choice)
+    if len(step["done"]) < len(alive(st)):
+        return
+    ctx.say("Shinigami: everyone opens their eyes.", type="eyes_open")
+    end_turn(ctx)
 
 
 def write_targets(st: WwState, kira: int) -> list[int]:

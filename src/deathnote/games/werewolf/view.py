@@ -23,6 +23,8 @@ def public_step(st: WwState) -> dict[str, Any] | None:
     k = step["k"]
     if k == "judgment":
         return {"kind": "judgment"}
+    if k == "shinigami":
+        return {"kind": "shinigami", "player": step["seat"]}
     out: dict[str, Any] = {"kind": k}
     if k in ("turn", "target", "direction", "give_back", "vote", "interrogate"):
         out["player"] = step["seat"]
@@ -94,7 +96,7 @@ def build_view(st: WwState, viewer: Viewer) -> dict[str, Any]:
         if (
             step is not None
             and step["k"] == "judgment"
-            and viewer == step["kira"]
+            and viewer == R.seat_of(st, "kira")
             and step["suggested"] is not None
         ):
             mine["suggested"] = step["suggested"]
