@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import copy
+import os
+import subprocess
+import sys
+from typing import Any
 
 import orjson
 import pytest
@@ -72,3 +76,37 @@ def test_game_declares_its_facts(game_id: str) -> None:
     assert game.id == game_id and game.name
     assert 1 <= game.min_players <= game.max_players
     assert game.wins_mode in ("count", "mean")
+
+
+def _summary_with_hash_seed(game_id: str, players: int, hash_seed: str) -> dict[str, Any]:
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    args = ["simulate", game_id, "--players", str(players), "--games", "12", "--seed", "5"]
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "deathnote",
+            *args,
+            "--agents",
+            "heuristic",
+            "--jobs",
+            "1",
+            "--json",
+        ],
+        env=env,
+        capture_output=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    summary: dict[str, Any] = orjson.loads(out)
+    return {k: summary[k] for k in ("wins", "outcomes", "mean_actions", "errors")}
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_heuristic_games_do_not_depend_on_hash_order(game_id: str) -> None:
+    """The same seed gives the same games in every process: no bot or rule may let the
+    iteration order of a set of strings (which differs between runs) choose anything."""
+    players = games()[game_id].max_players
+    first = _summary_with_hash_seed(game_id, players, "1")
+    assert first["errors"] == 0
+    assert _summary_with_hash_seed(game_id, players, "2") == first

@@ -170,7 +170,7 @@ class HeuristicAgent(Agent):
         for s, p_l in hunted.items():
             if s in spare:
                 continue
-            for ident in b.identities(s):
+            for ident in sorted(b.identities(s)):  # sorted: the same draws every run
                 hit_l = (
                     p_l / max(1, len(b.identities(s, "l"))) if ident in b.identities(s, "l") else 0
                 )
