@@ -48,29 +48,23 @@ class Ctx:
 
 # -- content look-ups ----------------------------------------------------------------------
 def card(st: WwState, cid: str) -> dict[str, Any]:
-    """The content entry of a card id."""
-    for c in st.content["cards"]:
-        if c["id"] == cid:
-            return dict(c)
-    raise KeyError(cid)
+    """The content entry of a card id (a copy)."""
+    return dict(st.cards_by_id[cid])
 
 
 def number(st: WwState, cid: str) -> int:
     """The printed number of a card."""
-    return int(card(st, cid)["number"])
+    return int(st.cards_by_id[cid]["number"])
 
 
 def cname(st: WwState, cid: str) -> str:
     """The printed name of a card."""
-    return str(card(st, cid)["name"])
+    return str(st.cards_by_id[cid]["name"])
 
 
 def role_info(st: WwState, rid: str) -> dict[str, Any]:
-    """The content entry of a Role id."""
-    for r in st.content["roles"]:
-        if r["id"] == rid:
-            return dict(r)
-    raise KeyError(rid)
+    """The content entry of a Role id (a copy)."""
+    return dict(st.roles_by_id[rid])
 
 
 def team_of(st: WwState, seat: int) -> str:

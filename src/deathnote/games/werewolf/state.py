@@ -48,3 +48,10 @@ class WwState:
     turns: int = 0
     reshuffles: int = 0
     setup_events: list[Event] = field(default_factory=list)
+    #: the content's cards and Roles by id (derived from ``content``, never changed)
+    cards_by_id: dict[str, dict[str, Any]] = field(init=False, repr=False, compare=False)
+    roles_by_id: dict[str, dict[str, Any]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.cards_by_id = {c["id"]: c for c in self.content["cards"]}
+        self.roles_by_id = {r["id"]: r for r in self.content["roles"]}
