@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,11 @@ def need(cond: bool, where: str, field: str, why: str) -> None:
     """Raise ContentError naming the file and field unless ``cond`` holds."""
     if not cond:
         raise ContentError(f"{where}: field {field!r} {why}")
+
+
+def package_json(package: str, name: str) -> Any:
+    """The JSON file ``content/<name>`` shipped inside a game's package."""
+    return json.loads(resources.files(package).joinpath("content", name).read_text("utf-8"))
 
 
 def read_json(path: str | Path) -> Any:

@@ -7,11 +7,9 @@ same format. Every text carries ``source``: "printed" or "reconstructed".
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from typing import Any
 
-from deathnote.engine.content import load_checked
+from deathnote.engine.content import load_checked, package_json
 from deathnote.engine.content import need as _need
 
 ROLE_IDS = (
@@ -31,10 +29,9 @@ TIMINGS = ("turn", "anytime", "reaction")
 
 def default_content() -> dict[str, Any]:
     """The content shipped with the package."""
-    base = resources.files("deathnote.games.enquete") / "content"
     data: dict[str, Any] = {}
     for name in ("roles", "actions", "investigations"):
-        data.update(json.loads((base / f"{name}.json").read_text(encoding="utf-8")))
+        data.update(package_json("deathnote.games.enquete", f"{name}.json"))
     return data
 
 

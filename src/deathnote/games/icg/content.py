@@ -8,11 +8,9 @@ the same format may change them.
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from typing import Any
 
-from deathnote.engine.content import load_checked
+from deathnote.engine.content import load_checked, package_json
 from deathnote.engine.content import need as _need
 
 MISSION_IDS = ("kira", "l", "x_kira", "team_member")
@@ -24,8 +22,7 @@ OTHER_MISSIONS = 6
 
 def default_content() -> dict[str, Any]:
     """The content shipped with the package."""
-    base = resources.files("deathnote.games.icg") / "content" / "icg.json"
-    data: dict[str, Any] = json.loads(base.read_text(encoding="utf-8"))
+    data: dict[str, Any] = package_json("deathnote.games.icg", "icg.json")
     return data
 
 

@@ -10,10 +10,10 @@ import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from deathnote.engine.content import package_json
 from deathnote.engine.errors import ContentError, OptionsError
 
 DECK_SIZE = 40
@@ -45,7 +45,7 @@ class Card:
 
 
 def _package_json(name: str) -> Any:
-    return json.loads(resources.files("deathnote.games.tcg").joinpath("content", name).read_text())
+    return package_json("deathnote.games.tcg", name)
 
 
 def default_content() -> dict[str, Any]:

@@ -7,11 +7,9 @@ names, texts, numbers, counts and which Roles play at each table size, not the i
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from typing import Any
 
-from deathnote.engine.content import load_checked
+from deathnote.engine.content import load_checked, package_json
 from deathnote.engine.content import need as _need
 
 ROLE_IDS = ("kira", "worshipper", "l", "police", "watari")
@@ -33,8 +31,7 @@ TEAMS = ("kira", "l")
 
 def default_content() -> dict[str, Any]:
     """The content shipped with the package."""
-    base = resources.files("deathnote.games.werewolf") / "content" / "werewolf.json"
-    data: dict[str, Any] = json.loads(base.read_text(encoding="utf-8"))
+    data: dict[str, Any] = package_json("deathnote.games.werewolf", "werewolf.json")
     return data
 
 
