@@ -12,7 +12,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from deathnote.engine import Action, Decision, Event, Game, Outcome, Seat, Viewer
+from deathnote.engine.options import GameOptions
+from deathnote.engine.spaces import ActionSpace, TableSpace
 
 PICKS = tuple(Action.make("pick", f"Pick {p}", parity=p) for p in ("odd", "even"))
 
@@ -25,11 +29,49 @@ class ToyState:
     rounds: int = 0
 
 
+class ToyOptions(GameOptions):
+    """The toy's one option, to test option models."""
+
+    target: int = 3
+
+
 class ToyGame(Game):
     id = "toy"
     name = "Toy"
     min_players = 2
     max_players = 2
+    options_model = ToyOptions
+
+    def fork_state(self, state: ToyState) -> ToyState:
+        return ToyState(state.secret, list(state.points), dict(state.picks), state.rounds)
+
+    def sample_state(self, state: ToyState, viewer: Viewer, rng: random.Random) -> ToyState:
+        """Seat 0's secret is redrawn for everyone but seat 0; a pick made by the other
+        seat is redrawn for a seat."""
+        twin = self.fork_state(state)
+        if viewer != 0 and viewer != "omniscient":
+            twin.secret = rng.randint(1, 100)
+        if isinstance(viewer, int):
+            for seat in twin.picks:
+                if seat != viewer:
+                    twin.picks[seat] = rng.choice(("odd", "even"))
+        elif viewer == "spectator":
+            for seat in twin.picks:
+                twin.picks[seat] = rng.choice(("odd", "even"))
+        return twin
+
+    def action_space(self, players: int, options: Mapping[str, Any]) -> ActionSpace:
+        return TableSpace(PICKS)
+
+    def observation_shape(self, players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
+        return (4,)
+
+    def observation_tensor(self, state: ToyState, viewer: Viewer) -> np.ndarray:
+        me = viewer if isinstance(viewer, int) else -1
+        secret = state.secret / 100 if viewer in (0, "omniscient") else 0.0
+        return np.array(
+            [state.points[0], state.points[1], float(me in state.picks), secret], np.float32
+        )
 
     def new_state(
         self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random

@@ -93,7 +93,9 @@ class Action:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """What a pending seat is asked: a kind ("chase", "pick_news", ...) and a prompt.
+    """What a pending seat is asked: a stable ``kind`` ("chase", "pick_news", ...), the
+    prompt for people, and structured ``data`` (card id, step, what is being chosen) that
+    bots and screens dispatch on instead of the prompt's words.
 
     ``covert`` decisions are not shown to other seats as "waiting for X" (e.g. Kira's
     secret Death Note choice while everyone's eyes are closed).
@@ -102,10 +104,11 @@ class Decision:
     kind: str
     prompt: str
     covert: bool = False
+    data: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
-        return {"kind": self.kind, "prompt": self.prompt}
+        return {"kind": self.kind, "prompt": self.prompt, "data": dict(self.data)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -11,7 +12,11 @@ from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat, Vie
 from deathnote.engine.errors import IllegalAction
 
 if TYPE_CHECKING:
+    import numpy as np
+    from pydantic import BaseModel
+
     from deathnote.agents.base import Agent
+    from deathnote.engine.spaces import ActionSpace
 
 
 def not_legal(action: Action) -> IllegalAction:
@@ -33,14 +38,26 @@ class Game(ABC):
     #: "count": simulate counts Outcome.winners; "mean": it averages Outcome.scores.
     wins_mode: ClassVar[str] = "count"
 
+    #: The game's options as a pydantic model (frozen, unknown fields refused, every field
+    #: described). Its JSON Schema drives the lobby form and the CLI help. None: no options.
+    options_model: ClassVar[type[BaseModel] | None] = None
+
     # -- set-up ---------------------------------------------------------------------
     def parse_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        """Validate options and fill defaults; raise OptionsError naming a bad option."""
-        from deathnote.engine.errors import OptionsError
+        """Validate options and fill defaults; raise OptionsError naming a bad option.
 
-        if options:
-            raise OptionsError(f"{self.id} takes no options, got {sorted(options)}")
-        return {}
+        The default validates ``options`` with ``options_model`` (JSON types, strictly: a
+        boolean is not a number) and then calls ``check_options`` for rules that depend on
+        the player count. Front ends that read text (``-o key=value``) coerce it first with
+        ``deathnote.engine.options.coerce``.
+        """
+        from deathnote.engine.options import validate
+
+        return self.check_options(players, validate(self, options))
+
+    def check_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        """Checks of validated options that depend on the player count; raise OptionsError."""
+        return options
 
     def load_content(self, path: str | None, options: Mapping[str, Any]) -> Any:
         """Load and validate the content (maps, decks, roles). ``path`` None: the default.
@@ -58,6 +75,14 @@ class Game(ABC):
         self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
     ) -> Any:
         """A fresh game state; all randomness from ``rng``."""
+
+    def setup(
+        self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
+    ) -> tuple[Any, list[Event]]:
+        """A fresh state and the set-up events (e.g. "Your Role is ..."), logged before the
+        first action. The default is ``new_state`` with no events; games with set-up events
+        override this instead of parking them in the state."""
+        return self.new_state(players, options, content, rng), []
 
     # -- play -------------------------------------------------------------------------
     @abstractmethod
@@ -87,6 +112,40 @@ class Game(ABC):
     @abstractmethod
     def outcome(self, state: Any) -> Outcome | None:
         """The outcome once the game is over, else None."""
+
+    # -- copies and hidden worlds ----------------------------------------------------
+    def fork_state(self, state: Any) -> Any:
+        """An independent copy of ``state``; content (maps, decks, pools) is shared, never
+        copied. Target: well under 1 ms mid-game. The default deep-copies (slow where the
+        state holds its content: override, or make the content's ``__deepcopy__`` return
+        itself)."""
+        return copy.deepcopy(state)
+
+    def sample_state(self, state: Any, viewer: Viewer, rng: random.Random) -> Any:
+        """A copy of ``state`` in which everything ``viewer`` cannot see is drawn anew from
+        ``rng`` among the worlds that agree with all that viewer has seen so far.
+
+        It must never contradict the viewer: ``view``, the pending seats that viewer is
+        shown, and ``legal(viewer)`` are the same in the sample as in ``state``. Exact where
+        the game allows; otherwise a documented approximation (the game's rules doc says
+        which). ``state`` is not changed.
+        """
+        raise NotImplementedError(f"{self.id} cannot sample hidden worlds yet")
+
+    # -- numbers for learning ----------------------------------------------------------
+    def action_space(self, players: int, options: Mapping[str, Any]) -> ActionSpace:
+        """The stable numbering of every action of the game for these players and options
+        (the same in every state); the game's rules doc has the table."""
+        raise NotImplementedError(f"{self.id} has no action numbers yet")
+
+    def observation_shape(self, players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
+        """The fixed shape of ``observation_tensor`` for these players and options."""
+        raise NotImplementedError(f"{self.id} has no observation tensor yet")
+
+    def observation_tensor(self, state: Any, viewer: Viewer) -> np.ndarray:
+        """A float32 array of ``observation_shape``, built only from what ``viewer`` may see
+        (two states the viewer cannot tell apart give equal arrays); layout in the rules doc."""
+        raise NotImplementedError(f"{self.id} has no observation tensor yet")
 
     # -- extras -----------------------------------------------------------------------
     def agents(self) -> Mapping[str, type[Agent]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -22,6 +22,11 @@ from deathnote.engine.actions import (
 from deathnote.engine.errors import IllegalAction, OptionsError, ReplayError
 from deathnote.engine.game import Game, not_legal
 from deathnote.engine.registry import get_game
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from deathnote.engine.spaces import ActionSpace
 
 RECORD_FORMAT = 1
 
@@ -54,10 +59,13 @@ class Match:
         self.content = content
         self.content_path = content_path
         self.rng = random.Random(seed)
-        self.state = game.new_state(players, options, content, self.rng)
+        self.state, setup_events = game.setup(players, options, content, self.rng)
         self._outcome = game.outcome(self.state)
         self.actions: list[tuple[Seat, Action]] = []
-        self.events: list[Event] = []
+        self.events: list[Event] = list(setup_events)
+        #: True for a world drawn by ``sample_world``: it has no record to replay.
+        self.sampled = False
+        self._space: ActionSpace | None = None
         self._legal: dict[Seat, Sequence[Action]] = {}
         self._pending: dict[Seat, Decision] | None = None
         self._digest: str | None = None
@@ -189,6 +197,81 @@ class Match:
         self._outcome = self.game.outcome(self.state)
         return events
 
+    # -- copies and hidden worlds ------------------------------------------------------
+    def fork(self) -> Match:
+        """An independent copy: play on it never changes this match. Content is shared."""
+        twin = object.__new__(Match)
+        twin.__dict__.update(self.__dict__)
+        twin.state = self.game.fork_state(self.state)
+        twin.rng = random.Random()
+        twin.rng.setstate(self.rng.getstate())
+        twin.actions = list(self.actions)
+        twin.events = list(self.events)
+        twin._legal = {}
+        twin._pending = None
+        return twin
+
+    def sample_world(self, viewer: Viewer, rng: random.Random) -> Match:
+        """A fork in which all that ``viewer`` cannot see is drawn anew from ``rng``.
+
+        The sample agrees with everything the viewer has seen (same view, legal actions
+        and pending seats for that viewer). It keeps only the events the viewer may see,
+        no actions (the record would name other seats' secret choices) and a fresh
+        generator drawn from ``rng``, so its future draws tell nothing about the true ones.
+        """
+        twin = object.__new__(Match)
+        twin.__dict__.update(self.__dict__)
+        twin.state = self.game.sample_state(self.state, viewer, rng)
+        twin.rng = random.Random(rng.getrandbits(64))
+        twin.actions = []
+        twin.events = [e for e in self.events if e.visible_to(viewer)]
+        twin.sampled = True
+        twin._legal = {}
+        twin._pending = None
+        twin._outcome = self.game.outcome(twin.state)
+        return twin
+
+    # -- numbers for learning -----------------------------------------------------------
+    @property
+    def action_space(self) -> ActionSpace:
+        """The game's stable action numbering for this match's players and options."""
+        if self._space is None:
+            self._space = self.game.action_space(self.players, self.options)
+        return self._space
+
+    def action_id(self, action: Action | Mapping[str, Any]) -> int:
+        """The stable number of an action."""
+        if not isinstance(action, Action):
+            action = Action.from_json(action)
+        return self.action_space.id(action)
+
+    def action_at(self, index: int, seat: Seat | None = None) -> Action:
+        """The action with this number; with ``seat``, the labelled legal one if it is legal."""
+        action = self.action_space.at(index)
+        if seat is not None:
+            for candidate in self.legal(seat):
+                if candidate == action:
+                    return candidate
+        return action
+
+    def legal_mask(self, seat: Seat) -> np.ndarray:
+        """A 0/1 int8 vector over the action numbers: 1 where the action is legal now."""
+        import numpy as np
+
+        space = self.action_space
+        mask = np.zeros(space.size, dtype=np.int8)
+        for action in self.legal(seat):
+            mask[space.id(action)] = 1
+        return mask
+
+    def observation_tensor(self, viewer: Viewer) -> np.ndarray:
+        """The viewer's fixed-shape float32 observation (see the game's rules doc)."""
+        return self.game.observation_tensor(self.state, viewer)
+
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of ``observation_tensor`` for this match."""
+        return self.game.observation_shape(self.players, self.options)
+
     def _restore(self) -> None:
         clean = Match.replay(self.record())
         self.state, self.rng, self.events = clean.state, clean.rng, clean.events
@@ -240,6 +323,8 @@ class Match:
 
     def record(self) -> dict[str, Any]:
         """The match record: enough to replay to the identical state."""
+        if self.sampled:
+            raise ReplayError("a sampled world has no record")
         # Custom content travels inside the record so it replays without the file.
         embedded = self.content if self.content_path is not None else None
         return {
