@@ -9,6 +9,7 @@ from deathnote.engine.actions import Seat
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.match import Match
 from deathnote.engine.registry import get_game
+from deathnote.engine.rng import agent_rng
 
 
 def agent_names(game_id: str) -> list[str]:
@@ -26,11 +27,6 @@ def make_agent(game_id: str, name: str, seat: Seat) -> Agent:
             f"unknown agent {name!r} for {game_id}; choose from {', '.join(agent_names(game_id))}"
         )
     return table[name](seat)
-
-
-def agent_rng(seed: int, seat: Seat) -> random.Random:
-    """Each agent's own generator, derived from the game seed and its seat."""
-    return random.Random(seed * 1_000_003 + 7919 * (seat + 1))
 
 
 def observe(match: Match, seat: Seat, rng: random.Random) -> Observation:

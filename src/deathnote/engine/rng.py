@@ -1,0 +1,104 @@
+"""The one random generator of the engine: how matches, games and agents draw.
+
+A match owns one ``random.Random`` seeded with the match seed (Mersenne Twister, CPython's
+own). Games draw from the generator the engine hands them, and only through these
+functions (or ``rng.random()``), so the draws are defined here and not by CPython's private
+helpers: :data:`RNG_VERSION` names this algorithm and is written into every record. A
+change to any function here that changes a draw must bump it.
+
+- ``below(rng, n)``: a uniform integer in ``0..n-1``: draw ``n.bit_length()`` random bits,
+  retry while the number is ``>= n`` (rejection sampling, no modulo bias).
+- ``choice(rng, seq)``: ``seq[below(rng, len(seq))]``.
+- ``shuffle(rng, items)``: Fisher-Yates from the last position down, position ``i``
+  swapped with ``below(rng, i + 1)``.
+- ``agent_rng(seed, seat)``: each agent's own generator, derived from the match seed and
+  its seat only, so an agent's draws never depend on the match's.
+
+These give the same results as ``random.Random.randrange``/``choice``/``shuffle`` of
+CPython 3.11-3.13 for the same generator state (tested), so records made before this
+module replay unchanged.
+
+>>> import random
+>>> rng = random.Random(7)
+>>> cards = list(range(5))
+>>> shuffle(rng, cards)
+>>> cards == (lambda r, c: (r.shuffle(c), c)[1])(random.Random(7), list(range(5)))
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import MutableSequence, Sequence
+from functools import cache
+from typing import TypeVar
+
+T = TypeVar("T")
+
+#: The version of the drawing algorithm above; records carry it as ``rng_version``.
+RNG_VERSION = 1
+
+
+def new(seed: int) -> random.Random:
+    """The match generator for a seed."""
+    return random.Random(seed)
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A uniform integer in ``0..n-1`` (``n`` >= 1)."""
+    if n <= 0:
+        raise ValueError("below() needs n >= 1")
+    k = n.bit_length()
+    bits = rng.getrandbits
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
+
+
+def choice(rng: random.Random, seq: Sequence[T]) -> T:
+    """A uniformly chosen item of a non-empty sequence."""
+    n = len(seq)
+    if not n:
+        raise IndexError("cannot choose from an empty sequence")
+    k = n.bit_length()
+    bits = rng.getrandbits
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return seq[r]
+
+
+def randint(rng: random.Random, low: int, high: int) -> int:
+    """A uniform integer in ``low..high`` inclusive."""
+    return low + below(rng, high - low + 1)
+
+
+def shuffle(rng: random.Random, items: MutableSequence[T]) -> None:
+    """Shuffle in place (Fisher-Yates from the end)."""
+    bits = rng.getrandbits
+    for i, n, k in _swaps(len(items)):
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+def sample(rng: random.Random, items: Sequence[T], k: int) -> list[T]:
+    """``k`` distinct items in random order (a shuffled copy, cut)."""
+    pool = list(items)
+    if not 0 <= k <= len(pool):
+        raise ValueError("sample larger than the population")
+    shuffle(rng, pool)
+    return pool[len(pool) - k :][::-1]
+
+
+@cache
+def _swaps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """For each position a shuffle swaps, from the end: (position, choices, random bits)."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+
+
+def agent_rng(seed: int, seat: int) -> random.Random:
+    """Each agent's own generator, derived from the match seed and its seat."""
+    return random.Random(seed * 1_000_003 + 7919 * (seat + 1))

@@ -1,0 +1,34 @@
+"""The engine's generator draws exactly as documented (and as CPython's Random does)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from deathnote.engine import rng as drng
+
+
+@given(st.integers(0, 2**32), st.integers(1, 60))
+def test_shuffle_choice_below_match_cpython(seed: int, size: int) -> None:
+    ours, theirs = random.Random(seed), random.Random(seed)
+    items = list(range(size))
+    expected = list(items)
+    drng.shuffle(ours, items)
+    theirs.shuffle(expected)
+    assert items == expected
+    assert drng.choice(ours, "abcdefg") == theirs.choice("abcdefg")
+    assert drng.below(ours, size) == theirs.randrange(size)
+    assert drng.randint(ours, 3, 3 + size) == theirs.randint(3, 3 + size)
+
+
+def test_sample_is_distinct_and_seeded() -> None:
+    a = drng.sample(random.Random(1), range(10), 4)
+    assert a == drng.sample(random.Random(1), range(10), 4)
+    assert len(set(a)) == 4
+
+
+def test_agent_rng_depends_on_seed_and_seat_only() -> None:
+    assert drng.agent_rng(5, 1).random() == drng.agent_rng(5, 1).random()
+    assert drng.agent_rng(5, 1).random() != drng.agent_rng(5, 0).random()
