@@ -124,7 +124,7 @@ def test_options_parse_is_stable() -> None:
 
 
 def test_two_players_only() -> None:
-    with pytest.raises(OptionsError, match="2 to 2 players"):
+    with pytest.raises(OptionsError, match="played by 2 players"):
         Match.create("tcg", 3, seed=1)
 
 
