@@ -11,6 +11,7 @@ import pytest
 
 from deathnote.engine import ContentError, Match, OptionsError
 from deathnote.games.tcg import GAME
+from deathnote.games.tcg import cards as cards_module
 from deathnote.games.tcg.cards import default_content, parse_pool
 from deathnote.games.tcg.effects import EFFECTS
 
@@ -19,31 +20,30 @@ KIRA_LIST = sorted(
 )
 
 
-def write_deck(tmp_path: Path, cards: object, name: str = "Test deck") -> str:
-    path = tmp_path / "deck.json"
-    path.write_text(json.dumps({"format": "deathnote-tcg-deck", "name": name, "cards": cards}))
-    return str(path)
+def deck(cards: object, name: str = "Test deck") -> dict[str, object]:
+    """A deck as data, the way a deck file's object travels as the ``deck`` option."""
+    return {"format": "deathnote-tcg-deck", "name": name, "cards": cards}
 
 
-def test_deck_size_is_exactly_40(tmp_path: Path) -> None:
+def test_deck_size_is_exactly_40() -> None:
     for cards in (KIRA_LIST[:-1], [*KIRA_LIST, "DN-S46"]):
         with pytest.raises(OptionsError, match="exactly 40 cards"):
-            GAME.parse_options(2, {"deck": write_deck(tmp_path, cards)})
+            GAME.parse_options(2, {"deck": deck(cards)})
     with pytest.raises(OptionsError, match="exactly 40 cards"):
         GAME.parse_options(2, {"decks": [KIRA_LIST[:39], "l"]})
 
 
-def test_deck_copies_at_most_four(tmp_path: Path) -> None:
+def test_deck_copies_at_most_four() -> None:
     cards = [*KIRA_LIST[:-5], *["DN-S46"] * 5]
     assert len(cards) == 40
     with pytest.raises(OptionsError, match=r"at most 4 copies .* DN-S46 has 5"):
-        GAME.parse_options(2, {"deck": write_deck(tmp_path, cards)})
+        GAME.parse_options(2, {"deck": deck(cards)})
 
 
-def test_kira_card_not_in_deck(tmp_path: Path) -> None:
+def test_kira_card_not_in_deck() -> None:
     cards = [*KIRA_LIST[:-1], "DN-KIRA"]
     with pytest.raises(OptionsError, match=r"Kira card .* kept apart"):
-        GAME.parse_options(2, {"deck": write_deck(tmp_path, cards)})
+        GAME.parse_options(2, {"deck": deck(cards)})
     # Every player has one Kira card of their own, outside the deck.
     match = Match.create("tcg", 2, seed=3)
     for side in match.view("spectator")["state"]["players"]:
@@ -51,9 +51,9 @@ def test_kira_card_not_in_deck(tmp_path: Path) -> None:
         assert side["deck_count"] + side["hand_count"] == 40
 
 
-def test_unknown_card_is_a_content_error(tmp_path: Path) -> None:
+def test_unknown_card_is_a_content_error() -> None:
     cards = [*KIRA_LIST[:-1], "DN-X99"]
-    opts = GAME.parse_options(2, {"deck": write_deck(tmp_path, cards)})
+    opts = GAME.parse_options(2, {"deck": deck(cards)})
     with pytest.raises(ContentError, match="DN-X99 is not in the card pool"):
         GAME.load_content(None, opts)
 
@@ -84,15 +84,15 @@ def test_every_event_and_special_has_a_registered_effect() -> None:
     assert set(EFFECTS) <= set(pool)
 
 
-def test_deck_file_option_is_stored_in_the_record(tmp_path: Path) -> None:
+def test_deck_option_is_stored_in_the_record() -> None:
     entries = [{"number": n, "count": c} for n, c in sorted(Counter(KIRA_LIST).items())]
-    path = write_deck(tmp_path, entries, name="My Kira")
-    match = Match.create("tcg", 2, seed=5, options={"deck": path, "deck_seat": 1})
+    match = Match.create(
+        "tcg", 2, seed=5, options={"deck": deck(entries, name="My Kira"), "deck_seat": 1}
+    )
     assert match.options["decks"][1] == {"name": "My Kira", "cards": KIRA_LIST}
     assert match.options["decks"][0] == {"id": "kira"}
     assert match.seat_names() == ["Kira", "My Kira"]
     record = orjson.loads(orjson.dumps(match.record()))
-    Path(path).unlink()
     again = Match.replay(record)
     assert again.options == match.options
     assert again.view("omniscient") == match.view("omniscient")
@@ -111,9 +111,9 @@ def test_bad_options_name_the_option() -> None:
         GAME.parse_options(2, {"first": 2})
     with pytest.raises(OptionsError, match="option decks"):
         GAME.parse_options(2, {"decks": ["kira"]})
-    with pytest.raises(OptionsError, match="no deck 'near'"):
+    with pytest.raises(OptionsError, match="no packaged deck 'near'"):
         GAME.load_content(None, GAME.parse_options(2, {"decks": ["near", "l"]}))
-    with pytest.raises(OptionsError, match="cannot read"):
+    with pytest.raises(OptionsError, match="never a file path"):
         GAME.parse_options(2, {"deck": "/no/such/deck.json"})
 
 
@@ -132,6 +132,92 @@ def test_example_deck_file_is_legal() -> None:
     from importlib import resources
 
     path = resources.files("deathnote.games.tcg").joinpath("content", "example-deck.json")
-    match = Match.create("tcg", 2, seed=2, options={"deck": str(path)})
+    data = json.loads(path.read_text())
+    match = Match.create("tcg", 2, seed=2, options={"deck": data})
     assert match.options["decks"][0]["name"] == "Example Kira deck"
     assert len(match.options["decks"][0]["cards"]) == 40
+
+
+def test_packaged_decks_are_chosen_by_name() -> None:
+    match = Match.create("tcg", 2, seed=2, options={"deck": "kira-example", "deck_seat": 1})
+    assert match.options["decks"] == [{"id": "kira"}, {"id": "kira-example"}]
+    assert match.seat_names() == ["Kira", "Example Kira deck"]
+    side = match.view("omniscient")["state"]["players"][1]
+    assert side["deck_count"] + side["hand_count"] == 40
+    with pytest.raises(OptionsError, match="no packaged deck 'near'"):
+        Match.create("tcg", 2, seed=2, options={"deck": "near"})
+
+
+PATHS = [
+    "/etc/shadow",
+    "/etc/passwd",
+    "../../secret.json",
+    "deck.json",
+    "C:\\deck.json",
+    "/dev/stdin",
+    ".",
+]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_path_as_the_deck_is_never_opened(path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """issue 11 §1: a deck travels as data; a path in an option is refused, never opened."""
+    import builtins
+    import io
+    import os
+
+    opened: list[str] = []
+
+    def trap(target: object, name: str) -> None:
+        original = getattr(target, name)
+
+        def spy(*args: object, **kwargs: object) -> object:
+            opened.append(str(args[0]) if args else name)
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(target, name, spy)
+
+    # Content is loaded before the traps are set (the shipped pool is read from the package).
+    content = GAME.load_content(None, {})
+    for target, name in [
+        (builtins, "open"),
+        (io, "open"),
+        (os, "open"),
+        (os, "stat"),
+        (Path, "open"),
+        (Path, "read_text"),
+        (Path, "read_bytes"),
+    ]:
+        trap(target, name)
+    for options in ({"deck": path}, {"decks": [path, "l"]}, {"decks": ["kira", {"id": path}]}):
+        with pytest.raises(OptionsError) as err:
+            GAME.parse_options(2, options)
+        message = str(err.value)
+        assert "never a file path" in message
+        assert "Errno" not in message and "directory" not in message and "Expecting" not in message
+    # A name-shaped string is looked up in the content's table of decks, never opened either.
+    opts = GAME.parse_options(2, {"deck": "shadow"})
+    with pytest.raises(OptionsError, match="no packaged deck 'shadow'"):
+        GAME.load_content(None, opts)
+    monkeypatch.undo()
+    shipped = str(Path(cards_module.__file__).parent / "content")
+    assert [p for p in opened if not p.startswith(shipped + "/")] == []
+    assert content["decks"].keys() >= {"kira", "l", "kira-example"}
+
+
+def test_deck_option_size_is_bounded() -> None:
+    with pytest.raises(OptionsError, match="at most 100 entries"):
+        GAME.parse_options(2, {"deck": ["DN-S01"] * 10_000})
+    with pytest.raises(OptionsError, match=r"count must be a whole number 0\.\.40"):
+        GAME.parse_options(2, {"deck": [{"number": "DN-S01", "count": 10**9}]})
+    with pytest.raises(OptionsError, match="at most 32 characters"):
+        GAME.parse_options(2, {"deck": ["X" * 1_000_000]})
+    with pytest.raises(OptionsError, match="at most 60 characters"):
+        GAME.parse_options(2, {"deck": deck(KIRA_LIST, name="N" * 1_000_000)})
+    with pytest.raises(OptionsError) as err:
+        GAME.parse_options(2, {"deck": "k" * 1_000_000})
+    assert len(str(err.value)) < 300
+    with pytest.raises(OptionsError, match="takes only"):
+        GAME.parse_options(2, {"deck": {**deck(KIRA_LIST), "path": "/etc/shadow"}})
+    with pytest.raises(OptionsError, match="printable"):
+        GAME.parse_options(2, {"deck": deck(KIRA_LIST, name="a\x1b[2Jb")})

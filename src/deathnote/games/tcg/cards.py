@@ -7,6 +7,7 @@ registered by card number in ``effects.py``. Decks are lists of card numbers.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -20,6 +21,17 @@ DECK_SIZE = 40
 MAX_COPIES = 4
 KINDS = ("character", "special", "event")
 DECK_FORMAT = "deathnote-tcg-deck"
+#: Bounds on a deck given as data (a client may send one): entries, id and name lengths.
+MAX_DECK_ENTRIES = 100
+MAX_ID_LENGTH = 32
+MAX_NAME_LENGTH = 60
+#: The keys a deck given as an object may have (a deck file's object passes as it is).
+DECK_KEYS = frozenset({"format", "name", "status", "note", "cards"})
+#: What a packaged deck's name looks like (a name, never a path).
+DECK_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+#: The packaged decks beyond ``decks.json``: a fixed table of deck name -> packaged file
+#: (looked up by name only; no name ever becomes a path).
+PACKAGED_DECKS = {"kira-example": "example-deck.json"}
 POOL_FORMAT = "deathnote-tcg-pool"
 #: The Kira card's number in the sample pool; any card of kind "kira" is one too.
 KIRA_NUMBER = "DN-KIRA"
@@ -49,8 +61,11 @@ def _package_json(name: str) -> Any:
 
 
 def default_content() -> dict[str, Any]:
-    """The sample pool and its two sample decks, as plain JSON data."""
-    return {"pool": _package_json("cards.json"), "decks": _package_json("decks.json")}
+    """The sample pool and its packaged decks (``kira``, ``l``, ``kira-example``), as JSON."""
+    decks = dict(_package_json("decks.json"))
+    for deck_id, file in PACKAGED_DECKS.items():
+        decks[deck_id] = _package_json(file)
+    return {"pool": _package_json("cards.json"), "decks": decks}
 
 
 def read_content(path: str) -> dict[str, Any]:
@@ -107,25 +122,46 @@ def parse_pool(data: Any, where: str = "pool") -> dict[str, Card]:
 
 
 def deck_cards(raw: Any, where: str) -> list[str]:
-    """The card numbers of a deck in file form: a list, or ``[{number, count}]``, or a map."""
+    """The card numbers of a deck given as data: a list of numbers, ``[{number, count}]`` or a
+    ``{number: count}`` map, bare or as the ``cards`` of ``{name, cards}``. Bounded before it
+    is expanded (at most ``MAX_DECK_ENTRIES`` entries, counts up to ``DECK_SIZE``, numbers up
+    to ``MAX_ID_LENGTH`` characters), so no input can make it large."""
     entries = raw.get("cards") if isinstance(raw, Mapping) else raw
     numbers: list[str] = []
     if isinstance(entries, Mapping):
         entries = [{"number": k, "count": v} for k, v in entries.items()]
     if not isinstance(entries, list):
         raise OptionsError(f"{where}: a deck needs a 'cards' list of card numbers")
+    if len(entries) > MAX_DECK_ENTRIES:
+        raise OptionsError(f"{where}: a deck lists at most {MAX_DECK_ENTRIES} entries")
     for i, item in enumerate(entries):
-        if isinstance(item, str):
-            numbers.append(item)
-            continue
-        if isinstance(item, Mapping) and isinstance(item.get("number"), str):
-            count = item.get("count", 1)
-            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                raise OptionsError(f"{where}: cards[{i}].count must be a whole number")
-            numbers += [item["number"]] * count
-            continue
-        raise OptionsError(f"{where}: cards[{i}] must be a card number or {{number, count}}")
+        if isinstance(item, Mapping):
+            number, count = item.get("number"), item.get("count", 1)
+            if set(item) - {"number", "count"}:
+                raise OptionsError(f"{where}: cards[{i}] takes only 'number' and 'count'")
+        else:
+            number, count = item, 1
+        if not isinstance(number, str) or not 0 < len(number) <= MAX_ID_LENGTH:
+            raise OptionsError(
+                f"{where}: cards[{i}] must be a card number (at most {MAX_ID_LENGTH} "
+                "characters) or {number, count}"
+            )
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= DECK_SIZE:
+            raise OptionsError(f"{where}: cards[{i}].count must be a whole number 0..{DECK_SIZE}")
+        numbers += [number] * count
     return sorted(numbers)
+
+
+def deck_name(raw: Any, default: str, where: str) -> str:
+    """The display name of a deck given as ``{name, cards}`` (bounded, printable)."""
+    name = raw.get("name") if isinstance(raw, Mapping) else None
+    if name is None:
+        return default
+    if not isinstance(name, str) or not name.strip() or not name.isprintable():
+        raise OptionsError(f"{where}.name: a printable deck name")
+    if len(name) > MAX_NAME_LENGTH:
+        raise OptionsError(f"{where}.name: at most {MAX_NAME_LENGTH} characters")
+    return name.strip()
 
 
 def check_deck_shape(numbers: list[str], where: str) -> None:
@@ -155,19 +191,3 @@ def check_deck_cards(numbers: list[str], pool: Mapping[str, Card], kira: Any, wh
             )
         if number not in pool:
             raise ContentError(f"{where}: card {number} is not in the card pool")
-
-
-def read_deck_file(path: str) -> dict[str, Any]:
-    """A deck file (JSON, format ``deathnote-tcg-deck``) as a normalized deck option."""
-    try:
-        raw = json.loads(Path(path).read_text())
-    except (OSError, ValueError) as exc:
-        raise OptionsError(f"deck file {path}: cannot read it: {exc}") from None
-    if not isinstance(raw, Mapping):
-        raise OptionsError(f"deck file {path}: expected a JSON object")
-    if raw.get("format", DECK_FORMAT) != DECK_FORMAT:
-        raise OptionsError(f"deck file {path}: format must be {DECK_FORMAT!r}")
-    name = raw.get("name") or Path(path).stem
-    numbers = deck_cards(raw, f"deck file {path}")
-    check_deck_shape(numbers, f"deck file {path}")
-    return {"name": str(name), "cards": numbers}

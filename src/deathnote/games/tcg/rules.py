@@ -17,14 +17,19 @@ from deathnote.engine.actions import Action, Event, Outcome
 from deathnote.engine.errors import ContentError, OptionsError
 from deathnote.games.tcg import ops
 from deathnote.games.tcg.cards import (
+    DECK_FORMAT,
+    DECK_ID,
+    DECK_KEYS,
+    DECK_SIZE,
+    PACKAGED_DECKS,
     Card,
     check_deck_cards,
     check_deck_shape,
     deck_cards,
+    deck_name,
     default_content,
     parse_pool,
     read_content,
-    read_deck_file,
 )
 from deathnote.games.tcg.effects import Ability, effect_of, targets
 from deathnote.games.tcg.state import (
@@ -39,44 +44,62 @@ from deathnote.games.tcg.state import (
 )
 
 DEFAULT_DECKS = ("kira", "l")
-SAMPLE_DECK_NAMES = {"kira": "Kira", "l": "L"}
+SAMPLE_DECK_NAMES = {"kira": "Kira", "l": "L", "kira-example": "Example Kira deck"}
+PACKAGED_DECK_NAMES = (*DEFAULT_DECKS, *PACKAGED_DECKS)
 OPTION_NAMES = ("decks", "deck", "deck_seat", "first")
 
 
 # -- options and content ---------------------------------------------------------------------
 
 
-def _deck_option(raw: Any, index: int) -> dict[str, Any]:
-    where = f"option decks[{index}]"
-    if isinstance(raw, str) and raw:
+def deck_option(raw: Any, where: str, default_name: str) -> dict[str, Any]:
+    """One deck given as data: a packaged deck's name (``{"id": name}``), or its cards
+    (a list, or ``{name, cards}``), checked for size and copies. Never a path: a name is
+    looked up in the content's fixed table of decks, nothing is opened."""
+    if isinstance(raw, Mapping) and set(raw) == {"id"}:
+        raw = raw["id"]
+    if isinstance(raw, str):
+        if not DECK_ID.fullmatch(raw):
+            raise OptionsError(
+                f"{where}: not a packaged deck name ({', '.join(PACKAGED_DECK_NAMES)}); "
+                "a deck is a name or its list of card numbers, never a file path "
+                "(the terminal's --deck FILE reads a deck file)"
+            )
         return {"id": raw}
-    if isinstance(raw, Mapping) and isinstance(raw.get("id"), str) and "cards" not in raw:
-        return {"id": raw["id"]}
-    if isinstance(raw, list | Mapping):
-        numbers = deck_cards(raw, where)
-        check_deck_shape(numbers, where)
-        name = raw.get("name") if isinstance(raw, Mapping) else None
-        return {"name": str(name or f"Deck {index + 1}"), "cards": numbers}
-    raise OptionsError(f"{where}: a deck id (kira, l) or a list of 40 card numbers")
+    if isinstance(raw, Mapping):
+        extra = set(raw) - DECK_KEYS
+        if extra:
+            raise OptionsError(f"{where}: a deck object takes only {', '.join(sorted(DECK_KEYS))}")
+        if raw.get("format", DECK_FORMAT) != DECK_FORMAT:
+            raise OptionsError(f"{where}.format: must be {DECK_FORMAT!r}")
+    elif not isinstance(raw, list):
+        raise OptionsError(
+            f"{where}: a packaged deck name ({', '.join(PACKAGED_DECK_NAMES)}) or a list of "
+            f"{DECK_SIZE} card numbers"
+        )
+    numbers = deck_cards(raw, where)
+    check_deck_shape(numbers, where)
+    return {"name": deck_name(raw, default_name, where), "cards": numbers}
 
 
 def parse_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate options; a ``deck`` file is read and stored as its card list."""
-    unknown = sorted(set(options) - set(OPTION_NAMES))
+    """Validate options; a ``deck`` (data, never a path) goes to ``decks[deck_seat]``."""
+    if not isinstance(options, Mapping):
+        raise OptionsError("options must be an object")
+    unknown = sorted(str(k)[:40] for k in set(options) - set(OPTION_NAMES))
     if unknown:
         raise OptionsError(f"unknown tcg option(s) {unknown}; known: {', '.join(OPTION_NAMES)}")
     raw_decks = options.get("decks", list(DEFAULT_DECKS))
     if not isinstance(raw_decks, list) or len(raw_decks) != 2:
         raise OptionsError("option decks: give exactly two decks, one per seat")
-    decks = [_deck_option(raw, i) for i, raw in enumerate(raw_decks)]
+    decks = [
+        deck_option(raw, f"option decks[{i}]", f"Deck {i + 1}") for i, raw in enumerate(raw_decks)
+    ]
     seat = options.get("deck_seat", 0)
     if seat not in (0, 1) or isinstance(seat, bool):
-        raise OptionsError("option deck_seat: 0 or 1 (the seat that plays the --deck file)")
+        raise OptionsError("option deck_seat: 0 or 1 (the seat that plays the option deck)")
     if "deck" in options:
-        path = options["deck"]
-        if not isinstance(path, str) or not path:
-            raise OptionsError("option deck: the path of a deck file")
-        decks[seat] = read_deck_file(path)
+        decks[seat] = deck_option(options["deck"], "option deck", "My deck")
     first = options.get("first", "random")
     if first not in ("random", 0, 1) or isinstance(first, bool):
         raise OptionsError("option first: 'random', 0 or 1 (the seat that goes first)")
@@ -103,7 +126,7 @@ def load_content(path: str | None, options: Mapping[str, Any]) -> dict[str, Any]
         if "id" in deck:
             if deck["id"] not in decks:
                 raise OptionsError(
-                    f"option decks[{i}]: no deck {deck['id']!r}; sample decks: "
+                    f"option decks[{i}]: no packaged deck {deck['id']!r}; packaged decks: "
                     f"{', '.join(sorted(decks))}"
                 )
         else:
