@@ -67,7 +67,8 @@ def test_sample_pool_and_decks() -> None:
     assert any(c.shinigami for c in pool.values())
     for raw in content["pool"]["cards"]:
         assert raw["status"] == "sample (not the printed card)"
-        assert raw["text"] and raw["number"] and raw["name"]
+        card = pool[raw.get("id", raw["number"])]
+        assert card.text and card.printed == raw["number"] and card.name
     for deck_id in ("kira", "l"):
         deck = content["decks"][deck_id]
         numbers = Counter({e["number"]: e["count"] for e in deck["cards"]})
@@ -80,7 +81,7 @@ def test_every_event_and_special_has_a_registered_effect() -> None:
     pool = parse_pool(default_content()["pool"])
     for card in pool.values():
         if card.kind in ("event", "special"):
-            assert card.number in EFFECTS, card.number
+            assert card.printed in EFFECTS, card.number
     assert set(EFFECTS) <= set(pool)
 
 
@@ -221,3 +222,58 @@ def test_deck_option_size_is_bounded() -> None:
         GAME.parse_options(2, {"deck": {**deck(KIRA_LIST), "path": "/etc/shadow"}})
     with pytest.raises(OptionsError, match="printable"):
         GAME.parse_options(2, {"deck": deck(KIRA_LIST, name="a\x1b[2Jb")})
+
+
+RYUK, RYUK_PARALLEL = "DN-S23", "DN-S23-P"
+
+
+def test_parallel_printing_counts_as_the_same_number() -> None:
+    """TCG-DECK-07: a parallel printing has an id of its own and its base card's number; the
+    4-copy rule counts both together."""
+    pool = parse_pool(default_content()["pool"])
+    base, parallel = pool[RYUK], pool[RYUK_PARALLEL]
+    assert parallel.printed == base.printed == RYUK and parallel.print == "parallel"
+    assert (parallel.name, parallel.kind, parallel.text, parallel.shinigami) == (
+        base.name,
+        base.kind,
+        base.text,
+        base.shinigami,
+    )
+    rest = [n for n in KIRA_LIST if n != RYUK]
+    legal = sorted([*rest[: 40 - 4], RYUK, RYUK, RYUK_PARALLEL, RYUK_PARALLEL])
+    opts = GAME.parse_options(2, {"deck": deck(legal)})
+    GAME.load_content(None, opts)  # 2 + 2 of number DN-S23: legal
+    five = sorted([*rest[: 40 - 5], RYUK, RYUK, RYUK, RYUK_PARALLEL, RYUK_PARALLEL])
+    opts = GAME.parse_options(2, {"deck": deck(five)})  # each id alone is within 4
+    with pytest.raises(OptionsError, match=r"at most 4 copies .*parallel.* DN-S23 has 5"):
+        GAME.load_content(None, opts)
+
+
+def test_parallel_printing_plays_as_its_number() -> None:
+    """A parallel Ryuk attached and turned face up gives the Death Note action."""
+    from tests.games.tcg.helpers import act, legal_of, pass_turns, put, started
+
+    state, rng = started()
+    put(state, 0, "DN-S01", special=RYUK_PARALLEL, special_up=True)
+    pass_turns(state, rng, 2)
+    act(state, rng, 0, "next")
+    assert legal_of(state, 0, "act", ability="deathnote", source=RYUK_PARALLEL)
+    view = GAME.view(state, 0)
+    special = view["players"][0]["field"][0]["special"]["card"]
+    assert special["id"] == RYUK_PARALLEL and special["number"] == RYUK
+
+
+def test_pool_rejects_a_bad_parallel_printing() -> None:
+    pool = default_content()["pool"]
+    ryuk = next(c for c in pool["cards"] if c["number"] == RYUK)
+    cases = [
+        ({"number": RYUK, "name": "Ryuk", "kind": "special"}, "appears twice"),
+        ({"id": "DN-P", "number": "DN-NONE"}, "not one"),
+        ({"id": "DN-P", "number": RYUK, "cost": 1}, r"cards\[\d+\]\.cost: a parallel printing"),
+        ({"id": RYUK_PARALLEL, "number": RYUK}, "appears twice"),
+        ({"id": "DN-P2", "number": RYUK_PARALLEL}, "not one"),
+    ]
+    for extra, message in cases:
+        with pytest.raises(ContentError, match=message):
+            parse_pool({**pool, "cards": [*pool["cards"], extra]})
+    assert ryuk["name"] == "Ryuk"

@@ -29,7 +29,7 @@ class TcgGame(Game):
     name = "Death Note Trading Card Game"
     min_players = 2
     max_players = 2
-    rules_version = "1"
+    rules_version = "2"
 
     def parse_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
         """Options: ``decks`` (two deck ids or card lists), ``deck`` (a file for the seat

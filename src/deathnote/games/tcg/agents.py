@@ -88,7 +88,7 @@ class HeuristicAgent(Agent):
     ) -> Action:
         if "reveal" in by_kind:
             return by_kind["reveal"][0]
-        hand = {c["number"]: c for c in me["hand"]}
+        hand = {c["id"]: c for c in me["hand"]}
         places = sorted(
             by_kind.get("place", []),
             key=lambda a: (
@@ -164,7 +164,7 @@ class HeuristicAgent(Agent):
                 return action
             if action["ability"] == "track":
                 return action
-        hand = {c["number"]: c for c in me["hand"]}
+        hand = {c["id"]: c for c in me["hand"]}
         events = by_kind.get("event", [])
         for action in events:
             if self.good_event(hand[action["card"]], me, them, marked, len(works)):

@@ -6,6 +6,7 @@ registered by card number in ``effects.py``. Decks are lists of card numbers.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections import Counter
@@ -39,7 +40,9 @@ KIRA_NUMBER = "DN-KIRA"
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """One card of the pool (a card number; copies in a deck share it)."""
+    """One card of the pool. ``number`` is its id in decks, hands and actions (copies in a
+    deck share it); ``printed`` is the printed card number, the same as ``number`` except
+    for a parallel printing, which has an id of its own and its base card's number."""
 
     number: str
     name: str
@@ -49,6 +52,12 @@ class Card:
     points: int = 0
     shinigami: bool = False
     title: str = ""
+    printed: str = ""
+    print: str = ""  # "parallel" for a parallel printing, else ""
+
+    def __post_init__(self) -> None:
+        if not self.printed:
+            object.__setattr__(self, "printed", self.number)
 
     @property
     def label(self) -> str:
@@ -79,8 +88,16 @@ def read_content(path: str) -> dict[str, Any]:
     return data
 
 
+#: The fields a parallel printing may have: everything else is its base card's.
+PARALLEL_KEYS = frozenset({"id", "number", "print", "status", "note"})
+
+
 def parse_pool(data: Any, where: str = "pool") -> dict[str, Card]:
-    """Validate the pool data and return its cards by number."""
+    """Validate the pool data and return its cards by id (``Card.number``).
+
+    A card's id is its ``number``; a parallel printing (TCG-DECK-07) is an entry with an
+    ``id`` of its own and the ``number`` of a card listed before it, and takes every other
+    field from that card."""
     if not isinstance(data, Mapping) or not isinstance(data.get("cards"), list):
         raise ContentError(f"{where}: expected an object with a 'cards' list")
     cards: dict[str, Card] = {}
@@ -91,8 +108,17 @@ def parse_pool(data: Any, where: str = "pool") -> dict[str, Card]:
         number, name, kind = raw.get("number"), raw.get("name"), raw.get("kind")
         if not isinstance(number, str) or not number:
             raise ContentError(f"{at}.number: expected a card number")
-        if number in cards:
-            raise ContentError(f"{at}.number: {number} appears twice")
+        card_id = raw.get("id", number)
+        if not isinstance(card_id, str) or not card_id:
+            raise ContentError(f"{at}.id: expected a card id")
+        if card_id in cards:
+            raise ContentError(
+                f"{at}.{'id' if 'id' in raw else 'number'}: {card_id} appears twice "
+                "(a parallel printing has an id of its own)"
+            )
+        if card_id != number:
+            cards[card_id] = parallel_printing(raw, cards, card_id, number, at)
+            continue
         if not isinstance(name, str) or not name:
             raise ContentError(f"{at}.name: expected a name")
         if kind not in KINDS:
@@ -119,6 +145,28 @@ def parse_pool(data: Any, where: str = "pool") -> dict[str, Card]:
     if isinstance(kira, Mapping) and kira.get("number") in cards:
         raise ContentError(f"{where}: the Kira card {kira.get('number')} is not a game card")
     return cards
+
+
+def parallel_printing(
+    raw: Mapping[str, Any], cards: Mapping[str, Card], card_id: str, number: str, at: str
+) -> Card:
+    """A parallel printing: its own id, its base card's number and every other field."""
+    base = cards.get(number)
+    if base is None or base.print:
+        raise ContentError(
+            f"{at}.number: a parallel printing ({card_id}) names the number of a card listed "
+            f"before it; {number} is not one"
+        )
+    extra = sorted(set(raw) - PARALLEL_KEYS)
+    if extra:
+        raise ContentError(
+            f"{at}.{extra[0]}: a parallel printing is its base card {number}; it takes only "
+            f"{', '.join(sorted(PARALLEL_KEYS))}"
+        )
+    label = raw.get("print", "parallel")
+    if not isinstance(label, str) or not label:
+        raise ContentError(f"{at}.print: expected a text such as 'parallel'")
+    return dataclasses.replace(base, number=card_id, printed=number, print=label)
 
 
 def deck_cards(raw: Any, where: str) -> list[str]:
@@ -182,7 +230,8 @@ def check_deck_shape(numbers: list[str], where: str) -> None:
 
 
 def check_deck_cards(numbers: list[str], pool: Mapping[str, Card], kira: Any, where: str) -> None:
-    """The construction rules that need the pool: every card exists, none is the Kira card."""
+    """The construction rules that need the pool: every card exists, none is the Kira card,
+    and at most 4 of a printed number with its parallel printings (TCG-DECK-02, -07)."""
     kira_number = kira.get("number") if isinstance(kira, Mapping) else None
     for number in sorted(set(numbers)):
         if number == kira_number:
@@ -191,3 +240,10 @@ def check_deck_cards(numbers: list[str], pool: Mapping[str, Card], kira: Any, wh
             )
         if number not in pool:
             raise ContentError(f"{where}: card {number} is not in the card pool")
+    printed = Counter(pool[n].printed for n in numbers)
+    for number, count in sorted(printed.items()):
+        if count > MAX_COPIES:
+            raise OptionsError(
+                f"{where}: at most {MAX_COPIES} copies of a card number (a parallel printing "
+                f"counts as the same number), {number} has {count}"
+            )

@@ -121,7 +121,10 @@ def load_content(path: str | None, options: Mapping[str, Any]) -> dict[str, Any]
             check_deck_shape(numbers, f"{where}: deck {deck_id}")
         except OptionsError as exc:
             raise ContentError(str(exc)) from None
-        check_deck_cards(numbers, pool, kira, f"{where}: deck {deck_id}")
+        try:
+            check_deck_cards(numbers, pool, kira, f"{where}: deck {deck_id}")
+        except OptionsError as exc:
+            raise ContentError(str(exc)) from None
     for i, deck in enumerate(options.get("decks", [])):
         if "id" in deck:
             if deck["id"] not in decks:
@@ -236,8 +239,10 @@ def reveal_mark(state: TcgState, seat: int) -> list[Event]:
     if other.protected:
         return [*events, Event.public(f"The Thirteen-Day Rule protects {mark.target}.")]
     events += ops.destroy(state, 1 - seat, mark.target, "Death Note")
-    source = effect_of(mark.source)
-    bonus = source.dn_points + sum(effect_of(c.number).dn_kill_bonus for c in me.field if c.face_up)
+    source = effect_of(state, mark.source)
+    bonus = source.dn_points + sum(
+        effect_of(state, c.number).dn_kill_bonus for c in me.field if c.face_up
+    )
     events += ops.gain(state, seat, bonus, "Death Note")
     if source.dn_draw and state.winner is None:
         events += ops.draw(state, seat, source.dn_draw)
@@ -289,9 +294,9 @@ def character_abilities(
 ) -> list[tuple[str, Ability]]:
     """The (source card, ability) pairs a Character may use now, Work aside."""
     me = state.players[seat]
-    found = [(fc.number, a) for a in effect_of(fc.number).abilities]
+    found = [(fc.number, a) for a in effect_of(state, fc.number).abilities]
     if fc.special and fc.special_face_up:
-        found += [(fc.special, a) for a in effect_of(fc.special).abilities]
+        found += [(fc.special, a) for a in effect_of(state, fc.special).abilities]
     out = []
     for source, ability in found:
         if ability.deathnote and me.deathnote_turn == state.turn:
@@ -306,7 +311,10 @@ def work_points(state: TcgState, fc: FieldCharacter) -> int:
     """What a Character's Work earns (TCG-VP-01)."""
     points = state.cards[fc.number].points
     if fc.special and fc.special_face_up:
-        points += effect_of(fc.special).work_bonus + effect_of(fc.number).work_bonus_with_special
+        points += (
+            effect_of(state, fc.special).work_bonus
+            + effect_of(state, fc.number).work_bonus_with_special
+        )
     return points
 
 
@@ -332,7 +340,7 @@ def choice_actions(state: TcgState, seat: int) -> list[Action]:
 
 def find_ability(state: TcgState, seat: int, choice: Mapping[str, Any]) -> Ability:
     """The ability a choice or action names."""
-    for ability in effect_of(choice["source"]).abilities:
+    for ability in effect_of(state, choice["source"]).abilities:
         if ability.key == choice["ability"]:
             return ability
     raise KeyError(choice["ability"])
@@ -392,7 +400,7 @@ def legal_actions(state: TcgState, seat: int) -> list[Action]:
         card = state.cards[number]
         if card.kind != "event" or card.cost > me.points:
             continue
-        abilities = effect_of(number).abilities
+        abilities = effect_of(state, number).abilities
         if not abilities or (abilities[0].target and not targets(state, seat, abilities[0])):
             continue
         out.append(Action.make("event", f"Play {card.name} (cost {card.cost})", card=number))
@@ -472,7 +480,7 @@ def apply_action(state: TcgState, seat: int, action: Action, rng: random.Random)
     if kind == "event":
         card = state.cards[action["card"]]
         choice = {"step": "event", "character": "", "ability": "event", "source": card.number}
-        if effect_of(card.number).abilities[0].target:
+        if effect_of(state, card.number).abilities[0].target:
             state.choice = choice
             return []
         return use_ability(state, seat, choice, "")

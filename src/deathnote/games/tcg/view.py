@@ -12,7 +12,8 @@ from deathnote.games.tcg.state import WIN_POINTS, FieldCharacter, TcgState
 def card_view(card: Card) -> dict[str, Any]:
     """The printed face of a card."""
     out: dict[str, Any] = {
-        "number": card.number,
+        "id": card.number,
+        "number": card.printed,
         "name": card.name,
         "kind": card.kind,
         "cost": card.cost,
@@ -20,6 +21,8 @@ def card_view(card: Card) -> dict[str, Any]:
     }
     if card.kind == "character":
         out["points"] = card.points
+    if card.print:
+        out["print"] = card.print
     if card.kind == "special":
         out["title"] = card.title
         out["shinigami"] = card.shinigami
