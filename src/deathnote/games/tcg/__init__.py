@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat, Viewer
 from deathnote.engine.game import Game
-from deathnote.games.tcg import rules
+from deathnote.games.tcg import rules, worlds
 from deathnote.games.tcg.state import ACTION, CHARACTER, MULLIGAN, TcgState
 from deathnote.games.tcg.view import build_view
 
@@ -49,6 +49,20 @@ class TcgGame(Game):
     ) -> TcgState:
         """Shuffle, decide the first player, deal."""
         return rules.new_state(options, content, rng)
+
+    def setup(
+        self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
+    ) -> tuple[TcgState, list[Event]]:
+        """The new state, with who goes first and each opening hand logged."""
+        return rules.setup(options, content, rng)
+
+    def fork_state(self, state: TcgState) -> TcgState:
+        """An independent copy; the pool is shared."""
+        return worlds.fork(state)
+
+    def sample_state(self, state: TcgState, viewer: Viewer, rng: random.Random) -> TcgState:
+        """A copy with the viewer's unseen cards and the hidden Death Note page redrawn."""
+        return worlds.sample(state, viewer, rng)
 
     def pending(self, state: TcgState) -> dict[Seat, Decision]:
         """Only the player whose turn (or mulligan) it is decides."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from deathnote.agents.base import Agent, Observation
+from deathnote.engine import rng as engine_rng
 from deathnote.engine.actions import Action
 
 DESTROYERS = ("deduce", "shoot")
@@ -76,7 +77,7 @@ class HeuristicAgent(Agent):
         )
         if theirs:
             return names[theirs[0]["name"]]
-        return obs.rng.choice(options)
+        return engine_rng.choice(obs.rng, options)
 
     # -- Character phase -------------------------------------------------------------------
     def character_phase(

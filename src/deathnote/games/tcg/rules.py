@@ -15,6 +15,7 @@ from typing import Any
 
 from deathnote.engine.actions import Action, Event, Outcome
 from deathnote.engine.errors import ContentError, OptionsError
+from deathnote.engine.rng import below, shuffle
 from deathnote.games.tcg import ops
 from deathnote.games.tcg.cards import (
     DECK_FORMAT,
@@ -175,13 +176,33 @@ def new_state(options: Mapping[str, Any], content: Any, rng: random.Random) -> T
         )
         players.append(Player(deck_label=deck_label(deck), deck_key=deck_key(deck), deck=cards))
     for player in players:  # TCG-SETUP-03: each deck is shuffled
-        rng.shuffle(player.deck)
-    first = rng.randrange(2) if options["first"] == "random" else int(options["first"])
+        shuffle(rng, player.deck)
+    first = below(rng, 2) if options["first"] == "random" else int(options["first"])
     names = sorted({c.name for c in pool.values() if c.kind == "character"})
     state = TcgState(cards=pool, file_names=names, players=players, first=first, current=first)
     for seat in (first, 1 - first):
         ops.draw(state, seat, HAND_SIZE)
     return state
+
+
+def setup(
+    options: Mapping[str, Any], content: Any, rng: random.Random
+) -> tuple[TcgState, list[Event]]:
+    """The new state and its set-up events: who goes first, and each opening hand (its
+    cards to its owner alone)."""
+    state = new_state(options, content, rng)
+    how = "chosen at random" if options["first"] == "random" else "by the options"
+    events = [
+        Event.public(
+            f"{ops.who(state, state.first)} goes first ({how}).", first=state.first, turn=0
+        ),
+        Event.public(f"Each player shuffles and draws {HAND_SIZE} cards."),
+    ]
+    for seat in (state.first, 1 - state.first):
+        hand = sorted(state.players[seat].hand)
+        text = ", ".join(state.cards[n].label for n in hand)
+        events.append(Event.private([seat], f"Your opening hand: {text}.", seat=seat, hand=hand))
+    return state, events
 
 
 # -- the turn --------------------------------------------------------------------------------
@@ -494,7 +515,7 @@ def mulligan(state: TcgState, seat: int, redraw: bool, rng: random.Random) -> li
     if redraw:
         me.deck += me.hand
         me.hand = []
-        rng.shuffle(me.deck)
+        shuffle(rng, me.deck)
         me.mulligan = "redrawn"
         events.append(Event.public(f"{ops.who(state, seat)} takes a mulligan."))
         events += ops.draw(state, seat, HAND_SIZE)
