@@ -13,7 +13,10 @@ from deathnote.games.tcg.state import ACTION, CHARACTER, MULLIGAN, TcgState
 from deathnote.games.tcg.view import build_view
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from deathnote.agents.base import Agent
+    from deathnote.engine.spaces import ActionSpace
 
 PROMPTS = {
     MULLIGAN: "Keep your opening hand or take your one mulligan?",
@@ -65,12 +68,11 @@ class TcgGame(Game):
         return worlds.sample(state, viewer, rng)
 
     def pending(self, state: TcgState) -> dict[Seat, Decision]:
-        """Only the player whose turn (or mulligan) it is decides."""
+        """Only the player whose turn (or mulligan) it is decides; ``data`` says what
+        (TCG-TURN-05)."""
         if state.winner is not None:
             return {}
-        if state.choice is not None:
-            return {state.current: Decision("target", "Choose a target (or cancel).")}
-        return {state.current: Decision(state.phase, PROMPTS[state.phase])}
+        return {state.current: rules.decision(state, PROMPTS)}
 
     def legal(self, state: TcgState, seat: Seat) -> Sequence[Action]:
         """Every legal action of the seat."""
@@ -91,6 +93,24 @@ class TcgGame(Game):
     def turn_count(self, state: TcgState) -> int:
         """Turns begun (each player's turn counts once)."""
         return state.turn
+
+    def action_space(self, players: int, options: Mapping[str, Any]) -> ActionSpace:
+        """Every action over the sample pool, numbered (TCG-NUM-01)."""
+        from deathnote.games.tcg import numbers
+
+        return numbers.default_space()
+
+    def observation_shape(self, players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
+        """One flat vector (TCG-NUM-02)."""
+        from deathnote.games.tcg import numbers
+
+        return numbers.shape(players, options)
+
+    def observation_tensor(self, state: TcgState, viewer: Viewer) -> np.ndarray:
+        """What the viewer may see, as float32 (TCG-NUM-02)."""
+        from deathnote.games.tcg import numbers
+
+        return numbers.observation(state, viewer)
 
     def agents(self) -> Mapping[str, type[Agent]]:
         """The heuristic bot."""

@@ -25,11 +25,13 @@ class HeuristicAgent(Agent):
     """Plays a sensible game: develop cheap Characters, work, write names, hide when marked."""
 
     name = "heuristic"
+    data: dict[str, Any]  # the data of the decision being made
 
     def choose(self, obs: Observation) -> Action:
         """One of ``obs.legal``."""
-        kind = obs.view.get("decision", {}) or {}
-        decision = kind.get("kind")
+        asked = obs.view.get("decision") or {}
+        decision = asked.get("kind")
+        self.data = asked.get("data") or {}
         state = obs.view["state"]
         me = state["players"][self.seat]
         them = state["players"][1 - self.seat]
@@ -54,12 +56,11 @@ class HeuristicAgent(Agent):
         them: dict[str, Any],
         by_kind: dict[str, list[Action]],
     ) -> Action:
-        choice = state.get("choice") or {}
         options = by_kind.get("target", [])
         if not options:
             return by_kind["cancel"][0]
         names = {a["target"]: a for a in options}
-        if choice.get("step") == "attach":
+        if self.data["step"] == "attach":
             own = sorted(
                 (fc for fc in me["field"] if fc["name"] in names), key=_value, reverse=True
             )
@@ -146,10 +147,9 @@ class HeuristicAgent(Agent):
         them: dict[str, Any],
         by_kind: dict[str, list[Action]],
     ) -> Action:
-        works = sorted(
-            by_kind.get("work", []), key=lambda a: int(a.label.rsplit("+", 1)[1][:-1]), reverse=True
-        )
-        gains = sum(int(a.label.rsplit("+", 1)[1][:-1]) for a in works)
+        work = self.data["work"]
+        works = sorted(by_kind.get("work", []), key=lambda a: work[a["character"]], reverse=True)
+        gains = sum(work[a["character"]] for a in works)
         if works and me["points"] + gains >= 13:
             return works[0]
         acts = by_kind.get("act", [])

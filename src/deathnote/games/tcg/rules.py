@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from deathnote.engine.actions import Action, Event, Outcome
+from deathnote.engine.actions import Action, Decision, Event, Outcome
 from deathnote.engine.errors import ContentError, OptionsError
 from deathnote.engine.rng import below, shuffle
 from deathnote.games.tcg import ops
@@ -365,6 +365,30 @@ def find_ability(state: TcgState, seat: int, choice: Mapping[str, Any]) -> Abili
         if ability.key == choice["ability"]:
             return ability
     raise KeyError(choice["ability"])
+
+
+def decision(state: TcgState, prompts: Mapping[str, str]) -> Decision:
+    """The current player's decision with its data: the step (``mulligan``, ``character``,
+    ``action`` or ``target``), the turn, and what the step is about."""
+    me = state.me()
+    if state.choice is not None:
+        choice = state.choice
+        data: dict[str, Any] = {"step": choice["step"], "turn": state.turn}
+        for key in ("card", "character", "ability", "source"):
+            if choice.get(key):
+                data[key] = choice[key]
+        return Decision("target", "Choose a target (or cancel).", data=data)
+    data = {"step": state.phase, "turn": state.turn}
+    if state.phase == MULLIGAN:
+        data["hand_size"] = len(me.hand)
+    elif state.phase == CHARACTER:
+        data["may_place"] = max(0, me.allowance - me.placed)
+        data["last"] = "end" if first_turn(me) else "action"
+    else:
+        data["work"] = {
+            fc.name: work_points(state, fc) for fc in me.field if fc.face_up and fc.upright
+        }
+    return Decision(state.phase, prompts[state.phase], data=data)
 
 
 def legal_actions(state: TcgState, seat: int) -> list[Action]:
