@@ -147,3 +147,24 @@ def test_setup_events_come_before_the_first_action() -> None:
     other = [e["text"] for e in match.view(1 - first)["log"]]
     assert own[0] not in other
     assert not any("opening hand" in e["text"] for e in match.view(SPECTATOR)["log"])
+
+
+def _wreck(value: object) -> None:
+    """Empty every list and dict inside a view, depth first."""
+    if isinstance(value, dict):
+        for item in value.values():
+            _wreck(item)
+        value.clear()
+    elif isinstance(value, list):
+        for item in value:
+            _wreck(item)
+        value.clear()
+
+
+def test_views_share_no_objects_with_the_state() -> None:
+    for seed in range(4):
+        match = played(seed, 60, "heuristic")
+        for viewer in VIEWERS:
+            before = GAME.view(match.state, viewer)
+            _wreck(GAME.view(match.state, viewer))
+            assert GAME.view(match.state, viewer) == before

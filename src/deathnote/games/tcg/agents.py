@@ -189,7 +189,7 @@ class HeuristicAgent(Agent):
         marked: bool,
         workers_left: int,
     ) -> bool:
-        number = card["number"]
+        number = card["number"]  # the printed number (a parallel printing's is its base's)
         deck = me["deck_count"]
         specials_up = sum(
             1 for fc in me["field"] if fc["face_up"] and fc["special"] and fc["special"]["face_up"]

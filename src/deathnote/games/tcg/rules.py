@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from deathnote.engine.actions import Action, Decision, Event, Outcome
@@ -107,10 +108,29 @@ def parse_options(options: Mapping[str, Any]) -> dict[str, Any]:
     return {"decks": decks, "first": first}
 
 
-def load_content(path: str | None, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The pool and sample decks (default or a file), checked with the chosen decks."""
-    data = default_content() if path is None else read_content(path)
-    where = path or "tcg content"
+@cache
+def _default_content() -> dict[str, Any]:
+    data = default_content()
+    check_content(data, "tcg content")
+    return data
+
+
+#: Parsed pools by the identity of their content (the content is kept alive with it).
+POOLS: dict[int, tuple[Any, dict[str, Card]]] = {}
+
+
+def pool_of(content: Mapping[str, Any]) -> dict[str, Card]:
+    """The parsed card pool of a content, parsed once (content is never changed)."""
+    found = POOLS.get(id(content))
+    if found is None or found[0] is not content:
+        if len(POOLS) >= 16:
+            POOLS.clear()
+        found = POOLS[id(content)] = (content, parse_pool(content["pool"]))
+    return found[1]
+
+
+def check_content(data: Mapping[str, Any], where: str) -> dict[str, Card]:
+    """Check a content's pool and packaged decks; its parsed pool."""
     pool = parse_pool(data["pool"], f"{where}: pool")
     kira = data["pool"].get("kira_card", {})
     decks = data["decks"]
@@ -126,6 +146,20 @@ def load_content(path: str | None, options: Mapping[str, Any]) -> dict[str, Any]
             check_deck_cards(numbers, pool, kira, f"{where}: deck {deck_id}")
         except OptionsError as exc:
             raise ContentError(str(exc)) from None
+    return pool
+
+
+def load_content(path: str | None, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The pool and sample decks (default or a file), checked with the chosen decks. The
+    default content is read and checked once per process and shared (never changed)."""
+    if path is None:
+        data = _default_content()
+        pool = pool_of(data)
+    else:
+        data = read_content(path)
+        pool = check_content(data, path)
+    kira = data["pool"].get("kira_card", {})
+    decks = data["decks"]
     for i, deck in enumerate(options.get("decks", [])):
         if "id" in deck:
             if deck["id"] not in decks:
@@ -166,7 +200,7 @@ def deck_key(deck: Mapping[str, Any]) -> str:
 
 def new_state(options: Mapping[str, Any], content: Any, rng: random.Random) -> TcgState:
     """Shuffle, choose the first player, deal 6 cards each; then the mulligans."""
-    pool = parse_pool(content["pool"])
+    pool = pool_of(content)
     players = []
     for deck in options["decks"]:
         cards = (
@@ -339,6 +373,23 @@ def work_points(state: TcgState, fc: FieldCharacter) -> int:
     return points
 
 
+#: Legal actions are immutable and equal by kind and arguments: each (kind, label, args) is
+#: made once and handed out again (bounded: cleared when it grows past ``MADE_LIMIT``).
+MADE: dict[tuple[Any, ...], Action] = {}
+MADE_LIMIT = 50_000
+
+
+def made(kind: str, label: str, **args: Any) -> Action:
+    """``Action.make(kind, label, **args)``, made once."""
+    key = (kind, label, *args.items())
+    found = MADE.get(key)
+    if found is None:
+        if len(MADE) >= MADE_LIMIT:
+            MADE.clear()
+        found = MADE[key] = Action.make(kind, label, **args)
+    return found
+
+
 def choice_actions(state: TcgState, seat: int) -> list[Action]:
     """The targets of a two-step choice, and Cancel."""
     choice = state.choice
@@ -346,17 +397,17 @@ def choice_actions(state: TcgState, seat: int) -> list[Action]:
     if choice["step"] == "attach":
         card = state.cards[choice["card"]]
         out = [
-            Action.make("target", f"Attach {card.label} to {fc.name}", target=fc.name)
+            made("target", f"Attach {card.label} to {fc.name}", target=fc.name)
             for fc in attach_targets(state, seat, card)
         ]
     else:
         ability = find_ability(state, seat, choice)
         verb = "Write" if ability.deathnote else "Choose"
         out = [
-            Action.make("target", f"{verb} {label}", target=value)
+            made("target", f"{verb} {label}", target=value)
             for value, label in targets(state, seat, ability)
         ]
-    return [*out, Action.make("cancel", "Cancel")]
+    return [*out, made("cancel", "Cancel")]
 
 
 def find_ability(state: TcgState, seat: int, choice: Mapping[str, Any]) -> Ability:
@@ -398,8 +449,8 @@ def legal_actions(state: TcgState, seat: int) -> list[Action]:
     me = state.players[seat]
     if state.phase == MULLIGAN:
         return [
-            Action.make("keep", "Keep this hand"),
-            Action.make("mulligan", "Mulligan: shuffle the hand back and draw 6"),
+            made("keep", "Keep this hand"),
+            made("mulligan", "Mulligan: shuffle the hand back and draw 6"),
         ]
     if state.choice is not None:
         return choice_actions(state, seat)
@@ -408,32 +459,30 @@ def legal_actions(state: TcgState, seat: int) -> list[Action]:
         for number in sorted(set(me.hand)):
             card = state.cards[number]
             if card.kind == "character" and can_place(state, seat, card):
-                out.append(
-                    Action.make("place", f"Place {card.name} (cost {card.cost})", card=number)
-                )
+                out.append(made("place", f"Place {card.name} (cost {card.cost})", card=number))
             elif card.kind == "special" and attach_targets(state, seat, card):
-                out.append(Action.make("attach", f"Attach {card.label} face down", card=number))
+                out.append(made("attach", f"Attach {card.label} face down", card=number))
         for fc in me.field:
             if fc.special and not fc.special_face_up and fc.special_turn < state.turn:
                 label = f"Turn the Special on {fc.name} face up"
-                out.append(Action.make("reveal", label, character=fc.name))
+                out.append(made("reveal", label, character=fc.name))
             if fc.flipped_turn != state.turn:
                 if fc.face_up:
-                    out.append(Action.make("hide", f"Turn {fc.name} face down", character=fc.name))
+                    out.append(made("hide", f"Turn {fc.name} face down", character=fc.name))
                 else:
-                    out.append(Action.make("show", f"Turn {fc.name} face up", character=fc.name))
+                    out.append(made("show", f"Turn {fc.name} face up", character=fc.name))
         last = "End the turn" if first_turn(me) else "Go to the Action phase"
-        out.append(Action.make("next", last))
+        out.append(made("next", last))
         return out
     # Action phase
     for fc in me.field:
         if not (fc.face_up and fc.upright):
             continue
         gain = work_points(state, fc)
-        out.append(Action.make("work", f"{fc.name}: Work (+{gain})", character=fc.name))
+        out.append(made("work", f"{fc.name}: Work (+{gain})", character=fc.name))
         for source, ability in character_abilities(state, seat, fc):
             out.append(
-                Action.make(
+                made(
                     "act",
                     f"{fc.name}: {ability.name}",
                     character=fc.name,
@@ -448,8 +497,8 @@ def legal_actions(state: TcgState, seat: int) -> list[Action]:
         abilities = effect_of(state, number).abilities
         if not abilities or (abilities[0].target and not targets(state, seat, abilities[0])):
             continue
-        out.append(Action.make("event", f"Play {card.name} (cost {card.cost})", card=number))
-    out.append(Action.make("end", "End the turn"))
+        out.append(made("event", f"Play {card.name} (cost {card.cost})", card=number))
+    out.append(made("end", "End the turn"))
     return out
 
 
