@@ -106,11 +106,11 @@ def test_seat_names_follow_the_decks() -> None:
 
 
 def test_bad_options_name_the_option() -> None:
-    with pytest.raises(OptionsError, match="unknown tcg option"):
+    with pytest.raises(OptionsError, match="tcg has no option 'colour'"):
         GAME.parse_options(2, {"colour": "red"})
-    with pytest.raises(OptionsError, match="option first"):
+    with pytest.raises(OptionsError, match="option 'first'"):
         GAME.parse_options(2, {"first": 2})
-    with pytest.raises(OptionsError, match="option decks"):
+    with pytest.raises(OptionsError, match="option 'decks'"):
         GAME.parse_options(2, {"decks": ["kira"]})
     with pytest.raises(OptionsError, match="no packaged deck 'near'"):
         GAME.load_content(None, GAME.parse_options(2, {"decks": ["near", "l"]}))
@@ -277,3 +277,19 @@ def test_pool_rejects_a_bad_parallel_printing() -> None:
         with pytest.raises(ContentError, match=message):
             parse_pool({**pool, "cards": [*pool["cards"], extra]})
     assert ryuk["name"] == "Ryuk"
+
+
+def test_options_model_is_strict_and_described() -> None:
+    """TCG-OPT-01: a pydantic model; a boolean is not a seat; text options are coerced."""
+    from deathnote.engine.options import coerce, schema
+
+    for bad in ({"first": True}, {"deck_seat": True}, {"first": "1"}, {"deck_seat": 2}):
+        with pytest.raises(OptionsError, match=r"option '(first|deck_seat)"):
+            GAME.parse_options(2, bad)
+    with pytest.raises(OptionsError, match="option 'decks'"):
+        GAME.parse_options(2, {"decks": ["kira", "l", "l"]})
+    assert coerce(GAME, {"first": "1", "deck_seat": "1"})["first"] == 1
+    assert GAME.parse_options(2, {}) == {"decks": [{"id": "kira"}, {"id": "l"}], "first": "random"}
+    properties = schema(GAME)["properties"]
+    assert set(properties) == {"decks", "deck", "deck_seat", "first"}
+    assert all(p.get("description") for p in properties.values())

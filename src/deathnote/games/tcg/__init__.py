@@ -34,10 +34,11 @@ class TcgGame(Game):
     max_players = 2
     rules_version = "2"
 
-    def parse_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        """Options: ``decks`` (two deck ids or card lists), ``deck`` (a file for the seat
-        ``deck_seat``, default 0), ``first`` ("random", 0 or 1)."""
-        return rules.parse_options(options)
+    options_model = rules.TcgOptions
+
+    def check_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        """Decks checked and normalized: ``{"decks": [two decks], "first": ...}``."""
+        return rules.check_options(options)
 
     def load_content(self, path: str | None, options: Mapping[str, Any]) -> Any:
         """The card pool and sample decks, validated together with the chosen decks."""

@@ -12,10 +12,13 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import Field, ValidationInfo, field_validator
 
 from deathnote.engine.actions import Action, Decision, Event, Outcome
 from deathnote.engine.errors import ContentError, OptionsError
+from deathnote.engine.options import GameOptions
 from deathnote.engine.rng import below, shuffle
 from deathnote.games.tcg import ops
 from deathnote.games.tcg.cards import (
@@ -48,7 +51,6 @@ from deathnote.games.tcg.state import (
 DEFAULT_DECKS = ("kira", "l")
 SAMPLE_DECK_NAMES = {"kira": "Kira", "l": "L", "kira-example": "Example Kira deck"}
 PACKAGED_DECK_NAMES = (*DEFAULT_DECKS, *PACKAGED_DECKS)
-OPTION_NAMES = ("decks", "deck", "deck_seat", "first")
 
 
 # -- options and content ---------------------------------------------------------------------
@@ -84,28 +86,51 @@ def deck_option(raw: Any, where: str, default_name: str) -> dict[str, Any]:
     return {"name": deck_name(raw, default_name, where), "cards": numbers}
 
 
-def parse_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate options; a ``deck`` (data, never a path) goes to ``decks[deck_seat]``."""
-    if not isinstance(options, Mapping):
-        raise OptionsError("options must be an object")
-    unknown = sorted(str(k)[:40] for k in set(options) - set(OPTION_NAMES))
-    if unknown:
-        raise OptionsError(f"unknown tcg option(s) {unknown}; known: {', '.join(OPTION_NAMES)}")
-    raw_decks = options.get("decks", list(DEFAULT_DECKS))
-    if not isinstance(raw_decks, list) or len(raw_decks) != 2:
-        raise OptionsError("option decks: give exactly two decks, one per seat")
+class TcgOptions(GameOptions):
+    """The TCG's options (TCG-OPT-01); decks are data, never paths (TCG-OPT-02)."""
+
+    decks: list[Any] = Field(
+        default_factory=lambda: list(DEFAULT_DECKS),
+        min_length=2,
+        max_length=2,
+        description=(
+            "The two decks, seat 1 then seat 2: each a packaged deck's name (kira, l, "
+            "kira-example) or the deck itself: a list of 40 card numbers, or "
+            '{"name": ..., "cards": [...]} (never a file path).'
+        ),
+    )
+    deck: Any = Field(
+        None,
+        description=(
+            "One deck for the seat deck_seat, in the same forms (the terminal's --deck FILE "
+            "reads a deck file and passes it here)."
+        ),
+    )
+    deck_seat: int = Field(0, ge=0, le=1, description="The seat (0 or 1) that plays `deck`.")
+    first: Literal["random", 0, 1] = Field(
+        "random", description="Who goes first: 'random', 0 or 1."
+    )
+
+    @field_validator("first", mode="before")
+    @classmethod
+    def _first(cls, value: Any, info: ValidationInfo) -> Any:
+        if isinstance(value, bool):
+            raise ValueError("'random', 0 or 1 (a boolean is not a seat)")
+        if info.mode == "string" and value in ("0", "1"):
+            return int(value)  # typed as text (-o first=1)
+        return value
+
+
+def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Normalize validated options: each deck checked for size and copies, a ``deck``
+    moved to ``decks[deck_seat]``; the result has ``decks`` and ``first`` only."""
     decks = [
-        deck_option(raw, f"option decks[{i}]", f"Deck {i + 1}") for i, raw in enumerate(raw_decks)
+        deck_option(raw, f"option decks[{i}]", f"Deck {i + 1}")
+        for i, raw in enumerate(options["decks"])
     ]
-    seat = options.get("deck_seat", 0)
-    if seat not in (0, 1) or isinstance(seat, bool):
-        raise OptionsError("option deck_seat: 0 or 1 (the seat that plays the option deck)")
-    if "deck" in options:
-        decks[seat] = deck_option(options["deck"], "option deck", "My deck")
-    first = options.get("first", "random")
-    if first not in ("random", 0, 1) or isinstance(first, bool):
-        raise OptionsError("option first: 'random', 0 or 1 (the seat that goes first)")
-    return {"decks": decks, "first": first}
+    if options.get("deck") is not None:
+        decks[options["deck_seat"]] = deck_option(options["deck"], "option deck", "My deck")
+    return {"decks": decks, "first": options["first"]}
 
 
 @cache
