@@ -10,13 +10,15 @@ import dataclasses
 import json
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from deathnote.engine.content import package_json
 from deathnote.engine.errors import ContentError, OptionsError
+
+T = TypeVar("T")
 
 DECK_SIZE = 40
 MAX_COPIES = 4
@@ -247,3 +249,19 @@ def check_deck_cards(numbers: list[str], pool: Mapping[str, Card], kira: Any, wh
                 f"{where}: at most {MAX_COPIES} copies of a card number (a parallel printing "
                 f"counts as the same number), {number} has {count}"
             )
+
+
+#: Things made once per pool (action books, card faces, tensor layouts), by the identity of
+#: the pool, which is kept alive with them (a pool is never changed once parsed).
+PER_POOL: dict[tuple[int, str], tuple[Mapping[str, Card], Any]] = {}
+
+
+def per_pool(cards: Mapping[str, Card], name: str, make: Callable[[Mapping[str, Card]], T]) -> T:
+    """``make(cards)``, made once per pool and name."""
+    key = (id(cards), name)
+    found = PER_POOL.get(key)
+    if found is None or found[0] is not cards:
+        if len(PER_POOL) >= 64:
+            PER_POOL.clear()
+        found = PER_POOL[key] = (cards, make(cards))
+    return found[1]

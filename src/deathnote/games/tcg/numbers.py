@@ -12,7 +12,7 @@ import numpy as np
 
 from deathnote.engine.actions import OMNISCIENT, Action, Viewer
 from deathnote.engine.spaces import TableSpace
-from deathnote.games.tcg.cards import Card, default_content, parse_pool
+from deathnote.games.tcg.cards import Card, default_content, parse_pool, per_pool
 from deathnote.games.tcg.effects import EFFECTS
 from deathnote.games.tcg.state import ACTION, CHARACTER, MULLIGAN, OVER, TcgState
 
@@ -92,12 +92,8 @@ def default_space() -> TableSpace:
 
 
 def layout(state: TcgState) -> Layout:
-    """The state's pool layout, made once and shared by its forks."""
-    found: Layout | None = state.__dict__.get("_layout")
-    if found is None:
-        found = layout_of(state.cards)
-        state.__dict__["_layout"] = found
-    return found
+    """The state's pool layout, made once per pool."""
+    return per_pool(state.cards, "layout", layout_of)
 
 
 def observation(state: TcgState, viewer: Viewer) -> np.ndarray:

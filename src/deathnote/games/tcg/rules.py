@@ -34,6 +34,7 @@ from deathnote.games.tcg.cards import (
     deck_name,
     default_content,
     parse_pool,
+    per_pool,
     read_content,
 )
 from deathnote.games.tcg.effects import Ability, effect_of, targets
@@ -358,10 +359,20 @@ def can_place(state: TcgState, seat: int, card: Card) -> bool:
     )
 
 
-def attach_targets(state: TcgState, seat: int, card: Card) -> list[FieldCharacter]:
-    """TCG-SPEC-01..04: same name (Shinigami: any), one per Character, one of each name."""
+def specials_on_field(state: TcgState, seat: int) -> set[str]:
+    """The names of the Specials on a side (TCG-SPEC-04: one of each name)."""
+    cards = state.cards
+    return {cards[fc.special].name for fc in state.players[seat].field if fc.special}
+
+
+def attach_targets(
+    state: TcgState, seat: int, card: Card, on_field: set[str] | None = None
+) -> list[FieldCharacter]:
+    """TCG-SPEC-01..04: same name (Shinigami: any), one per Character, one of each name.
+    ``on_field``: ``specials_on_field`` when the caller has it already."""
     me = state.players[seat]
-    on_field = {state.cards[fc.special].name for fc in me.field if fc.special}
+    if on_field is None:
+        on_field = specials_on_field(state, seat)
     if card.name in on_field:
         return []
     return [
@@ -415,6 +426,50 @@ def made(kind: str, label: str, **args: Any) -> Action:
     return found
 
 
+class Book:
+    """The actions that depend on a card or a name only, made once per pool (labels too)."""
+
+    def __init__(self, cards: Mapping[str, Card]) -> None:
+        names = sorted({c.name for c in cards.values() if c.kind == "character"})
+        by_kind = {
+            kind: {n: c for n, c in cards.items() if c.kind == kind}
+            for kind in ("character", "special", "event")
+        }
+        self.place = {
+            n: Action.make("place", f"Place {c.name} (cost {c.cost})", card=n)
+            for n, c in by_kind["character"].items()
+        }
+        self.attach = {
+            n: Action.make("attach", f"Attach {c.label} face down", card=n)
+            for n, c in by_kind["special"].items()
+        }
+        self.event = {
+            n: Action.make("event", f"Play {c.name} (cost {c.cost})", card=n)
+            for n, c in by_kind["event"].items()
+        }
+        self.reveal = {
+            name: Action.make("reveal", f"Turn the Special on {name} face up", character=name)
+            for name in names
+        }
+        self.hide = {
+            name: Action.make("hide", f"Turn {name} face down", character=name) for name in names
+        }
+        self.show = {
+            name: Action.make("show", f"Turn {name} face up", character=name) for name in names
+        }
+        self.keep = Action.make("keep", "Keep this hand")
+        self.mulligan = Action.make("mulligan", "Mulligan: shuffle the hand back and draw 6")
+        self.next_end = Action.make("next", "End the turn")
+        self.next_action = Action.make("next", "Go to the Action phase")
+        self.end = Action.make("end", "End the turn")
+        self.cancel = Action.make("cancel", "Cancel")
+
+
+def book(state: TcgState) -> Book:
+    """The action book of the state's pool, made once per pool."""
+    return per_pool(state.cards, "book", Book)
+
+
 def choice_actions(state: TcgState, seat: int) -> list[Action]:
     """The targets of a two-step choice, and Cancel."""
     choice = state.choice
@@ -432,7 +487,7 @@ def choice_actions(state: TcgState, seat: int) -> list[Action]:
             made("target", f"{verb} {label}", target=value)
             for value, label in targets(state, seat, ability)
         ]
-    return [*out, made("cancel", "Cancel")]
+    return [*out, book(state).cancel]
 
 
 def find_ability(state: TcgState, seat: int, choice: Mapping[str, Any]) -> Ability:
@@ -472,32 +527,29 @@ def legal_actions(state: TcgState, seat: int) -> list[Action]:
     if state.winner is not None or seat != state.current:
         return []
     me = state.players[seat]
+    b = book(state)
     if state.phase == MULLIGAN:
-        return [
-            made("keep", "Keep this hand"),
-            made("mulligan", "Mulligan: shuffle the hand back and draw 6"),
-        ]
+        return [b.keep, b.mulligan]
     if state.choice is not None:
         return choice_actions(state, seat)
     out: list[Action] = []
+    cards = state.cards
     if state.phase == CHARACTER:
+        on_field = specials_on_field(state, seat)
         for number in sorted(set(me.hand)):
-            card = state.cards[number]
-            if card.kind == "character" and can_place(state, seat, card):
-                out.append(made("place", f"Place {card.name} (cost {card.cost})", card=number))
-            elif card.kind == "special" and attach_targets(state, seat, card):
-                out.append(made("attach", f"Attach {card.label} face down", card=number))
+            card = cards[number]
+            if card.kind == "character":
+                if can_place(state, seat, card):
+                    out.append(b.place[number])
+            elif card.kind == "special" and attach_targets(state, seat, card, on_field):
+                out.append(b.attach[number])
+        turn = state.turn
         for fc in me.field:
-            if fc.special and not fc.special_face_up and fc.special_turn < state.turn:
-                label = f"Turn the Special on {fc.name} face up"
-                out.append(made("reveal", label, character=fc.name))
-            if fc.flipped_turn != state.turn:
-                if fc.face_up:
-                    out.append(made("hide", f"Turn {fc.name} face down", character=fc.name))
-                else:
-                    out.append(made("show", f"Turn {fc.name} face up", character=fc.name))
-        last = "End the turn" if first_turn(me) else "Go to the Action phase"
-        out.append(made("next", last))
+            if fc.special and not fc.special_face_up and fc.special_turn < turn:
+                out.append(b.reveal[fc.name])
+            if fc.flipped_turn != turn:
+                out.append(b.hide[fc.name] if fc.face_up else b.show[fc.name])
+        out.append(b.next_end if first_turn(me) else b.next_action)
         return out
     # Action phase
     for fc in me.field:
@@ -522,8 +574,8 @@ def legal_actions(state: TcgState, seat: int) -> list[Action]:
         abilities = effect_of(state, number).abilities
         if not abilities or (abilities[0].target and not targets(state, seat, abilities[0])):
             continue
-        out.append(made("event", f"Play {card.name} (cost {card.cost})", card=number))
-    out.append(made("end", "End the turn"))
+        out.append(b.event[number])
+    out.append(b.end)
     return out
 
 

@@ -5,18 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from deathnote.engine.actions import OMNISCIENT, Viewer
-from deathnote.games.tcg.cards import Card
+from deathnote.games.tcg.cards import Card, per_pool
 from deathnote.games.tcg.state import WIN_POINTS, FieldCharacter, TcgState
 
 
 def faces(state: TcgState) -> dict[str, dict[str, Any]]:
-    """Each card's printed face, made once per pool and shared by the state's forks; views
-    hand out copies (a view shares no object with the state)."""
-    found: dict[str, dict[str, Any]] | None = state.__dict__.get("_faces")
-    if found is None:
-        found = {n: card_view(c) for n, c in state.cards.items()}
-        state.__dict__["_faces"] = found
-    return found
+    """Each card's printed face, made once per pool; views hand out copies (a view shares
+    no object with the state or another view)."""
+    return per_pool(state.cards, "faces", lambda cards: {n: card_view(c) for n, c in cards.items()})
 
 
 def short_view(card: Card) -> dict[str, Any]:
