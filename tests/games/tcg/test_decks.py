@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -293,3 +294,51 @@ def test_options_model_is_strict_and_described() -> None:
     properties = schema(GAME)["properties"]
     assert set(properties) == {"decks", "deck", "deck_seat", "first"}
     assert all(p.get("description") for p in properties.values())
+
+
+def test_the_terminal_reads_a_deck_file_and_passes_its_cards(tmp_path: Path) -> None:
+    """TCG-OPT-02: only the CLI opens a deck file; the match gets the cards as data."""
+    from typer.testing import CliRunner
+
+    from deathnote.cli.app import app
+
+    runner = CliRunner()
+    path = tmp_path / "my-kira.json"
+    path.write_text(json.dumps({"cards": KIRA_LIST}))  # no name: named after the file
+    save = tmp_path / "games"
+    args = ["simulate", "tcg", "--games", "2", "--deck", str(path), "--save", str(save)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    record = json.loads(next(save.iterdir()).read_text())
+    assert record["options"]["decks"][0] == {"name": "my-kira", "cards": KIRA_LIST}
+    for bad, message in ((tmp_path / "none.json", "no such file"), (tmp_path, "cannot be read")):
+        result = runner.invoke(app, ["simulate", "tcg", "--games", "1", "--deck", str(bad)])
+        assert result.exit_code == 2 and message in result.output
+        assert "Errno" not in result.output
+    path.write_text("{not json")
+    result = runner.invoke(app, ["simulate", "tcg", "--games", "1", "--deck", str(path)])
+    assert result.exit_code == 2 and "not a JSON deck" in result.output
+
+
+def test_content_errors_name_the_file_and_the_field(tmp_path: Path) -> None:
+    """Content files are validated by pydantic models (``PoolFile``, ``CardEntry``)."""
+    content = default_content()
+    path = tmp_path / "pool.json"
+    cases = [
+        ({"cost": True}, r"cards\[0\]\.cost: Input should be a valid integer"),
+        ({"kind": "spell"}, r"cards\[0\]\.kind: Input should be 'character', 'special' or"),
+        ({"colour": "red"}, r"cards\[0\]\.colour: Extra inputs are not permitted"),
+        ({"points": -1}, r"cards\[0\]\.points: Input should be greater than or equal to 0"),
+    ]
+    for change, message in cases:
+        cards = [{**content["pool"]["cards"][0], **change}, *content["pool"]["cards"][1:]]
+        path.write_text(json.dumps({**content, "pool": {**content["pool"], "cards": cards}}))
+        with pytest.raises(ContentError, match=f"{re.escape(str(path))}: pool: {message}"):
+            GAME.load_content(str(path), GAME.parse_options(2, {}))
+    path.write_text(json.dumps({**content, "pool": {**content["pool"], "format": "x"}}))
+    with pytest.raises(ContentError, match=r"pool: format: Input should be"):
+        GAME.load_content(str(path), GAME.parse_options(2, {}))
+    path.write_text("{broken")
+    with pytest.raises(ContentError, match="is not JSON") as err:
+        GAME.load_content(str(path), GAME.parse_options(2, {}))
+    assert "Expecting" not in str(err.value)

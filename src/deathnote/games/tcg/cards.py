@@ -13,7 +13,9 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from deathnote.engine.content import package_json
 from deathnote.engine.errors import ContentError, OptionsError
@@ -82,77 +84,126 @@ def default_content() -> dict[str, Any]:
 def read_content(path: str) -> dict[str, Any]:
     """A replacement content file: ``{"pool": {...}, "decks": {...}}``."""
     try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, ValueError) as exc:
-        raise ContentError(f"{path}: cannot read content: {exc}") from None
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ContentError(f"{path}: no such content file") from None
+    except OSError:
+        raise ContentError(f"{path}: the content file cannot be read") from None
+    except ValueError:
+        raise ContentError(f"{path}: the content file is not JSON") from None
     if not isinstance(data, dict) or "pool" not in data or "decks" not in data:
         raise ContentError(f"{path}: content must be an object with 'pool' and 'decks'")
     return data
+
+
+class CardEntry(BaseModel):
+    """One entry of the pool file: a card, or a parallel printing (``id`` + ``number``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    number: str = Field(min_length=1, description="The printed card number.")
+    id: str | None = Field(None, min_length=1, description="A parallel printing's own id.")
+    name: str | None = Field(None, min_length=1)
+    kind: Literal["character", "special", "event"] | None = None
+    cost: int = Field(0, ge=0)
+    points: int = Field(0, ge=0)
+    text: str = ""
+    shinigami: bool = False
+    title: str = ""
+    print: str | None = Field(None, min_length=1, description="e.g. 'parallel'.")
+    status: str = ""
+    note: str = ""
+
+
+class KiraCard(BaseModel):
+    """The pool's Kira card (not a game card)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    number: str = Field(min_length=1)
+    name: str = ""
+
+
+class PoolFile(BaseModel):
+    """The pool file ``content/cards.json``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    format: Literal["deathnote-tcg-pool"] = "deathnote-tcg-pool"
+    status: str = ""
+    note: str = ""
+    kira_card: KiraCard | None = None
+    cards: list[dict[str, Any]]
 
 
 #: The fields a parallel printing may have: everything else is its base card's.
 PARALLEL_KEYS = frozenset({"id", "number", "print", "status", "note"})
 
 
+def _fail(where: str, exc: ValidationError) -> ContentError:
+    """A ContentError naming the file and the field of the first error."""
+    error = exc.errors()[0]
+    field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error["loc"])
+    if where.endswith(": "):
+        field = field.lstrip(".")
+    return ContentError(f"{where}{field}: {error['msg']}")
+
+
 def parse_pool(data: Any, where: str = "pool") -> dict[str, Card]:
-    """Validate the pool data and return its cards by id (``Card.number``).
+    """Validate the pool data (pydantic models ``PoolFile`` and ``CardEntry``) and return
+    its cards by id (``Card.number``).
 
     A card's id is its ``number``; a parallel printing (TCG-DECK-07) is an entry with an
     ``id`` of its own and the ``number`` of a card listed before it, and takes every other
     field from that card."""
-    if not isinstance(data, Mapping) or not isinstance(data.get("cards"), list):
+    if not isinstance(data, Mapping):
         raise ContentError(f"{where}: expected an object with a 'cards' list")
+    try:
+        pool = PoolFile.model_validate(dict(data))
+    except ValidationError as exc:
+        raise _fail(where + ": ", exc) from None
     cards: dict[str, Card] = {}
-    for i, raw in enumerate(data["cards"]):
+    for i, raw in enumerate(pool.cards):
         at = f"{where}: cards[{i}]"
-        if not isinstance(raw, Mapping):
-            raise ContentError(f"{at}: expected an object")
-        number, name, kind = raw.get("number"), raw.get("name"), raw.get("kind")
-        if not isinstance(number, str) or not number:
-            raise ContentError(f"{at}.number: expected a card number")
-        card_id = raw.get("id", number)
-        if not isinstance(card_id, str) or not card_id:
-            raise ContentError(f"{at}.id: expected a card id")
+        try:
+            entry = CardEntry.model_validate(raw)
+        except ValidationError as exc:
+            raise _fail(at, exc) from None
+        card_id = entry.id or entry.number
         if card_id in cards:
             raise ContentError(
-                f"{at}.{'id' if 'id' in raw else 'number'}: {card_id} appears twice "
+                f"{at}.{'id' if entry.id else 'number'}: {card_id} appears twice "
                 "(a parallel printing has an id of its own)"
             )
-        if card_id != number:
-            cards[card_id] = parallel_printing(raw, cards, card_id, number, at)
+        if card_id != entry.number:
+            cards[card_id] = parallel_printing(raw, cards, card_id, entry, at)
             continue
-        if not isinstance(name, str) or not name:
+        if entry.name is None:
             raise ContentError(f"{at}.name: expected a name")
-        if kind not in KINDS:
-            raise ContentError(f"{at}.kind: expected one of {', '.join(KINDS)}, got {kind!r}")
-        cost = raw.get("cost", 0)
-        if not isinstance(cost, int) or isinstance(cost, bool) or cost < 0:
-            raise ContentError(f"{at}.cost: expected a whole number >= 0")
-        if kind == "special" and cost != 0:
+        if entry.kind is None:
+            raise ContentError(f"{at}.kind: expected one of {', '.join(KINDS)}")
+        if entry.kind == "special" and entry.cost != 0:
             raise ContentError(f"{at}.cost: Specials have no cost")
-        points = raw.get("points", 0)
-        if not isinstance(points, int) or isinstance(points, bool) or points < 0:
-            raise ContentError(f"{at}.points: expected a whole number >= 0")
-        cards[number] = Card(
-            number=number,
-            name=name,
-            kind=kind,
-            cost=cost,
-            text=str(raw.get("text", "")),
-            points=points,
-            shinigami=bool(raw.get("shinigami", False)),
-            title=str(raw.get("title", "")),
+        cards[card_id] = Card(
+            number=card_id,
+            name=entry.name,
+            kind=entry.kind,
+            cost=entry.cost,
+            text=entry.text,
+            points=entry.points,
+            shinigami=entry.shinigami,
+            title=entry.title,
         )
-    kira = data.get("kira_card", {})
-    if isinstance(kira, Mapping) and kira.get("number") in cards:
-        raise ContentError(f"{where}: the Kira card {kira.get('number')} is not a game card")
+    if pool.kira_card is not None and pool.kira_card.number in cards:
+        raise ContentError(f"{where}: the Kira card {pool.kira_card.number} is not a game card")
     return cards
 
 
 def parallel_printing(
-    raw: Mapping[str, Any], cards: Mapping[str, Card], card_id: str, number: str, at: str
+    raw: Mapping[str, Any], cards: Mapping[str, Card], card_id: str, entry: CardEntry, at: str
 ) -> Card:
     """A parallel printing: its own id, its base card's number and every other field."""
+    number = entry.number
     base = cards.get(number)
     if base is None or base.print:
         raise ContentError(
@@ -165,10 +216,9 @@ def parallel_printing(
             f"{at}.{extra[0]}: a parallel printing is its base card {number}; it takes only "
             f"{', '.join(sorted(PARALLEL_KEYS))}"
         )
-    label = raw.get("print", "parallel")
-    if not isinstance(label, str) or not label:
-        raise ContentError(f"{at}.print: expected a text such as 'parallel'")
-    return dataclasses.replace(base, number=card_id, printed=number, print=label)
+    return dataclasses.replace(
+        base, number=card_id, printed=number, print=entry.print or "parallel"
+    )
 
 
 def deck_cards(raw: Any, where: str) -> list[str]:
