@@ -10,6 +10,8 @@ from deathnote.engine.actions import Action
 
 DESTROYERS = ("deduce", "shoot")
 DRAWERS = ("announce", "puzzle", "supply", "drop")
+#: Specials whose bearer strikes back at once (a Death Note, Shoot, Switch the Notebook).
+STRIKERS = frozenset({"deathnote", "shoot", "switch"})
 
 
 def _value(fc: dict[str, Any]) -> float:
@@ -133,11 +135,14 @@ class HeuristicAgent(Agent):
         card = special.get("card") or {}
         if not special.get("face_up"):
             return False
-        if "destroy" in card.get("text", "") and "Death Note" not in card.get("text", ""):
+        abilities = set(card["abilities"])
+        if abilities & STRIKERS:
+            return True
+        if "deduce" in abilities:
             return any(
                 t["face_up"] and t["special"] and t["special"]["face_up"] for t in them["field"]
             )
-        return "Death Note" in card.get("text", "")
+        return False
 
     # -- Action phase ----------------------------------------------------------------------
     def action_phase(

@@ -6,6 +6,7 @@ from typing import Any
 
 from deathnote.engine.actions import OMNISCIENT, Viewer
 from deathnote.games.tcg.cards import Card, per_pool
+from deathnote.games.tcg.effects import EFFECTS
 from deathnote.games.tcg.state import WIN_POINTS, FieldCharacter, TcgState
 
 
@@ -30,6 +31,8 @@ def card_view(card: Card) -> dict[str, Any]:
         "cost": card.cost,
         "text": card.text,
     }
+    effect = EFFECTS.get(card.printed)
+    out["abilities"] = [a.key for a in effect.abilities] if effect is not None else []
     if card.kind == "character":
         out["points"] = card.points
     if card.print:  # a parallel printing: its printed number differs from its id
