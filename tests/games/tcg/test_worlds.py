@@ -168,3 +168,46 @@ def test_views_share_no_objects_with_the_state() -> None:
             before = GAME.view(match.state, viewer)
             _wreck(GAME.view(match.state, viewer))
             assert GAME.view(match.state, viewer) == before
+
+
+def test_sample_keeps_a_choice_in_progress_playable() -> None:
+    """The card of the opponent's two-step choice stays in the hand of every sample, so
+    every action the sampled opponent may take plays (search bots play both sides)."""
+    found = 0
+    rng = random.Random(5)
+    for seed in range(60):
+        match = played(seed, 10_000, "heuristic")  # to the end, remembering choices below
+        record = match.record()
+        replay = Match.replay({**record, "actions": []})
+        for seat, action in [(s, a) for s, a in match.actions]:
+            replay.submit(seat, action)
+            choice = replay.state.choice
+            if choice is None or replay.outcome() is not None:
+                continue
+            found += 1
+            for _ in range(5):
+                world = replay.sample_world(1 - replay.state.current, rng)
+                mover = world.state.current
+                if "card" in choice:
+                    assert choice["card"] in world.state.players[mover].hand
+                for legal in world.legal(mover):
+                    world.fork().submit(mover, legal)
+        if found >= 30:
+            break
+    assert found >= 30
+
+
+def test_sample_keeps_cards_an_effect_showed() -> None:
+    """Cards Surveillance Cameras showed the viewer stay in the hand (TCG-SEC-02); a
+    spectator, who was not shown them, gets them redrawn."""
+    match = played(2, 30, "heuristic")
+    other = match.state.players[1]
+    other.shown = set(other.hand)
+    rng = random.Random(0)
+    for _ in range(20):
+        assert sorted(GAME.sample_state(match.state, 0, rng).players[1].hand) == sorted(other.hand)
+    hands = {
+        tuple(sorted(GAME.sample_state(match.state, SPECTATOR, rng).players[1].hand))
+        for _ in range(20)
+    }
+    assert len(hands) > 1
