@@ -277,6 +277,13 @@ class WerewolfGame(Game):
         """An independent copy; content and the look-up tables are shared."""
         return state.fork()
 
+    def sample_state(self, state: WwState, viewer: Viewer, rng: random.Random) -> WwState:
+        """Roles, hands and the deck redrawn among the deals consistent with what ``viewer``
+        saw (WW-SAMPLE-01 in the rules doc says what is exact and what is approximated)."""
+        from .sample import sample
+
+        return sample(state, viewer, rng)
+
     # -- numbers for learning --------------------------------------------------------------------
     def action_space(self, players: int, options: Mapping[str, Any]) -> ActionSpace:
         """Every action of the game for this table size, numbered (WW-NUM-ACTIONS table)."""
