@@ -21,7 +21,6 @@ from deathnote.games.werewolf.rules import lowest_of
 
 from .helpers import act, new, poke, set_hand, set_roles, st
 
-
 #: The eyes-closed and lowest-card decisions, checked even if a version forgot to mark them
 #: covert (so this test fails on rules version 2).
 SECRET_KINDS = ("judgment", "shinigami", "give_lowest")

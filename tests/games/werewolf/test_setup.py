@@ -184,6 +184,21 @@ def test_content_errors(tmp_path: Path) -> None:
     bad.write_text(json.dumps(data))
     with pytest.raises(ContentError, match="number"):
         Match.create("werewolf", 4, 0, content=str(bad))
+    data = default_content()
+    data["cards"][3]["number"] = True  # a boolean is not a number
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ContentError, match=r"bad\.json: field 'cards\.3\.number'"):
+        Match.create("werewolf", 4, 0, content=str(bad))
+    data = default_content()
+    del data["setups"]["5"]
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ContentError, match=r"setups\.5 is missing"):
+        Match.create("werewolf", 4, 0, content=str(bad))
+    data = default_content()
+    data["roles"][0]["team"] = "near"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ContentError, match=r"roles\.0\.team"):
+        Match.create("werewolf", 4, 0, content=str(bad))
     (tmp_path / "junk.json").write_text("{")
     with pytest.raises(ContentError, match=r"junk\.json"):
         Match.create("werewolf", 4, 0, content=str(tmp_path / "junk.json"))

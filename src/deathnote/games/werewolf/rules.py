@@ -355,7 +355,7 @@ def resolve_target(ctx: Ctx, seat: int, cid: str, target: int) -> None:
         end_turn(ctx)
     elif cid == "surveillance":
         hand = sort_cards(st, st.seats[target].hand)
-        st.seats[seat].seen_hands[target] = hand
+        st.seats[seat].seen_hands[target] = list(hand)  # the event keeps its own list
         ctx.tell(
             [seat],
             f"Surveillance: {pname(target)} holds " + ", ".join(cname(st, c) for c in hand) + ".",
