@@ -163,6 +163,8 @@ def test_views_share_no_objects_with_the_state() -> None:
         inside += [x.hand, x.known_roles, x.seen_hands, *x.seen_hands.values()]
     _containers(s.content, inside)
     _containers(s.step, inside)
+    for e in s.history:  # the events the state keeps for sampling
+        _containers(e.data, inside)
     ids = {id(o) for o in inside}
     for viewer in [*range(7), SPECTATOR, OMNISCIENT]:
         view = m.view(viewer)

@@ -133,7 +133,7 @@ class WerewolfGame(Game):
                 )
         ctx.say(f"{R.pname(first)} is the first player.", type="first", seat=first)
         R.start_investigation(ctx)
-        st.history.extend(events)
+        st.remember(events)
         return st, events
 
     # -- play --------------------------------------------------------------------------------
@@ -252,7 +252,7 @@ class WerewolfGame(Game):
             R.judgment_done(ctx, seat, action.get("seat"))
         elif k == "shinigami":
             R.shinigami_done(ctx, seat, action.get("seat"))
-        state.history.extend(events)
+        state.remember(events)
         return events
 
     # -- views -------------------------------------------------------------------------------

@@ -41,11 +41,11 @@ class Ctx:
 
     def say(self, text: str, **data: Any) -> None:
         """A public event."""
-        self.events.append(Event.public(text, **data))
+        self.events.append(Event(text, data))
 
     def tell(self, seats: Iterable[int], text: str, **data: Any) -> None:
         """A private event for exactly these seats."""
-        self.events.append(Event.private(seats, text, **data))
+        self.events.append(Event(text, data, frozenset(seats)))
 
 
 # -- content look-ups ----------------------------------------------------------------------
@@ -220,10 +220,12 @@ def next_turn(ctx: Ctx) -> None:
         ctx.say(f"{pname(seat)} draws a card.", type="draw", seat=seat)
         ctx.tell([seat], f"You draw {cname(st, c)}.", type="drew", seat=seat, card=c)
     tries = 0
-    while not turn_actions(st, seat) and tries < FAQ_LIMIT:
+    playable = bool(turn_actions(st, seat))
+    while not playable and tries < FAQ_LIMIT:
         tries += 1
         stuck_redraw(ctx, seat)
-    if not turn_actions(st, seat):
+        playable = bool(turn_actions(st, seat))
+    if not playable:
         ctx.say(f"{pname(seat)} still cannot play; the turn passes.", type="stuck_end", seat=seat)
         next_turn(ctx)
         return

@@ -62,8 +62,18 @@ class WwState:
     turns: int = 0
     reshuffles: int = 0
     #: Every event so far (set-up included), in order: ``sample_state`` reads from it what
-    #: a viewer has seen. The Match's log holds the same events.
+    #: a viewer has seen. Copies of the Match's events whose lists are tuples (``remember``),
+    #: so that no view's log shares a list with the state.
     history: list[Event] = field(default_factory=list, repr=False, compare=False)
+
+    def remember(self, events: list[Event]) -> None:
+        """Add the events of one action (or of the set-up) to the history."""
+        for e in events:
+            for v in e.data.values():
+                if type(v) is list or type(v) is dict:
+                    e = Event(e.text, {k: _frozen(x) for k, x in e.data.items()}, e.audience)
+                    break
+            self.history.append(e)
 
     def fork(self) -> WwState:
         """An independent copy; content, options and tables are shared, never copied."""
@@ -78,6 +88,15 @@ class WwState:
         d["step"] = copy_step(self.step)
         twin.__dict__.update(d)
         return twin
+
+
+def _frozen(value: Any) -> Any:
+    """A list as a tuple, a dict as a tuple of its items (event data are flat)."""
+    if type(value) is list:
+        return tuple(value)
+    if type(value) is dict:
+        return tuple(value.items())
+    return value
 
 
 def copy_step(step: Step | None) -> Step | None:
