@@ -130,3 +130,26 @@ def test_a_card_given_stays_known_until_it_is_passed_unseen() -> None:
     # A spectator knows nothing of these hands.
     spectator = Knowledge(st(m), [e for e in st(m).history if e.visible_to(SPECTATOR)], None)
     assert not any(spectator.known)
+
+
+@pytest.mark.parametrize("written", [True, False])
+def test_samples_follow_what_the_judgment_showed(written: bool) -> None:
+    # A name written: Kira held the DEATH NOTE; none written: he did not. Until a hand passes
+    # cards unseen, every sample gives the notebook to Kira (or keeps it from him).
+    from .test_judgment import judge, quiet_table, to_judgment
+
+    holder = 1 if written else 3
+    m = quiet_table(
+        4, {0: "police", 1: "kira", 2: "l", 3: "police"}, {holder: ["death_note", "vote"]}
+    )
+    to_judgment(m)
+    judge(m, write=3 if written else None)
+    assert st(m).seats[3].alive is not written
+    rng = random.Random(4)
+    kiras = set()
+    for _ in range(150):
+        s = st(check_world(m, 0, rng))
+        kira = next(i for i, x in enumerate(s.seats) if x.role == "kira")
+        kiras.add(kira)
+        assert ("death_note" in s.seats[kira].hand) is written
+    assert kiras == ({1, 2} if written else {1, 2, 3})

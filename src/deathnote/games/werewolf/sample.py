@@ -19,11 +19,14 @@ with it (rejection sampling):
   Judgment's Kira and Worshipper follow the new Roles. Who has already answered a covert
   decision is kept (it says nothing about Roles or cards).
 
+- Kira: a name written at the last Judgment means Kira held the DEATH NOTE, none written that
+  he did not, an Arrest denied that the named player is not Kira or holds the Alibi; each
+  holds until that seat's hand passes or takes in a card the viewer does not see.
+
 Approximations (the sample never contradicts the viewer's view, but may be a world a
-careful player would rule out): deductions that tie Roles to cards are not made (a renumbered
-card seen in a pass, "no name was written" meaning Kira lacked the DEATH NOTE, an Arrest denied
-by Kira holding the Alibi, a hand that could not play), and the deck is shuffled uniformly
-(the cards of the dead, known to be under the deck, may come up anywhere).
+careful player would rule out): a renumbered card seen in a pass, a hand that could not play
+and other deductions from the order of lowest cards are not used, and the deck is shuffled
+uniformly (the cards of the dead, known to be under the deck, may come up anywhere).
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from .state import WwState
 
 #: Tries of the redeal before falling back to the true deal of the hidden cards (never
 #: needed in practice: it only guards against a content where almost no deal fits).
-TRIES = 200
+TRIES = 1000
 
 
 class Knowledge:
@@ -52,6 +55,11 @@ class Knowledge:
         self.me = me
         self.known: list[Counter[str]] = [Counter() for _ in range(n)]
         self.lacks: list[set[str]] = [set() for _ in range(n)]
+        #: What a seat holds, or lacks, if it is Kira: a name written at the last Judgment
+        #: (he held the DEATH NOTE), none written (he did not), an Arrest denied (he held the
+        #: Alibi); true until its hand gives away, or takes in, a card the viewer does not see.
+        self.holds_if_kira: list[set[str]] = [set() for _ in range(n)]
+        self.lacks_if_kira: list[set[str]] = [set() for _ in range(n)]
         self.played_as: dict[int, str] = {}
         self.witnessed: list[tuple[int, int]] = []
         self.surveilled: list[tuple[int, int]] = []
@@ -66,10 +74,18 @@ class Knowledge:
     def gains_unseen(self, t: int) -> None:
         """Seat ``t`` takes in a card the viewer does not see: nothing it lacks is certain."""
         self.lacks[t].clear()
+        self.lacks_if_kira[t].clear()
 
     def loses_unseen(self, t: int) -> None:
         """Seat ``t`` gives away a card the viewer does not see: any known card may be gone."""
         self.known[t].clear()
+        self.holds_if_kira[t].clear()
+
+    def gets_seen(self, t: int, card: str) -> None:
+        """Seat ``t`` takes in ``card`` before the viewer's eyes."""
+        self.known[t][card] += 1
+        self.lacks[t].discard(card)
+        self.lacks_if_kira[t].discard(card)
 
     def has(self, t: int, card: str) -> None:
         """Seat ``t`` holds at least one ``card``."""
@@ -80,6 +96,11 @@ class Knowledge:
         """Seat ``t`` no longer holds this one ``card``."""
         if self.known[t][card] > 0:
             self.known[t][card] -= 1
+        self.holds_if_kira[t].discard(card)  # the content has one DEATH NOTE, one Alibi
+
+    def fits_kira(self, seat: int, hand: list[str]) -> bool:
+        """Whether ``seat`` may be Kira holding ``hand``."""
+        return self.holds_if_kira[seat] <= set(hand) and not self.lacks_if_kira[seat] & set(hand)
 
     def read(self, d: Mapping[str, Any]) -> None:
         """Fold one event's data in."""
@@ -117,8 +138,7 @@ class Knowledge:
             elif to == me:
                 self.lose(giver, card)
             elif giver == me:
-                self.known[to][card] += 1
-                self.lacks[to].discard(card)
+                self.gets_seen(to, card)
         elif t == "direction":
             self._in_interrogation = True
             self._passes = []
@@ -143,6 +163,15 @@ class Knowledge:
                 self._worshipper_dead = True
         elif t == "phase" and d.get("phase") == "judgment" and not self._worshipper_dead:
             self.kira_team_met = True
+        elif t in ("written", "no_name"):
+            for s in range(self._st.players):
+                if self._alive[s]:
+                    if t == "written":
+                        self.holds_if_kira[s].add("death_note")
+                    else:
+                        self.lacks_if_kira[s].add("death_note")
+        elif t == "denied":
+            self.holds_if_kira[int(d["target"])].add("alibi")
 
     _in_interrogation = False
 
@@ -159,8 +188,7 @@ class Knowledge:
             else:
                 self.loses_unseen(t)
             if t in got_mine:
-                self.known[t][got_mine[t]] += 1
-                self.lacks[t].discard(got_mine[t])
+                self.gets_seen(t, got_mine[t])
             else:
                 self.gains_unseen(t)
         self._passes = []
@@ -179,12 +207,13 @@ def sample(st: WwState, viewer: Viewer, rng: random.Random) -> WwState:
         return twin
     me = viewer if isinstance(viewer, int) else None
     know = Knowledge(st, twin.history, me)
-    roles = _roles(st, know, me, rng)
     for _ in range(TRIES):
+        roles = _roles(st, know, me, rng)
         deal = _deal(st, know, me, roles, rng)
         if deal is not None:
             break
     else:  # pragma: no cover - see TRIES
+        roles = [x.role for x in st.seats]
         deal = [list(x.hand) for x in st.seats], list(st.deck)
     hands, deck = deal
     for s, x in enumerate(twin.seats):
@@ -248,6 +277,9 @@ def _deal(
             return None
         hands[s].extend(got)
     deck = rest[i:]
+    kira = roles.index("kira")
+    if kira != me and not know.fits_kira(kira, hands[kira]):
+        return None
     cur = st.current
     if cur is not None and cur != me and st.step is not None and st.step["k"] == "turn":
         # The player on turn always has something to play or discard (the FAQ redraws).
