@@ -74,3 +74,17 @@ def test_observation_equal_for_worlds_the_viewer_cannot_tell_apart() -> None:
         assert np.array_equal(a.observation_tensor(viewer), b.observation_tensor(viewer))
     assert not np.array_equal(a.observation_tensor(2), b.observation_tensor(2))
     assert not np.array_equal(a.observation_tensor(OMNISCIENT), b.observation_tensor(OMNISCIENT))
+
+
+def test_observation_equal_in_sampled_worlds() -> None:
+    import random
+
+    rng = random.Random(9)
+    for players in (5, 7):
+        steps = random_steps(players, 21)
+        for m in steps[:: max(1, len(steps) // 8)]:
+            for viewer in [*range(players), SPECTATOR]:
+                world = m.sample_world(viewer, rng)
+                assert np.array_equal(
+                    world.observation_tensor(viewer), m.observation_tensor(viewer)
+                )
