@@ -14,17 +14,17 @@ from typing import Any
 from deathnote.engine.actions import Action, Event
 from deathnote.engine.rng import shuffle
 
+from .content import ROLE_IDS
 from .state import SeatState, WwState
 from .tables import (
     NEVER_PLAYED,
     NO_SUGGESTION,
+    PLAYABLE,
     PLAYED_ONLY_BY,
     TARGETED,
     UNDISCARDABLE,
     pname,
 )
-
-__all__ = ["NEVER_PLAYED", "NO_SUGGESTION", "PLAYED_ONLY_BY", "TARGETED", "UNDISCARDABLE"]
 
 #: How many times the FAQ "draw again" may repeat before the turn is given up (never seen
 #: with the printed set-ups; it only guards against a replacement content that jams).
@@ -140,10 +140,23 @@ def printed_lowest(st: WwState, seat: int) -> str | None:
 # -- the turn --------------------------------------------------------------------------------
 def can_play(st: WwState, seat: int, cid: str) -> bool:
     """Whether this seat's Role may play this card."""
-    if cid in NEVER_PLAYED:
-        return False
-    roles = PLAYED_ONLY_BY.get(cid)
-    return roles is None or st.seats[seat].role in roles
+    return cid in playable_by(st.seats[seat].role)
+
+
+def playable_by(role: str) -> frozenset[str]:
+    """The cards a Role may play (never DEATH NOTE, Alias, Alibi; Arrest and Handgun only by
+    their Roles)."""
+    return _PLAYABLE[role]
+
+
+_PLAYABLE = {
+    role: frozenset(
+        c
+        for c in PLAYABLE
+        if c not in NEVER_PLAYED and (c not in PLAYED_ONLY_BY or role in PLAYED_ONLY_BY[c])
+    )
+    for role in ROLE_IDS
+}
 
 
 def turn_actions(st: WwState, seat: int) -> list[Action]:
@@ -153,12 +166,8 @@ def turn_actions(st: WwState, seat: int) -> list[Action]:
     if "shinigami" in hand:
         return [t.play["shinigami"]]
     kinds = sort_cards(st, set(hand))
-    role = st.seats[seat].role
-    plays = [
-        t.play[c]
-        for c in kinds
-        if c not in NEVER_PLAYED and ((r := PLAYED_ONLY_BY.get(c)) is None or role in r)
-    ]
+    mine = _PLAYABLE[st.seats[seat].role]
+    plays = [t.play[c] for c in kinds if c in mine]
     plays.extend(t.discard[c] for c in kinds if c not in UNDISCARDABLE)
     return plays
 
