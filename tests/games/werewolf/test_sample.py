@@ -153,3 +153,33 @@ def test_samples_follow_what_the_judgment_showed(written: bool) -> None:
         kiras.add(kira)
         assert ("death_note" in s.seats[kira].hand) is written
     assert kiras == ({1, 2} if written else {1, 2, 3})
+
+
+def test_samples_see_a_renumbered_death_note() -> None:
+    # Seat 0 saw the DEATH NOTE in seat 3's hand; in an Exchange seat 3 then gave a Vote as
+    # its lowest card: only Kira may renumber the notebook, so seat 3 is Kira in every sample.
+    from .test_judgment import quiet_table
+
+    m = quiet_table(
+        4,
+        {0: "l", 1: "police", 2: "police", 3: "kira"},
+        {0: ["surveillance", "exchange"], 3: ["death_note", "vote"]},
+    )
+    act(m, "play", card="surveillance")
+    act(m, "target", seat=3)
+    for _ in range(3):
+        act(m, "discard", card="vote")
+    act(m, "play", card="exchange")
+    act(m, "target", seat=3)
+    act(m, "give", card="vote")  # the notebook renumbered above the Vote
+    act(m, "give", card="vote")
+    rng = random.Random(6)
+    for _ in range(100):
+        s = st(check_world(m, 0, rng))
+        assert s.seats[3].role == "kira" and "death_note" in s.seats[3].hand
+    # Seat 1 saw none of it: any other seat may be Kira for it.
+    kiras = {
+        next(i for i, x in enumerate(st(check_world(m, 1, rng)).seats) if x.role == "kira")
+        for _ in range(100)
+    }
+    assert kiras == {0, 2, 3}

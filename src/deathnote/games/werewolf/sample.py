@@ -19,13 +19,15 @@ with it (rejection sampling):
   Judgment's Kira and Worshipper follow the new Roles. Who has already answered a covert
   decision is kept (it says nothing about Roles or cards).
 
-- Kira: a name written at the last Judgment means Kira held the DEATH NOTE, none written that
-  he did not, an Arrest denied that the named player is not Kira or holds the Alibi; each
-  holds until that seat's hand passes or takes in a card the viewer does not see.
+- Roles and cards together: a name written at the last Judgment means Kira held the DEATH
+  NOTE, none written that he did not, an Arrest denied that the named player, if Kira, holds
+  the Alibi; the lowest card an Exchange gave the viewer was not above a card the giver's
+  Role may not renumber (so a known holder of the DEATH NOTE who gives something else is
+  Kira). Each holds until that seat's hand passes or takes in a card the viewer does not see.
 
 Approximations (the sample never contradicts the viewer's view, but may be a world a
-careful player would rule out): a renumbered card seen in a pass, a hand that could not play
-and other deductions from the order of lowest cards are not used, and the deck is shuffled
+careful player would rule out): the lowest cards of an Interrogation (the giver takes in an
+unseen card at once) and a hand that could not play are not used, and the deck is shuffled
 uniformly (the cards of the dead, known to be under the deck, may come up anywhere).
 """
 
@@ -40,6 +42,7 @@ from deathnote.engine.actions import OMNISCIENT, Event, Viewer
 from deathnote.engine.rng import choice, shuffle
 
 from . import rules as R
+from .content import ROLE_IDS
 from .state import WwState
 
 #: Tries of the redeal before falling back to the true deal of the hidden cards (never
@@ -55,11 +58,13 @@ class Knowledge:
         self.me = me
         self.known: list[Counter[str]] = [Counter() for _ in range(n)]
         self.lacks: list[set[str]] = [set() for _ in range(n)]
-        #: What a seat holds, or lacks, if it is Kira: a name written at the last Judgment
-        #: (he held the DEATH NOTE), none written (he did not), an Arrest denied (he held the
-        #: Alibi); true until its hand gives away, or takes in, a card the viewer does not see.
-        self.holds_if_kira: list[set[str]] = [set() for _ in range(n)]
-        self.lacks_if_kira: list[set[str]] = [set() for _ in range(n)]
+        #: What a seat holds, or lacks, if it has a given Role: Kira held the DEATH NOTE when a
+        #: name was written at the last Judgment, not when none was, and the Alibi when he
+        #: denied an Arrest; a lowest card given to the viewer in an Exchange was not above a
+        #: card that Role may not renumber. True until the hand gives away (holds) or takes
+        #: in (lacks) a card the viewer does not see.
+        self.holds_if: list[dict[str, set[str]]] = [{} for _ in range(n)]
+        self.lacks_if: list[dict[str, set[str]]] = [{} for _ in range(n)]
         self.played_as: dict[int, str] = {}
         self.witnessed: list[tuple[int, int]] = []
         self.surveilled: list[tuple[int, int]] = []
@@ -74,18 +79,19 @@ class Knowledge:
     def gains_unseen(self, t: int) -> None:
         """Seat ``t`` takes in a card the viewer does not see: nothing it lacks is certain."""
         self.lacks[t].clear()
-        self.lacks_if_kira[t].clear()
+        self.lacks_if[t].clear()
 
     def loses_unseen(self, t: int) -> None:
         """Seat ``t`` gives away a card the viewer does not see: any known card may be gone."""
         self.known[t].clear()
-        self.holds_if_kira[t].clear()
+        self.holds_if[t].clear()
 
     def gets_seen(self, t: int, card: str) -> None:
         """Seat ``t`` takes in ``card`` before the viewer's eyes."""
         self.known[t][card] += 1
         self.lacks[t].discard(card)
-        self.lacks_if_kira[t].discard(card)
+        for cards in self.lacks_if[t].values():
+            cards.discard(card)
 
     def has(self, t: int, card: str) -> None:
         """Seat ``t`` holds at least one ``card``."""
@@ -96,11 +102,15 @@ class Knowledge:
         """Seat ``t`` no longer holds this one ``card``."""
         if self.known[t][card] > 0:
             self.known[t][card] -= 1
-        self.holds_if_kira[t].discard(card)  # the content has one DEATH NOTE, one Alibi
+        for cards in self.holds_if[t].values():
+            cards.discard(card)  # the content has one DEATH NOTE and one Alibi
 
-    def fits_kira(self, seat: int, hand: list[str]) -> bool:
-        """Whether ``seat`` may be Kira holding ``hand``."""
-        return self.holds_if_kira[seat] <= set(hand) and not self.lacks_if_kira[seat] & set(hand)
+    def fits(self, seat: int, role: str, hand: list[str]) -> bool:
+        """Whether ``seat`` may have ``role`` and hold ``hand``."""
+        held = set(hand)
+        holds = self.holds_if[seat].get(role)
+        lacks = self.lacks_if[seat].get(role)
+        return (holds is None or holds <= held) and (lacks is None or not lacks & held)
 
     def read(self, d: Mapping[str, Any]) -> None:
         """Fold one event's data in."""
@@ -137,6 +147,8 @@ class Knowledge:
                 self._passes.append((giver, to, card))
             elif to == me:
                 self.lose(giver, card)
+                if d.get("lowest"):
+                    self._gave_lowest(giver, card)
             elif giver == me:
                 self.gets_seen(to, card)
         elif t == "direction":
@@ -166,14 +178,25 @@ class Knowledge:
         elif t in ("written", "no_name"):
             for s in range(self._st.players):
                 if self._alive[s]:
-                    if t == "written":
-                        self.holds_if_kira[s].add("death_note")
-                    else:
-                        self.lacks_if_kira[s].add("death_note")
+                    facts = self.holds_if if t == "written" else self.lacks_if
+                    facts[s].setdefault("kira", set()).add("death_note")
         elif t == "denied":
-            self.holds_if_kira[int(d["target"])].add("alibi")
+            self.holds_if[int(d["target"])].setdefault("kira", set()).add("alibi")
 
     _in_interrogation = False
+
+    def _gave_lowest(self, giver: int, card: str) -> None:
+        """``giver`` gave the viewer ``card`` as its lowest-numbered card (an Exchange): with a
+        Role that may not renumber it, nothing it kept is printed lower and not renumberable."""
+        tables = self._st.tables
+        low = tables.number[card]
+        for role in ROLE_IDS:
+            changes = tables.changes[role]
+            if card in changes:
+                continue
+            below = {c for c, k in tables.number.items() if k < low and c not in changes}
+            if below:
+                self.lacks_if[giver].setdefault(role, set()).update(below)
 
     def _interrogated(self) -> None:
         """Every living player passed a card at once; the viewer saw only its own two."""
@@ -277,9 +300,9 @@ def _deal(
             return None
         hands[s].extend(got)
     deck = rest[i:]
-    kira = roles.index("kira")
-    if kira != me and not know.fits_kira(kira, hands[kira]):
-        return None
+    for s, x in enumerate(st.seats):
+        if s != me and x.alive and not know.fits(s, roles[s], hands[s]):
+            return None
     cur = st.current
     if cur is not None and cur != me and st.step is not None and st.step["k"] == "turn":
         # The player on turn always has something to play or discard (the FAQ redraws).
