@@ -26,8 +26,18 @@ def default_content() -> dict[str, Any]:
     return data
 
 
+_DEFAULT: dict[str, Any] = {}
+
+
 def load(path: str | None) -> dict[str, Any]:
-    """Default content, or the file at ``path``; validated either way."""
+    """Default content, or the file at ``path``; validated either way.
+
+    The default is read and checked once; every match shares it and never changes it.
+    """
+    if path is None:
+        if not _DEFAULT:
+            _DEFAULT.update(load_checked(None, default_content, validate, "icg"))
+        return _DEFAULT
     return load_checked(path, default_content, validate, "icg")
 
 
