@@ -50,6 +50,12 @@ class Tables:
     place: tuple[Action, ...]  # by Placement (seat)
     space: tuple[Action, ...]  # every action once, in the stable numbering
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Tables:
+        return self  # immutable: every copy of a state shares it
+
+    def __copy__(self) -> Tables:
+        return self
+
 
 def build(players: int, rules: str, eyes: bool, content: Mapping[str, Any]) -> Tables:
     """The tables of a match; ``space`` lists the actions in their stable numbering."""

@@ -229,42 +229,50 @@ def _records(st: IcgState, seat: int) -> tuple[Record, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=16384)
 def _kira_pairs(
     clue_ids: tuple[str, ...], records: tuple[Record, ...]
 ) -> frozenset[tuple[str, str]]:
-    """The (Identity, Mission) pairs with which every recorded answer was legal."""
-    identities = [c for c in clue_ids if c not in MISSION_IDS]
-    return frozenset(
-        (i, m) for i in identities for m in MISSION_IDS if _answers_agree(clue_ids, records, i, m)
-    )
+    """The (Identity, Mission) pairs with which every recorded answer was legal.
 
-
-def _answers_agree(
-    clue_ids: tuple[str, ...], records: tuple[Record, ...], identity: str, mission: str
-) -> bool:
+    Built on the pairs of all answers but the last (cached), so a game's samples test each
+    answer once.
+    """
+    if not records:
+        identities = [c for c in clue_ids if c not in MISSION_IDS]
+        return frozenset(product(identities, MISSION_IDS))
+    earlier = _kira_pairs(clue_ids, records[:-1])
     table: list[str] = []
-    for kind, returned, revealed, unable in records:
-        hand = [c for c in clue_ids if c not in table]
-        if rules.can_answer_with(identity, mission, kind, hand, table) == unable:
+    for _kind, returned, revealed, _unable in records[:-1]:
+        table = [c for c in table if c not in returned] + list(revealed or ())
+    last = records[-1]
+    return frozenset(p for p in earlier if _answer_agrees(clue_ids, table, last, *p))
+
+
+def _answer_agrees(
+    clue_ids: tuple[str, ...], table: list[str], record: Record, identity: str, mission: str
+) -> bool:
+    """Whether one answer, given the table before it, was legal with these cards."""
+    kind, returned, revealed, unable = record
+    hand = [c for c in clue_ids if c not in table]
+    if rules.can_answer_with(identity, mission, kind, hand, table) == unable:
+        return False
+    if unable:
+        return True
+    picks: list[str] = []
+    for c in returned:
+        if c not in rules.return_options_with(identity, mission, kind, hand, table, picks):
             return False
-        if unable:
-            continue
-        picks: list[str] = []
-        for c in returned:
-            if c not in rules.return_options_with(identity, mission, kind, hand, table, picks):
-                return False
-            picks.append(c)
-        if revealed is None:
-            return True  # the answer under way: what was taken back was legal
-        table = [c for c in table if c not in returned]
-        hand = [c for c in clue_ids if c not in table]
-        picks = []
-        for c in revealed:
-            if c not in rules.reveal_options_with(identity, mission, kind, hand, picks):
-                return False
-            picks.append(c)
-        table += revealed
+        picks.append(c)
+    if revealed is None:
+        return True  # the answer under way: what was taken back was legal
+    table = [c for c in table if c not in returned]
+    hand = [c for c in clue_ids if c not in table]
+    picks = []
+    for c in revealed:
+        if c not in rules.reveal_options_with(identity, mission, kind, hand, picks):
+            return False
+        picks.append(c)
     return True
 
 
