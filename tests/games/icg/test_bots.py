@@ -171,3 +171,45 @@ def test_deduction_ignores_a_refuted_claim() -> None:
     assert beliefs(m.view(0)["state"]).identities(2) == {believable}
     s.claims.append({"by": 4, "seat": 2, "identity": mine, "turn": 1})  # I know it is mine
     assert beliefs(m.view(0)["state"]).identities(2) == set(ids) - {mine, covered}
+
+
+def test_every_decision_has_typed_data_and_the_bot_knows_every_kind() -> None:
+    from deathnote.games.icg.agents import HANDLERS
+
+    kinds = set()
+    for seed, opts in enumerate(
+        [{"shinigami_eyes": True}, {"rules": "kira", "shinigami_eyes": True}] * 3
+    ):
+        m = Match.create("icg", 5, seed, opts)
+        agents = [make_agent("icg", "heuristic", s) for s in range(5)]
+        rngs = [agent_rng(seed, s) for s in range(5)]
+        while m.outcome() is None:
+            for s, d in m.pending().items():
+                assert d.data["step"] and m.view(s)["decision"]["data"] == dict(d.data)
+                kinds.add(d.kind)
+            s = min(m.pending())
+            m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
+    assert kinds <= set(HANDLERS) and {"investigate", "arrest", "death_note"} <= kinds
+
+
+def test_a_broken_bot_fails_instead_of_playing_at_random() -> None:
+    from deathnote.agents.base import Observation
+
+    m = new(5, seed=1)
+    view = m.view(0)
+    view["decision"] = {"kind": "no_such_decision", "prompt": "", "data": {}}
+    bot = make_agent("icg", "heuristic", 0)
+    with pytest.raises(KeyError):
+        bot.choose(Observation(0, m.legal(0), lambda: view, agent_rng(1, 0)))
+
+
+def test_randomness_only_through_the_engine() -> None:
+    import re
+    from pathlib import Path
+
+    import deathnote.games.icg as pkg
+
+    for path in Path(pkg.__file__).parent.glob("*.py"):
+        text = path.read_text()
+        assert not re.search(r"rng\.(shuffle|choice|randint|randrange|sample)\(", text), path
+        assert "_randbelow" not in text, path

@@ -177,3 +177,21 @@ def test_options_model_describes_every_option() -> None:
     for bad in ({"turn_limit": True}, {"x_kira": False}, {"shinigami_eyes": 1}):
         with pytest.raises(OptionsError):
             Match.create("icg", 4, 1, bad)
+
+
+def test_content_model_errors_name_the_file_and_field(tmp_path: Path) -> None:
+    cases = [
+        (lambda d: d["identities"][2].update(name=""), "identities[2].name"),
+        (lambda d: d["other_missions"].update(x_kira=True), "other_missions.x_kira"),
+        (lambda d: d.update(maps=[]), "maps"),
+        (lambda d: d["identities"][1].update(id="ryuzaki"), "identities[1].id"),
+        (lambda d: d["missions"].reverse(), "missions"),
+    ]
+    for change, field in cases:
+        data = default_content()
+        change(data)
+        path = tmp_path / "icg.json"
+        path.write_text(json.dumps(data))
+        with pytest.raises(ContentError) as err:
+            Match.create("icg", 4, 1, None, str(path))
+        assert str(path) in str(err.value) and repr(field) in str(err.value)

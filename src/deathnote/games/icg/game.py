@@ -84,7 +84,7 @@ class IcgGame(Game):
         rand.shuffle(rng, box)
         dealt = ["kira", "l", *box[: players - 2]]
         rand.shuffle(rng, dealt)
-        tab = tables.build(players, options["rules"], options["shinigami_eyes"], content)
+        tab = tables.for_match(players, options["rules"], options["shinigami_eyes"], content)
         clue_ids = list(tab.clue_ids)
         seats = [SeatState(identity=identities[s], mission=dealt[s]) for s in range(players)]
         if options["rules"] == "kira":
@@ -144,7 +144,7 @@ class IcgGame(Game):
 
     def legal(self, state: IcgState, seat: Seat) -> Sequence[Action]:
         """The legal actions of a pending seat."""
-        if seat not in rules.pending(state):
+        if not rules.is_asked(state, seat):
             return []
         return rules.legal(state, seat)
 

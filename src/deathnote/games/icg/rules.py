@@ -154,6 +154,16 @@ def pending(st: IcgState) -> dict[Seat, Decision]:
     return {s: Decision("death_note", DEATH_NOTE_PROMPT, covert=True, data=data) for s in st.asked}
 
 
+def is_asked(st: IcgState, seat: Seat) -> bool:
+    """Whether ``seat`` is among the seats ``pending`` asks (without building decisions)."""
+    ph = st.phase
+    if ph in ("investigate", "eyes", "announce"):
+        return seat == st.current
+    if ph in ("cover", "return", "reveal"):
+        return seat == st.target
+    return seat in st.asked
+
+
 def legal(st: IcgState, seat: Seat) -> list[Action]:
     """The legal actions of a pending seat."""
     ph = st.phase
@@ -240,7 +250,9 @@ def cover_count(st: IcgState, seat: Seat) -> int:
     Public: it depends only on how many Clues of each kind are still face up.
     """
     covered = st.seats[seat].covered
-    missions_down = sum(1 for c in covered if c in _MISSION_CLUES)
+    if len(covered) < 6:
+        return 2  # at most 5 of the 8 ID-Clues down: at least 3 up
+    missions_down = len(_MISSION_CLUES.intersection(covered))
     ids_up = len(st.tables.identity_ids) - (len(covered) - missions_down)
     if ids_up - 1 >= 2:
         return 2

@@ -57,6 +57,22 @@ class Tables:
         return self
 
 
+_CACHE: dict[tuple[int, int, str, bool], tuple[Mapping[str, Any], Tables]] = {}
+
+
+def for_match(players: int, rules: str, eyes: bool, content: Mapping[str, Any]) -> Tables:
+    """The tables of a match, built once per content object, players and options."""
+    key = (id(content), players, rules, eyes)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is content:  # the entry holds the content: ids stay valid
+        return hit[1]
+    if len(_CACHE) > 256:
+        _CACHE.clear()
+    made = build(players, rules, eyes, content)
+    _CACHE[key] = (content, made)
+    return made
+
+
 def build(players: int, rules: str, eyes: bool, content: Mapping[str, Any]) -> Tables:
     """The tables of a match; ``space`` lists the actions in their stable numbering."""
     identities = tuple(str(c["id"]) for c in content["identities"])
