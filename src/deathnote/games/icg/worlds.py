@@ -254,6 +254,8 @@ def _answer_agrees(
 ) -> bool:
     """Whether one answer, given the table before it, was legal with these cards."""
     kind, returned, revealed, unable = record
+    if revealed is not None and identity not in revealed and mission not in revealed:
+        return False  # a legal reveal shows at least one true card (quick test first)
     hand = [c for c in clue_ids if c not in table]
     if rules.can_answer_with(identity, mission, kind, hand, table) == unable:
         return False
