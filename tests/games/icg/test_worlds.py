@@ -85,9 +85,11 @@ def test_sampled_worlds_agree_with_the_viewer() -> None:
     rng = random.Random(5)
     checked = 0
     for m in positions(12, every=5):
+        truth = m.view(OMNISCIENT)
         for v in viewers(m):
             w = m.sample_world(v, rng)
             assert w.view(v) == m.view(v)
+            assert m.view(OMNISCIENT) == truth  # the original is untouched
             if isinstance(v, int):
                 assert list(w.legal(v)) == list(m.legal(v))
             for s in w.pending():  # every legal action of every asked seat plays

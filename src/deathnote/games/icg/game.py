@@ -215,7 +215,7 @@ class IcgGame(Game):
                 "mission": me.mission,
                 "team": rules.TEAM[me.mission],
                 "looks": {str(k): v for k, v in me.looks.items()},
-                "picks": list(st.picks) if viewer in rules.pending(st) else [],
+                "picks": list(st.picks) if rules.is_asked(st, viewer) else [],
             }
             if st.rules == "kira":
                 mine["hand"] = [c for c in st.clue_ids if c in me.hand]
