@@ -301,3 +301,23 @@ def test_observation_has_a_fixed_shape_and_only_what_the_viewer_sees() -> None:
 
 def test_mission_ids_cover_the_table() -> None:
     assert MISSION_IDS == ("kira", "l", "x_kira", "team_member")
+
+
+def test_enumerated_deals_are_weighted_by_the_physical_cards() -> None:
+    """The exact fallback draws as a uniform deal of the cards would: with two X-Kira cards
+    and one Team Member card left, an open seat is X-Kira two times in three."""
+    from collections import Counter
+
+    from deathnote.games.icg import worlds
+
+    domains = {
+        0: frozenset({("a", "kira")}),
+        1: frozenset({("b", "l")}),
+        2: frozenset({("c", "x_kira"), ("c", "team_member")}),
+    }
+    avail = Counter({"kira": 1, "l": 1, "x_kira": 2, "team_member": 1})
+    rng = random.Random(2)
+    draws = [worlds._enumerated(set(), avail, [0, 1, 2], domains, rng) for _ in range(3000)]
+    share = sum(1 for d in draws if d and d[2] == ("c", "x_kira")) / len(draws)
+    assert 0.62 < share < 0.71
+    assert all(d and d[0] == ("a", "kira") and d[1] == ("b", "l") for d in draws)

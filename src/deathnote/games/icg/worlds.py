@@ -19,10 +19,12 @@ the rules' own functions:
 - Identities are all different; Kira and L are dealt; no more X-Kiras or Team Members than
   the box holds.
 
-It first draws uniform deals of the unseen cards and keeps the first that agrees (so early
-in the game a world is drawn uniformly among the consistent deals); after ``TRIES`` misses it
-builds one seat by seat, each seat's card pair drawn uniformly among those still possible,
-backtracking on a dead end (every consistent deal can appear, but not with equal odds).
+It first draws uniform deals of the unseen cards and keeps the first that agrees; after
+``TRIES`` misses it lists every consistent deal (if there are at most ``ENUMERATED``) and
+draws one, weighted by the ways to deal it from the physical cards: both are exact, a
+uniform deal of the cards conditioned on the table. Failing both, it builds a deal seat by
+seat, each seat's card pair drawn uniformly among those still possible, backtracking on a
+dead end (every consistent deal can appear, but not with equal odds).
 The X-Kira's announcements may be lies and so constrain nothing.
 """
 
@@ -41,8 +43,10 @@ from . import rules
 from .content import MISSION_IDS
 from .state import IcgState, SeatState
 
-#: Uniform deals tried before the seat-by-seat construction.
+#: Uniform deals tried before the enumeration.
 TRIES = 64
+#: The most consistent deals enumerated before the seat-by-seat construction.
+ENUMERATED = 1000
 UNIQUE = ("kira", "l")
 
 Record = tuple[str, tuple[str, ...], tuple[str, ...] | None, bool]
@@ -134,6 +138,8 @@ def _deal(st: IcgState, w: IcgState, me: int | None, rng: random.Random) -> None
         domains[s] = pairs
     deal = _uniform(identities, used, avail, free, domains, rng)
     if deal is None:
+        deal = _enumerated(used, avail, free, domains, rng)
+    if deal is None:
         deal = _backtrack(used, avail, free, domains, rng)
     if deal is None:  # cannot happen in real play (the true deal agrees); stay truthful
         deal = {s: (st.seats[s].identity, st.seats[s].mission) for s in free}
@@ -172,6 +178,59 @@ def _uniform(
         if all((ids[k], missions[k]) in domains[s] for k, s in enumerate(free)):
             return {s: (ids[k], missions[k]) for k, s in enumerate(free)}
     return None
+
+
+def _enumerated(
+    used: set[str],
+    avail: Counter[str],
+    free: list[int],
+    domains: dict[int, frozenset[tuple[str, str]]],
+    rng: random.Random,
+) -> dict[int, tuple[str, str]] | None:
+    """A deal drawn exactly among all consistent ones, if there are at most ``ENUMERATED``.
+
+    Each deal of Missions is weighted by the number of ways to deal it from the physical
+    cards (two X-Kira cards make "X-Kira here" twice as likely as one would), so the draw is
+    the same as a uniform deal of the cards, kept when it agrees.
+    """
+    order = sorted(free, key=lambda s: (len(domains[s]), s))
+    left = Counter(avail)
+    taken = set(used)
+    pairs: list[tuple[str, str]] = []
+    found: list[tuple[float, tuple[tuple[str, str], ...]]] = []
+
+    def go(k: int, weight: float) -> bool:
+        if k == len(order):
+            if all(left[m] == 0 for m in UNIQUE):
+                found.append((weight, tuple(pairs)))
+            return len(found) <= ENUMERATED
+        if sum(1 for m in UNIQUE if left[m] > 0) > len(order) - k:
+            return True
+        for i, m in sorted(domains[order[k]]):
+            if i in taken or left[m] <= 0:
+                continue
+            ways = left[m]
+            taken.add(i)
+            left[m] -= 1
+            pairs.append((i, m))
+            more = go(k + 1, weight * ways)
+            pairs.pop()
+            left[m] += 1
+            taken.discard(i)
+            if not more:
+                return False
+        return True
+
+    if not go(0, 1.0) or not found:
+        return None
+    point = rng.random() * sum(w for w, _ in found)
+    chosen = found[-1][1]
+    for weight, pairs_of_deal in found:
+        point -= weight
+        if point < 0:
+            chosen = pairs_of_deal
+            break
+    return dict(zip(order, chosen, strict=True))
 
 
 def _backtrack(
