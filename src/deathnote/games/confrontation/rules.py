@@ -12,6 +12,7 @@ import random
 from functools import cache
 from itertools import combinations_with_replacement
 
+from deathnote.engine import rng as draw
 from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat
 from deathnote.games.confrontation.content import CRIME_TYPES, Tables
 from deathnote.games.confrontation.state import (
@@ -38,6 +39,10 @@ REGIONAL_LIMIT = {1: 2, 2: 3}
 QUIET_NIGHTS_ALLOWED = {1: 2, 2: 1}
 NEWS_SIZE = 3
 DICE_CHANGES = 3  # "change up to three of the dice"
+#: the most Stars one Suspect card may carry (the content check's bound): the Star actions
+#: list every way to place up to this many Stars in the four Intel rows
+MAX_CARD_STARS = 9
+INTEL_ROWS = 4
 
 # Reasons a Suspect is eliminated (shown in L's notebook).
 BY_CARD = "card"
@@ -70,19 +75,60 @@ DICE_SETS = tuple(
 )
 DAY_ACTIONS = (FOLLOW, START_ACCUSE)
 SWITCH_ACTIONS = (SWITCH_YES, SWITCH_NO)
+SWITCH_KEEP_ONLY = (SWITCH_NO,)
 DICE_ACTIONS = (DICE_KEEP, *DICE_SETS)
+DICE_KEEP_ONLY = (DICE_KEEP,)
 
 DECISIONS = {
-    DAY: Decision("day", "A new day: follow the next lead, or accuse a suspect?"),
-    ACCUSE: Decision("accuse", "Who is Kira?"),
-    CHASE: Decision("chase", "The Chase: choose crime scene A or B (secret until both chose)"),
-    SWITCH: Decision("switch", "Use your Last Minute A/B Switch?", covert=True),
-    APPLES: Decision("apples", "Put an Apple in a row of your Ryuk Bribery Tracker"),
-    STARS: Decision("stars", "Put a Star in a row of your Intel Tracker", covert=True),
-    DICE: Decision("dice", "Change up to 3 dice before the Nightly News?", covert=True),
-    NEWS: Decision("news", "Pick a criminal for the Nightly News"),
-    KILL: Decision("kill", "Kill one criminal from the Nightly News"),
+    DAY: Decision(
+        "day",
+        "A new day: follow the next lead, or accuse a suspect?",
+        data={"step": "day", "choose": "follow_or_accuse"},
+    ),
+    ACCUSE: Decision("accuse", "Who is Kira?", data={"step": "accuse", "choose": "suspect"}),
+    CHASE: Decision(
+        "chase",
+        "The Chase: choose crime scene A or B (secret until both chose)",
+        data={"step": "chase", "choose": "side"},
+    ),
+    SWITCH: Decision(
+        "switch",
+        "The tokens are revealed: use a Last Minute A/B Switch, or keep your token?",
+        covert=True,
+        data={"step": "switch", "choose": "use"},
+    ),
+    APPLES: Decision(
+        "apples",
+        "Put an Apple in a row of your Ryuk Bribery Tracker",
+        data={"step": "apples", "choose": "row"},
+    ),
+    DICE: Decision(
+        "dice",
+        "Before the Nightly News: change up to 3 dice, or keep them?",
+        covert=True,
+        data={"step": "dice", "choose": "faces"},
+    ),
+    NEWS: Decision(
+        "news", "Pick a criminal for the Nightly News", data={"step": "news", "choose": "criminal"}
+    ),
+    KILL: Decision(
+        "kill",
+        "Kill one criminal from the Nightly News",
+        data={"step": "kill", "choose": "criminal"},
+    ),
 }
+
+
+@cache
+def stars_decision(count: int) -> Decision:
+    """L places the ``count`` Stars of the card he drew (covert: his rows are his secret)."""
+    return Decision(
+        "stars",
+        f"Place the {count} Star{'s' if count != 1 else ''} of your Suspect card in your "
+        "Intel Tracker",
+        covert=True,
+        data={"step": "stars", "choose": "rows", "stars": count},
+    )
 
 
 @cache
@@ -91,53 +137,48 @@ def row_action(kind: str, row: int, ability: str, filled: int, cost: int) -> Act
     return Action.make(kind, f"Row {row + 1}: {ABILITY_LABELS[ability]} ({filled}/{cost})", row=row)
 
 
-# -- the match's generator, drawn exactly as ``random.Random`` draws -----------------------
-def shuffle(rng: random.Random, cards: list[int]) -> None:
-    """``rng.shuffle(cards)``, the same draws and result, without a call per card.
-
-    ``random.Random.shuffle`` swaps each position ``i`` (from the end) with
-    ``_randbelow(i + 1)``, which takes ``(i + 1).bit_length()`` random bits and retries
-    while the number is too big; this does the same inline (tests compare the two).
-    """
-    bits = rng.getrandbits
-    for i, n, k in _swaps(len(cards)):
-        j = bits(k)
-        while j >= n:
-            j = bits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-
-
-@cache
-def _swaps(size: int) -> tuple[tuple[int, int, int], ...]:
-    """For each position a shuffle swaps, from the end: (position, choices, random bits)."""
-    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
-
-
 def roll(rng: random.Random, dice: tuple[tuple[str, ...], ...]) -> list[str]:
-    """``[rng.choice(die) for die in dice]`` with the same draws (see ``shuffle``)."""
-    bits = rng.getrandbits
-    out: list[str] = []
-    for die in dice:
-        n = len(die)
-        if not n:
-            raise IndexError("a die without faces cannot be rolled")
-        k = n.bit_length()
-        j = bits(k)
-        while j >= n:
-            j = bits(k)
-        out.append(die[j])
-    return out
+    """One face of each die, from the match's generator."""
+    return [draw.choice(rng, die) for die in dice]
 
 
 # -- set-up ------------------------------------------------------------------------------
 def new_state(tables: Tables, rng: random.Random) -> ConfState:
     """Kira draws his Suspect card at random; both decks are shuffled."""
     cards = list(range(len(tables.letters)))
-    shuffle(rng, cards)
+    draw.shuffle(rng, cards)
     identity = cards.pop()
     leads = list(range(len(tables.leads)))
-    shuffle(rng, leads)
+    draw.shuffle(rng, leads)
     return build_state(tables, identity, cards, leads)
+
+
+def setup_events(state: ConfState) -> list[Event]:
+    """Set-up: Kira learns his identity (his card, kept secret); the table learns the rules
+    of the chapter."""
+    t = state.tables
+    me = state.identity
+    x, y = t.homes[me]
+    chapter = t.chapter
+    return [
+        Event.public(
+            f"Chapter {chapter}: Kira wins with {TARGET_POINTS[chapter]} points or a cold case "
+            f"(more than {QUIET_NIGHTS_ALLOWED[chapter]} Quiet Night"
+            f"{'s' if QUIET_NIGHTS_ALLOWED[chapter] != 1 else ''}); L wins by naming Kira.",
+            chapter=chapter,
+        ),
+        Event.private(
+            [KIRA],
+            f"You are Kira: your secret identity is Suspect {t.letters[me]}, Home at "
+            f"({x}, {y}); {REGIONAL_LIMIT[chapter]} Regional Kills outside your Local Area.",
+            identity=t.letters[me],
+        ),
+        Event.private(
+            [L],
+            f"You are L: Kira is one of the {len(t.letters)} Suspects. Follow the leads, "
+            "read the kills and name him.",
+        ),
+    ]
 
 
 def build_state(
@@ -156,13 +197,15 @@ def build_state(
         quiet_allowed=QUIET_NIGHTS_ALLOWED[chapter],
         apples=[0] * len(tables.ryuk_rows),
         ryuk_used=[False] * len(tables.ryuk_rows),
+        ryuk_day=[0] * len(tables.ryuk_rows),
         stars=[0] * len(tables.intel_rows),
         intel_used=[False] * len(tables.intel_rows),
+        intel_day=[0] * len(tables.intel_rows),
     )
 
 
 # -- who decides, and how ------------------------------------------------------------------
-_ASK_L = {phase: {L: DECISIONS[phase]} for phase in (DAY, ACCUSE, NEWS, STARS)}
+_ASK_L = {phase: {L: DECISIONS[phase]} for phase in (DAY, ACCUSE, NEWS)}
 _ASK_KIRA = {phase: {KIRA: DECISIONS[phase]} for phase in (KILL, APPLES)}
 _ASK_BOTH = {KIRA: DECISIONS[CHASE], L: DECISIONS[CHASE]}
 _ASK_ONE = {
@@ -186,7 +229,14 @@ def pending(state: ConfState) -> dict[Seat, Decision]:
         return _ASK_ONE[SWITCH, state.switcher]
     if phase == DICE:
         return _ASK_ONE[DICE, state.dicer]
+    if phase == STARS:
+        return _ask_stars(state.stars_to_place)
     return {}
+
+
+@cache
+def _ask_stars(count: int) -> dict[Seat, Decision]:
+    return {L: stars_decision(count)}
 
 
 def legal(state: ConfState, seat: Seat) -> list[Action] | tuple[Action, ...]:
@@ -208,14 +258,43 @@ def legal(state: ConfState, seat: Seat) -> list[Action] | tuple[Action, ...]:
             return ()
         return [t.name_actions[s] for s in remaining(state)]
     if phase == SWITCH:
-        return SWITCH_ACTIONS if seat == state.switcher else ()
+        if seat != state.switcher:
+            return ()
+        return SWITCH_ACTIONS if usable(state, seat, "switch") else SWITCH_KEEP_ONLY
     if phase == DICE:
-        return DICE_ACTIONS if seat == state.dicer else ()
+        if seat != state.dicer:
+            return ()
+        return DICE_ACTIONS if usable(state, seat, "change_dice") else DICE_KEEP_ONLY
     if phase == APPLES:
         return row_choices(state, "apple", t.ryuk_rows, state.apples) if seat == KIRA else ()
     if phase == STARS:
-        return row_choices(state, "star", t.intel_rows, state.stars) if seat == L else ()
+        return star_choices(state) if seat == L else ()
     return ()
+
+
+def star_choices(state: ConfState) -> tuple[Action, ...]:
+    """Every way to place the card's Stars in the Intel rows with room (as many as fit)."""
+    t = state.tables
+    room = tuple(cost - f for f, (_a, cost) in zip(state.stars, t.intel_rows, strict=True))
+    return _star_placements(room, min(state.stars_to_place, sum(room)))
+
+
+@cache
+def _star_placements(room: tuple[int, ...], count: int) -> tuple[Action, ...]:
+    out = []
+    for rows in combinations_with_replacement(range(len(room)), count):
+        if all(rows.count(i) <= r for i, r in enumerate(room)):
+            out.append(star_action(rows))
+    return tuple(out)
+
+
+@cache
+def star_action(rows: tuple[int, ...]) -> Action:
+    """Put one Star in each of these Intel rows (a row listed twice gets two)."""
+    if not rows:
+        return Action.make("star", "No room: the Stars are lost", rows=())
+    where = ", ".join(f"row {i + 1}" for i in rows)
+    return Action.make("star", f"Stars in {where}", rows=rows)
 
 
 def row_choices(
@@ -269,6 +348,22 @@ def holds(state: ConfState, seat: Seat, ability: str) -> bool:
     )
     return any(
         ab == ability and filled[i] >= cost and not used[i] for i, (ab, cost) in enumerate(rows)
+    )
+
+
+def usable(state: ConfState, seat: Seat, ability: str) -> bool:
+    """Whether a seat may use this ability now: held, and earned in an earlier round
+    ("He may use the ability in any future round", CONF-CH2-19)."""
+    t = state.tables
+    rows, filled, used, day = (
+        (t.ryuk_rows, state.apples, state.ryuk_used, state.ryuk_day)
+        if seat == KIRA
+        else (t.intel_rows, state.stars, state.intel_used, state.intel_day)
+    )
+    today = state.day
+    return any(
+        ab == ability and filled[i] >= cost and not used[i] and day[i] < today
+        for i, (ab, cost) in enumerate(rows)
     )
 
 
@@ -339,14 +434,14 @@ def apply(state: ConfState, seat: Seat, action: Action, rng: random.Random) -> l
                     f"{who} changes the dice: {', '.join(faces)}.", seat=seat, dice=list(faces)
                 )
             )
-        if seat == L and holds(state, KIRA, "change_dice"):
-            state.dicer = KIRA
+        if seat == L:
+            state.dicer = KIRA  # Kira is asked every night too, whatever he holds
         else:
             _open_news(state, ev)
     elif phase == APPLES:
-        _place(state, KIRA, action["row"], ev, rng)
+        _place_apple(state, action["row"], ev, rng)
     elif phase == STARS:
-        _place(state, L, action["row"], ev, rng)
+        _place_stars(state, action["rows"], ev, rng)
     return ev
 
 
@@ -358,7 +453,7 @@ def _reveal_lead(state: ConfState, ev: list[Event], rng: random.Random) -> None:
         # Decision: an empty Lead deck is reshuffled from the used Lead cards.
         state.lead_deck = state.lead_discard
         state.lead_discard = []
-        shuffle(rng, state.lead_deck)
+        draw.shuffle(rng, state.lead_deck)
         ev.append(Event.public("The Lead deck ran out: the used Lead cards are reshuffled."))
     state.lead = state.lead_deck.pop()
     (ta, aa), (tb, ab) = t.leads[state.lead]
@@ -382,10 +477,13 @@ def _apples(n: int) -> str:
 
 def _switch_window(state: ConfState, ev: list[Event], rng: random.Random) -> None:
     """Decision: the seat losing the Chase as it stands may switch first; a switch may be
-    answered by the other seat's own switch. Each seat is asked at most once per Chase."""
+    answered by the other seat's own switch. Each seat is asked at most once per Chase.
+
+    In Chapter 2 the loser is asked in every Chase, whether he holds a usable Switch or
+    not (then "keep" is his only choice): who is asked tells nothing (CONF-CH2-18)."""
     if state.tables.chapter == 2:
         loser = L if state.chase[KIRA] != state.chase[L] else KIRA
-        if not state.switch_offered[loser] and holds(state, loser, "switch"):
+        if not state.switch_offered[loser]:
             state.switcher = loser
             state.phase = SWITCH
             return
@@ -419,7 +517,7 @@ def _resolve_chase(state: ConfState, ev: list[Event], rng: random.Random) -> Non
                 return
     else:
         ev.append(Event.public("L wins the Chase and draws a Suspect card.", winner="l"))
-        if _draw_suspect(state, ev) and _next_placement(state, L, ev):
+        if _draw_suspect(state, ev):
             return
     _start_night(state, ev, rng)
 
@@ -439,81 +537,95 @@ def _draw_suspect(state: ConfState, ev: list[Event]) -> bool:
         Event.private([L], f"You draw Suspect {t.letters[s]}{star_text}.", suspect=t.letters[s])
     )
     _eliminate(state, s, BY_CARD, ev, public=False)
-    state.stars_to_place += stars
-    return state.stars_to_place > 0
-
-
-def _next_placement(state: ConfState, seat: Seat, ev: list[Event]) -> bool:
-    """Ask for the next Apple/Star placement; False when nothing is left to place."""
-    t = state.tables
-    rows, filled = (t.ryuk_rows, state.apples) if seat == KIRA else (t.intel_rows, state.stars)
-    left = state.apples_to_place if seat == KIRA else state.stars_to_place
-    if left <= 0:
+    if t.chapter != 2:
         return False
-    if all(f >= cost for f, (_a, cost) in zip(filled, rows, strict=True)):
-        # Decision: Apples or Stars with no empty space left are lost.
-        if seat == KIRA:
-            state.apples_to_place = 0
-            ev.append(Event.public("Every Ryuk row is full: the extra Apples are lost."))
-        else:
-            state.stars_to_place = 0
-            ev.append(Event.private([L], "Every Intel row is full: the extra Stars are lost."))
-        return False
-    state.phase = APPLES if seat == KIRA else STARS
+    # Chapter 2: L places the card's Stars in one step, asked after every card he draws
+    # (even a card without Stars, or with every row full), so Kira learns nothing.
+    state.stars_to_place = stars
+    state.phase = STARS
     return True
 
 
-def _place(state: ConfState, seat: Seat, row: int, ev: list[Event], rng: random.Random) -> None:
+def _next_placement(state: ConfState, seat: Seat, ev: list[Event]) -> bool:
+    """Ask for Kira's next Apple placement; False when nothing is left to place."""
     t = state.tables
-    if seat == KIRA:
-        state.apples[row] += 1
-        state.apples_to_place -= 1
-        ability, cost = t.ryuk_rows[row]
-        if state.apples[row] >= cost:
-            if ability in POINTS_ROWS:
-                pts = POINTS_ROWS[ability]
-                state.ryuk_used[row] = True  # the Apple Core: counted at once
-                state.points += pts
-                state.ryuk_points += pts
-                ev.append(
-                    Event.public(
-                        f"Kira bribes Ryuk: a row of Apples is full, +{pts} points "
-                        f"({state.points} in all).",
-                        points=pts,
-                    )
+    if state.apples_to_place <= 0:
+        return False
+    if all(f >= cost for f, (_a, cost) in zip(state.apples, t.ryuk_rows, strict=True)):
+        # Decision: Apples with no empty space left are lost (public: the Apples earned
+        # and the rows' sizes are known, so a full tracker is no secret).
+        state.apples_to_place = 0
+        ev.append(Event.public("Every Ryuk row is full: the extra Apples are lost."))
+        return False
+    state.phase = APPLES
+    return True
+
+
+def _place_apple(state: ConfState, row: int, ev: list[Event], rng: random.Random) -> None:
+    """Kira puts one Apple in a row."""
+    t = state.tables
+    state.apples[row] += 1
+    state.apples_to_place -= 1
+    ability, cost = t.ryuk_rows[row]
+    if state.apples[row] >= cost:
+        state.ryuk_day[row] = state.day
+        if ability in POINTS_ROWS:
+            pts = POINTS_ROWS[ability]
+            state.ryuk_used[row] = True  # the Apple Core: counted at once
+            state.points += pts
+            state.ryuk_points += pts
+            ev.append(
+                Event.public(
+                    f"Kira bribes Ryuk: a row of Apples is full, +{pts} points "
+                    f"({state.points} in all).",
+                    points=pts,
                 )
-                if _check_points(state, ev):
-                    return
-            else:
-                ev.append(
-                    Event.private(
-                        [KIRA], f"Ryuk grants you: {ABILITY_LABELS[ability]} (use it once)."
-                    )
-                )
-    else:
-        state.stars[row] += 1
-        state.stars_to_place -= 1
+            )
+            if _check_points(state, ev):
+                return
+        else:
+            ev.append(
+                Event.private([KIRA], f"Ryuk grants you: {ABILITY_LABELS[ability]} (use it once).")
+            )
+    if _next_placement(state, KIRA, ev):
+        return
+    _start_night(state, ev, rng)
+
+
+def _place_stars(
+    state: ConfState, rows: tuple[int, ...], ev: list[Event], rng: random.Random
+) -> None:
+    """L puts the card's Stars in these rows; completed rows grant their abilities."""
+    t = state.tables
+    lost = state.stars_to_place - len(rows)
+    state.stars_to_place = 0
+    if lost > 0:
+        # Decision: Stars with no empty space left are lost (CONF-CH2-17).
+        ev.append(Event.private([L], "Every Intel row is full: the extra Stars are lost."))
+    extra_card = False
+    for row in sorted(set(rows)):
+        state.stars[row] += rows.count(row)
         ability, cost = t.intel_rows[row]
-        if state.stars[row] >= cost:
-            if ability == "extra_suspect":
-                state.intel_used[row] = True
-                ev.append(Event.public("L's Intel earns him one more Suspect card."))
-                _draw_suspect(state, ev)
-            elif ability == "extra_quiet_night":
-                state.intel_used[row] = True
-                state.quiet_allowed += 1
-                ev.append(
-                    Event.public(
-                        f"L's Intel earns +1 Quiet Night: {state.quiet_allowed} Quiet Nights "
-                        "are now allowed.",
-                        quiet_allowed=state.quiet_allowed,
-                    )
+        if state.stars[row] < cost:
+            continue
+        state.intel_day[row] = state.day
+        if ability == "extra_suspect":
+            state.intel_used[row] = True
+            ev.append(Event.public("L's Intel earns him one more Suspect card."))
+            extra_card = True
+        elif ability == "extra_quiet_night":
+            state.intel_used[row] = True
+            state.quiet_allowed += 1
+            ev.append(
+                Event.public(
+                    f"L's Intel earns +1 Quiet Night: {state.quiet_allowed} Quiet Nights "
+                    "are now allowed.",
+                    quiet_allowed=state.quiet_allowed,
                 )
-            else:
-                ev.append(
-                    Event.private([L], f"Your Intel grants: {ABILITY_LABELS[ability]} (once).")
-                )
-    if _next_placement(state, seat, ev):
+            )
+        else:
+            ev.append(Event.private([L], f"Your Intel grants: {ABILITY_LABELS[ability]} (once)."))
+    if extra_card and _draw_suspect(state, ev):
         return
     _start_night(state, ev, rng)
 
@@ -526,11 +638,11 @@ def _start_night(state: ConfState, ev: list[Event], rng: random.Random) -> None:
     )
     if t.chapter == 2:
         # Decision: L may change the dice first, then Kira ("L must use the resulting dice").
-        for seat in (L, KIRA):
-            if holds(state, seat, "change_dice"):
-                state.dicer = seat
-                state.phase = DICE
-                return
+        # Both are asked every night, whatever they hold ("keep" is then the only choice),
+        # so the steps tell nobody who holds the ability (CONF-CH2-18).
+        state.dicer = L
+        state.phase = DICE
+        return
     _open_news(state, ev)
 
 

@@ -14,10 +14,10 @@ L = 1
 DAY = "day"  # L: follow the next lead or accuse
 ACCUSE = "accuse"  # L: name the suspect
 CHASE = "chase"  # both: A or B, secret until both chose
-SWITCH = "switch"  # the seat in ``switcher``: use the Last Minute A/B Switch or not
+SWITCH = "switch"  # Chapter 2, the seat in ``switcher`` (every Chase): switch or keep
 APPLES = "apples"  # Kira: put one Apple in a row
-STARS = "stars"  # L: put one Star in a row
-DICE = "dice"  # the seat in ``dicer``: change up to 3 dice or not
+STARS = "stars"  # Chapter 2, L: place the Stars of the card he drew (one step per card)
+DICE = "dice"  # Chapter 2, the seat in ``dicer`` (L, then Kira, every night): change or keep
 NEWS = "news"  # L: pick the next criminal for the Nightly News
 KILL = "kill"  # Kira: kill one criminal of the news
 OVER = "over"
@@ -62,9 +62,65 @@ class ConfState:
     outside: list[int] = field(default_factory=list)  # kills outside each Suspect's area
     apples: list[int] = field(default_factory=list)  # per Ryuk row
     ryuk_used: list[bool] = field(default_factory=list)
+    ryuk_day: list[int] = field(default_factory=list)  # day each row was completed (0: before)
     apples_to_place: int = 0
     stars: list[int] = field(default_factory=list)  # per Intel row
     intel_used: list[bool] = field(default_factory=list)
-    stars_to_place: int = 0
+    intel_day: list[int] = field(default_factory=list)
+    stars_to_place: int = 0  # the Stars of the card L places now (one decision per card)
     history: list[dict[str, object]] = field(default_factory=list)  # public notes per day
     result: Outcome | None = None
+
+    def fork(self) -> ConfState:
+        """An independent copy: every list and dict copied, the content tables shared (they
+        are frozen), the history's day notes shared (they are never changed once written)."""
+        twin = object.__new__(ConfState)
+        for name in _SCALARS:
+            object.__setattr__(twin, name, getattr(self, name))
+        for name in _LISTS:
+            object.__setattr__(twin, name, list(getattr(self, name)))
+        for name in _DICTS:
+            object.__setattr__(twin, name, dict(getattr(self, name)))
+        return twin
+
+
+_SCALARS = (
+    "tables",
+    "identity",
+    "day",
+    "phase",
+    "lead",
+    "switcher",
+    "dicer",
+    "regional_used",
+    "points",
+    "chase_points",
+    "ryuk_points",
+    "quiet_nights",
+    "quiet_allowed",
+    "apples_to_place",
+    "stars_to_place",
+    "result",
+)
+_LISTS = (
+    "suspect_deck",
+    "lead_deck",
+    "lead_discard",
+    "chase",
+    "switch_offered",
+    "dice",
+    "faces_left",
+    "news",
+    "alive",
+    "kills",
+    "cards_drawn",
+    "outside",
+    "apples",
+    "ryuk_used",
+    "ryuk_day",
+    "stars",
+    "intel_used",
+    "intel_day",
+    "history",
+)
+_DICTS = ("living", "points_by_type", "eliminated")
