@@ -11,7 +11,7 @@ from pydantic import Field
 from deathnote.engine.actions import Event, Outcome, Viewer
 from deathnote.engine.game import Game
 from deathnote.engine.options import GameOptions
-from deathnote.games.confrontation import content, rules
+from deathnote.games.confrontation import content, rules, sample
 from deathnote.games.confrontation.state import ConfState
 from deathnote.games.confrontation.view import build_view
 
@@ -73,6 +73,10 @@ class Confrontation(Game):
     def fork_state(self, state: ConfState) -> ConfState:
         """An independent copy; the content tables are shared (frozen)."""
         return state.fork()
+
+    def sample_state(self, state: ConfState, viewer: Viewer, rng: random.Random) -> ConfState:
+        """A copy with all ``viewer`` cannot see drawn anew (rules doc CONF-SAMPLE-01)."""
+        return sample.sample(state, viewer, rng)
 
     def view(self, state: ConfState, viewer: Viewer) -> dict[str, Any]:
         """What the viewer may see."""

@@ -201,6 +201,7 @@ def build_state(
         stars=[0] * len(tables.intel_rows),
         intel_used=[False] * len(tables.intel_rows),
         intel_day=[0] * len(tables.intel_rows),
+        intel_at=[-1] * len(tables.intel_rows),
     )
 
 
@@ -531,6 +532,7 @@ def _draw_suspect(state: ConfState, ev: list[Event]) -> bool:
         return False
     s = state.suspect_deck.pop()
     state.cards_drawn.append(s)
+    state.card_days.append(state.day)
     stars = t.stars[s]
     star_text = f" with {stars} Star{'s' if stars != 1 else ''}" if t.chapter == 2 else ""
     ev.append(
@@ -566,6 +568,7 @@ def _place_apple(state: ConfState, row: int, ev: list[Event], rng: random.Random
     t = state.tables
     state.apples[row] += 1
     state.apples_to_place -= 1
+    state.apple_day = state.day
     ability, cost = t.ryuk_rows[row]
     if state.apples[row] >= cost:
         state.ryuk_day[row] = state.day
@@ -599,6 +602,7 @@ def _place_stars(
     t = state.tables
     lost = state.stars_to_place - len(rows)
     state.stars_to_place = 0
+    state.star_day = state.day
     if lost > 0:
         # Decision: Stars with no empty space left are lost (CONF-CH2-17).
         ev.append(Event.private([L], "Every Intel row is full: the extra Stars are lost."))
@@ -609,6 +613,7 @@ def _place_stars(
         if state.stars[row] < cost:
             continue
         state.intel_day[row] = state.day
+        state.intel_at[row] = len(state.cards_drawn)
         if ability == "extra_suspect":
             state.intel_used[row] = True
             ev.append(Event.public("L's Intel earns him one more Suspect card."))

@@ -68,6 +68,11 @@ class ConfState:
     intel_used: list[bool] = field(default_factory=list)
     intel_day: list[int] = field(default_factory=list)
     stars_to_place: int = 0  # the Stars of the card L places now (one decision per card)
+    # Public facts the sampler needs (what a viewer saw happen, kept as numbers):
+    card_days: list[int] = field(default_factory=list)  # the day each Suspect card was drawn
+    intel_at: list[int] = field(default_factory=list)  # per Intel row: cards drawn when done
+    apple_day: int = 0  # the day of Kira's last Apple
+    star_day: int = 0  # the day of L's last Stars step
     history: list[dict[str, object]] = field(default_factory=list)  # public notes per day
     result: Outcome | None = None
 
@@ -100,6 +105,8 @@ _SCALARS = (
     "quiet_allowed",
     "apples_to_place",
     "stars_to_place",
+    "apple_day",
+    "star_day",
     "result",
 )
 _LISTS = (
@@ -122,5 +129,7 @@ _LISTS = (
     "intel_used",
     "intel_day",
     "history",
+    "card_days",
+    "intel_at",
 )
 _DICTS = ("living", "points_by_type", "eliminated")
