@@ -16,7 +16,10 @@ from deathnote.games.confrontation.state import ConfState
 from deathnote.games.confrontation.view import build_view
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from deathnote.agents.base import Agent
+    from deathnote.engine.spaces import ActionSpace
 
 SEAT_NAMES = ["Kira", "L"]
 
@@ -77,6 +80,24 @@ class Confrontation(Game):
     def sample_state(self, state: ConfState, viewer: Viewer, rng: random.Random) -> ConfState:
         """A copy with all ``viewer`` cannot see drawn anew (rules doc CONF-SAMPLE-01)."""
         return sample.sample(state, viewer, rng)
+
+    def action_space(self, players: int, options: Mapping[str, Any]) -> ActionSpace:
+        """Every action of the chapter, numbered (the table: rules doc CONF-NUM-01)."""
+        from deathnote.games.confrontation import numbers
+
+        return numbers.action_table(int(options.get("chapter", 1)))
+
+    def observation_shape(self, players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
+        """One float32 vector per viewer (layout: rules doc CONF-NUM-02)."""
+        from deathnote.games.confrontation import numbers
+
+        return numbers.shape(int(options.get("chapter", 1)))
+
+    def observation_tensor(self, state: ConfState, viewer: Viewer) -> np.ndarray:
+        """The viewer's observation, built from that viewer's view alone."""
+        from deathnote.games.confrontation import numbers
+
+        return numbers.tensor(build_view(state, viewer), viewer, state.tables.chapter)
 
     def view(self, state: ConfState, viewer: Viewer) -> dict[str, Any]:
         """What the viewer may see."""
