@@ -42,7 +42,7 @@ def test_fork_copies_every_field_and_shares_the_content() -> None:
     assert names == set(_SCALARS + _LISTS + _DICTS)
     match = mid_games(2, 1, seed=3)[0]
     twin = match.fork()
-    assert twin.state.tables is match.state.tables
+    assert twin.state == match.state and twin.state.tables is match.state.tables
     for name in _LISTS + _DICTS:
         assert getattr(twin.state, name) is not getattr(match.state, name)
     assert twin.view(OMNISCIENT) == match.view(OMNISCIENT)

@@ -46,6 +46,16 @@ class Confrontation(Game):
     rules_version = "2"
     options_model = ConfOptions
 
+    def parse_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``ConfOptions`` validated (the default); the two common cases without pydantic's
+        round trip, since a simulation creates a match per game."""
+        if not options:
+            return {"chapter": 1}
+        chapter = options.get("chapter")
+        if len(options) == 1 and type(chapter) is int and chapter in (1, 2):
+            return {"chapter": chapter}
+        return super().parse_options(players, options)
+
     def load_content(self, path: str | None, options: Mapping[str, Any]) -> Any:
         """The chapter's Map and decks: the packaged file, or ``path``."""
         return content.load(path, int(options.get("chapter", 1)))

@@ -224,6 +224,10 @@ class Tables:
     #: per crime type: criminal indices of that type
     by_type: dict[str, tuple[int, ...]]
     name_actions: tuple[Action, ...]
+    #: per criminal index: "number (Type name)" as the Nightly News announces it
+    news_names: tuple[str, ...]
+    #: per criminal index: the Suspects whose Local Area it lies outside
+    outside_of: tuple[tuple[int, ...], ...]
 
     @classmethod
     def build(cls, data: dict[str, Any], chapter: int) -> Tables:
@@ -302,4 +306,6 @@ class Tables:
                 Action.make("name", f"Suspect {letter} is Kira", suspect=letter)
                 for letter in letters
             ),
+            news_names=tuple(f"{k['number']} ({types[k['type']]['name']})" for k in crims),
+            outside_of=tuple(tuple(s for s in range(len(homes)) if not m >> s & 1) for m in masks),
         )

@@ -59,6 +59,24 @@ ABILITY_LABELS = {
 }
 POINTS_ROWS = {"points_2": 2, "points_3": 3}
 
+# -- precomputed events (frozen, shared: nobody changes an event once made) ----------------
+ONLY_L = frozenset((L,))
+ONLY_KIRA = frozenset((KIRA,))
+L_WINS_CHASE = Event("L wins the Chase and draws a Suspect card.", {"winner": "l"}, None)
+TOKENS = {
+    (k, l_side): Event(
+        f"The tokens are revealed: Kira chose {SIDES[k]}, L chose {SIDES[l_side]}.",
+        {"kira": SIDES[k], "l": SIDES[l_side]},
+        None,
+    )
+    for k in (0, 1)
+    for l_side in (0, 1)
+}
+WHY = {
+    BY_REGIONAL: "too many kills outside its Local Area",
+    BY_QUIET: "a Quiet Night rules it out",
+}
+
 # -- precomputed actions -------------------------------------------------------------------
 FOLLOW = Action.make("follow", "Follow the next lead")
 START_ACCUSE = Action.make("accuse", "Accuse a suspect (wrong: Kira wins)")
@@ -138,8 +156,9 @@ def row_action(kind: str, row: int, ability: str, filled: int, cost: int) -> Act
 
 
 def roll(rng: random.Random, dice: tuple[tuple[str, ...], ...]) -> list[str]:
-    """One face of each die, from the match's generator."""
-    return [draw.choice(rng, die) for die in dice]
+    """One face of each die, drawn from the match's generator by the engine's ``choice``."""
+    choice = draw.choice
+    return [choice(rng, die) for die in dice]
 
 
 # -- set-up ------------------------------------------------------------------------------
@@ -153,11 +172,23 @@ def new_state(tables: Tables, rng: random.Random) -> ConfState:
     return build_state(tables, identity, cards, leads)
 
 
+_SETUP: dict[tuple[int, int], tuple[Tables, list[Event]]] = {}
+
+
 def setup_events(state: ConfState) -> list[Event]:
     """Set-up: Kira learns his identity (his card, kept secret); the table learns the rules
-    of the chapter."""
+    of the chapter. (The events of each identity are made once per content.)"""
     t = state.tables
-    me = state.identity
+    key = (id(t), state.identity)
+    hit = _SETUP.get(key)
+    if hit is None or hit[0] is not t:
+        if len(_SETUP) > 2048:
+            _SETUP.clear()
+        hit = _SETUP[key] = (t, _setup_events(t, state.identity))
+    return list(hit[1])
+
+
+def _setup_events(t: Tables, me: int) -> list[Event]:
     x, y = t.homes[me]
     chapter = t.chapter
     return [
@@ -181,16 +212,33 @@ def setup_events(state: ConfState) -> list[Event]:
     ]
 
 
+_BLANK: dict[int, ConfState] = {}
+
+
 def build_state(
     tables: Tables, identity: int, suspect_deck: list[int], lead_deck: list[int]
 ) -> ConfState:
-    """A fresh state from explicit decks (tests use it to fix the secret identity)."""
+    """A fresh state from explicit decks (tests use it to fix the secret identity): a fork
+    of the content's blank state (made once per content), with the deal."""
+    blank = _BLANK.get(id(tables))
+    if blank is None or blank.tables is not tables:
+        if len(_BLANK) > 64:
+            _BLANK.clear()
+        blank = _BLANK[id(tables)] = _blank_state(tables)
+    state = blank.fork()
+    state.identity = identity
+    state.suspect_deck = suspect_deck
+    state.lead_deck = lead_deck
+    return state
+
+
+def _blank_state(tables: Tables) -> ConfState:
     chapter = tables.chapter
     return ConfState(
         tables=tables,
-        identity=identity,
-        suspect_deck=suspect_deck,
-        lead_deck=lead_deck,
+        identity=0,
+        suspect_deck=[],
+        lead_deck=[],
         alive=[True] * len(tables.numbers),
         living={kind: len(tables.by_type[kind]) for kind in CRIME_TYPES},
         outside=[0] * len(tables.letters),
@@ -386,16 +434,10 @@ def apply(state: ConfState, seat: Seat, action: Action, rng: random.Random) -> l
     phase = state.phase
     t = state.tables
     if phase == CHASE:
-        state.chase[seat] = 0 if action["side"] == "A" else 1
-        if state.chase[KIRA] != NO_CHOICE and state.chase[L] != NO_CHOICE:
-            ev.append(
-                Event.public(
-                    f"The tokens are revealed: Kira chose {SIDES[state.chase[KIRA]]}, "
-                    f"L chose {SIDES[state.chase[L]]}.",
-                    kira=SIDES[state.chase[KIRA]],
-                    l=SIDES[state.chase[L]],
-                )
-            )
+        chase = state.chase
+        chase[seat] = 0 if action["side"] == "A" else 1
+        if chase[0] != NO_CHOICE and chase[1] != NO_CHOICE:
+            ev.append(TOKENS[chase[0], chase[1]])
             _switch_window(state, ev, rng)
     elif phase == DAY:
         if action.kind == "follow":
@@ -517,7 +559,7 @@ def _resolve_chase(state: ConfState, ev: list[Event], rng: random.Random) -> Non
             if _next_placement(state, KIRA, ev):
                 return
     else:
-        ev.append(Event.public("L wins the Chase and draws a Suspect card.", winner="l"))
+        ev.append(L_WINS_CHASE)
         if _draw_suspect(state, ev):
             return
     _start_night(state, ev, rng)
@@ -536,7 +578,7 @@ def _draw_suspect(state: ConfState, ev: list[Event]) -> bool:
     stars = t.stars[s]
     star_text = f" with {stars} Star{'s' if stars != 1 else ''}" if t.chapter == 2 else ""
     ev.append(
-        Event.private([L], f"You draw Suspect {t.letters[s]}{star_text}.", suspect=t.letters[s])
+        Event(f"You draw Suspect {t.letters[s]}{star_text}.", {"suspect": t.letters[s]}, ONLY_L)
     )
     _eliminate(state, s, BY_CARD, ev, public=False)
     if t.chapter != 2:
@@ -637,10 +679,8 @@ def _place_stars(
 
 def _start_night(state: ConfState, ev: list[Event], rng: random.Random) -> None:
     t = state.tables
-    state.dice = roll(rng, t.dice)
-    ev.append(
-        Event.public(f"Night {state.day}: L rolls {', '.join(state.dice)}.", dice=list(state.dice))
-    )
+    dice = state.dice = roll(rng, t.dice)
+    ev.append(Event(f"Night {state.day}: L rolls {', '.join(dice)}.", {"dice": list(dice)}, None))
     if t.chapter == 2:
         # Decision: L may change the dice first, then Kira ("L must use the resulting dice").
         # Both are asked every night, whatever they hold ("keep" is then the only choice),
@@ -655,6 +695,12 @@ def _open_news(state: ConfState, ev: list[Event]) -> None:
     """Turn the dice into faces to fill; a face with too few living criminals is wild."""
     state.dicer = NO_CHOICE
     living = state.living
+    typed_faces, counts = _faces(tuple(state.dice))
+    if all(living[kind] >= n for kind, n in counts):  # the common case: no wild face
+        state.faces_left = list(typed_faces)
+        state.news = []
+        state.phase = NEWS
+        return
     faces: list[str] = []
     wild = 0
     for kind in CRIME_TYPES:
@@ -678,20 +724,26 @@ def _open_news(state: ConfState, ev: list[Event]) -> None:
     state.phase = NEWS
 
 
+@cache
+def _faces(dice: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
+    """The faces of a roll in crime-type order, and how many of each type it shows."""
+    counts = tuple((kind, dice.count(kind)) for kind in CRIME_TYPES if kind in dice)
+    return tuple(kind for kind, n in counts for _ in range(n)), counts
+
+
 def _pick_news(state: ConfState, c: int, ev: list[Event]) -> None:
     t = state.tables
     kind = t.crime_type[c]
-    state.faces_left.remove(kind if kind in state.faces_left else "any")
+    faces = state.faces_left
+    faces.remove(kind if kind in faces else "any")
     state.news.append(c)
-    if state.faces_left:
+    if faces:
         return
-    numbers = [t.numbers[k] for k in state.news]
     ev.append(
-        Event.public(
-            "Nightly News: criminals "
-            + ", ".join(f"{t.numbers[k]} ({t.type_names[t.crime_type[k]]})" for k in state.news)
-            + ".",
-            news=numbers,
+        Event(
+            "Nightly News: criminals " + ", ".join([t.news_names[k] for k in state.news]) + ".",
+            {"news": [t.numbers[k] for k in state.news]},
+            None,
         )
     )
     if kill_options(state):
@@ -749,22 +801,21 @@ def _kill(state: ConfState, c: int, ev: list[Event]) -> None:
         {"day": state.day, "news": [t.numbers[k] for k in state.news], "killed": t.numbers[c]}
     )
     ev.append(
-        Event.public(
+        Event(
             f"Kira kills criminal {t.numbers[c]} ({t.type_names[kind]}): +{pts} points "
             f"({state.points} in all).",
-            criminal=t.numbers[c],
-            points=pts,
+            {"criminal": t.numbers[c], "points": pts},
+            None,
         )
     )
     # Method 2: every Suspect with more Regional Kills than allowed is cleared.
-    mask = t.local_mask[c]
-    limit = REGIONAL_LIMIT[t.chapter]
+    over = REGIONAL_LIMIT[t.chapter] + 1
     outside = state.outside
-    for s in range(len(outside)):
-        if not mask >> s & 1:
-            outside[s] += 1
-            if outside[s] == limit + 1:
-                _eliminate(state, s, BY_REGIONAL, ev, public=True)
+    eliminated = state.eliminated
+    for s in t.outside_of[c]:
+        outside[s] += 1
+        if outside[s] == over and s not in eliminated:
+            _eliminate(state, s, BY_REGIONAL, ev, public=True)
     if _check_points(state, ev):
         return
     _next_day(state)
@@ -775,16 +826,12 @@ def _eliminate(state: ConfState, s: int, reason: str, ev: list[Event], public: b
         return
     state.eliminated[s] = reason
     if public:
-        why = {
-            BY_REGIONAL: "too many kills outside its Local Area",
-            BY_QUIET: "a Quiet Night rules it out",
-        }[reason]
+        letter = state.tables.letters[s]
         ev.append(
-            Event.private(
-                [L],
-                f"Suspect {state.tables.letters[s]} is eliminated: {why}.",
-                suspect=state.tables.letters[s],
-                reason=reason,
+            Event(
+                f"Suspect {letter} is eliminated: {WHY[reason]}.",
+                {"suspect": letter, "reason": reason},
+                ONLY_L,
             )
         )
 

@@ -79,14 +79,7 @@ class ConfState:
     def fork(self) -> ConfState:
         """An independent copy: every list and dict copied, the content tables shared (they
         are frozen), the history's day notes shared (they are never changed once written)."""
-        twin = object.__new__(ConfState)
-        for name in _SCALARS:
-            object.__setattr__(twin, name, getattr(self, name))
-        for name in _LISTS:
-            object.__setattr__(twin, name, list(getattr(self, name)))
-        for name in _DICTS:
-            object.__setattr__(twin, name, dict(getattr(self, name)))
-        return twin
+        return _fork(self)
 
 
 _SCALARS = (
@@ -133,3 +126,52 @@ _LISTS = (
     "intel_at",
 )
 _DICTS = ("living", "points_by_type", "eliminated")
+
+
+def _fork(self: ConfState) -> ConfState:
+    """``ConfState.fork`` written out field by field (a test checks every field is
+    here): it runs for every simulated game and every sampled world."""
+    twin = object.__new__(ConfState)
+    twin.tables = self.tables
+    twin.identity = self.identity
+    twin.day = self.day
+    twin.phase = self.phase
+    twin.lead = self.lead
+    twin.switcher = self.switcher
+    twin.dicer = self.dicer
+    twin.regional_used = self.regional_used
+    twin.points = self.points
+    twin.chase_points = self.chase_points
+    twin.ryuk_points = self.ryuk_points
+    twin.quiet_nights = self.quiet_nights
+    twin.quiet_allowed = self.quiet_allowed
+    twin.apples_to_place = self.apples_to_place
+    twin.stars_to_place = self.stars_to_place
+    twin.apple_day = self.apple_day
+    twin.star_day = self.star_day
+    twin.result = self.result
+    twin.suspect_deck = self.suspect_deck[:]
+    twin.lead_deck = self.lead_deck[:]
+    twin.lead_discard = self.lead_discard[:]
+    twin.chase = self.chase[:]
+    twin.switch_offered = self.switch_offered[:]
+    twin.dice = self.dice[:]
+    twin.faces_left = self.faces_left[:]
+    twin.news = self.news[:]
+    twin.alive = self.alive[:]
+    twin.kills = self.kills[:]
+    twin.cards_drawn = self.cards_drawn[:]
+    twin.outside = self.outside[:]
+    twin.apples = self.apples[:]
+    twin.ryuk_used = self.ryuk_used[:]
+    twin.ryuk_day = self.ryuk_day[:]
+    twin.stars = self.stars[:]
+    twin.intel_used = self.intel_used[:]
+    twin.intel_day = self.intel_day[:]
+    twin.history = self.history[:]
+    twin.card_days = self.card_days[:]
+    twin.intel_at = self.intel_at[:]
+    twin.living = self.living.copy()
+    twin.points_by_type = self.points_by_type.copy()
+    twin.eliminated = self.eliminated.copy()
+    return twin
