@@ -301,7 +301,8 @@ def legal(state: ConfState, seat: Seat) -> list[Action] | tuple[Action, ...]:
     if phase == KILL:
         if seat != KIRA:
             return ()
-        return [t.kill_actions[c] for c in kill_options(state)]
+        kills = t.kill_actions
+        return [kills[c] for c in kill_options(state)]
     if phase == ACCUSE:
         if seat != L:
             return ()
@@ -435,7 +436,7 @@ def apply(state: ConfState, seat: Seat, action: Action, rng: random.Random) -> l
     t = state.tables
     if phase == CHASE:
         chase = state.chase
-        chase[seat] = 0 if action["side"] == "A" else 1
+        chase[seat] = 0 if action.args[0][1] == "A" else 1  # the only argument: side
         if chase[0] != NO_CHOICE and chase[1] != NO_CHOICE:
             ev.append(TOKENS[chase[0], chase[1]])
             _switch_window(state, ev, rng)
@@ -446,10 +447,10 @@ def apply(state: ConfState, seat: Seat, action: Action, rng: random.Random) -> l
             state.phase = ACCUSE
     elif phase == ACCUSE:
         _accuse(state, t.letters.index(action["suspect"]), ev)
-    elif phase == NEWS:
-        _pick_news(state, t.index_of_number[action["criminal"]], ev)
+    elif phase == NEWS:  # news and kill actions have one argument: the criminal's number
+        _pick_news(state, t.index_of_number[action.args[0][1]], ev)  # type: ignore[index]
     elif phase == KILL:
-        _kill(state, t.index_of_number[action["criminal"]], ev)
+        _kill(state, t.index_of_number[action.args[0][1]], ev)  # type: ignore[index]
     elif phase == SWITCH:
         state.switch_offered[seat] = True
         if action["use"]:
@@ -498,20 +499,40 @@ def _reveal_lead(state: ConfState, ev: list[Event], rng: random.Random) -> None:
         state.lead_discard = []
         draw.shuffle(rng, state.lead_deck)
         ev.append(Event.public("The Lead deck ran out: the used Lead cards are reshuffled."))
-    state.lead = state.lead_deck.pop()
-    (ta, aa), (tb, ab) = t.leads[state.lead]
+    lead = state.lead = state.lead_deck.pop()
+    (ta, aa), (tb, ab) = t.leads[lead]
     ev.append(
-        Event.public(
-            f"Day {state.day}: L reveals Lead card {t.lead_numbers[state.lead]}: "
-            f"A = {t.type_names[ta]} ({t.points[ta]} pts{_apples(aa)}), "
-            f"B = {t.type_names[tb]} ({t.points[tb]} pts{_apples(ab)}).",
-            lead=t.lead_numbers[state.lead],
-            scenes={"A": [t.points[ta], aa], "B": [t.points[tb], ab]},
+        Event(
+            f"Day {state.day}: {_lead_text(t, lead)}",
+            {
+                "lead": t.lead_numbers[lead],
+                "scenes": {"A": [t.points[ta], aa], "B": [t.points[tb], ab]},
+            },
+            None,
         )
     )
     state.chase[0] = state.chase[1] = NO_CHOICE
     state.switch_offered[0] = state.switch_offered[1] = False
     state.phase = CHASE
+
+
+_LEAD_TEXT: dict[tuple[int, int], tuple[Tables, str]] = {}
+
+
+def _lead_text(t: Tables, lead: int) -> str:
+    """ "L reveals Lead card N: A = ..., B = ...", made once per content and card."""
+    hit = _LEAD_TEXT.get((id(t), lead))
+    if hit is None or hit[0] is not t:
+        if len(_LEAD_TEXT) > 4096:
+            _LEAD_TEXT.clear()
+        (ta, aa), (tb, ab) = t.leads[lead]
+        text = (
+            f"L reveals Lead card {t.lead_numbers[lead]}: "
+            f"A = {t.type_names[ta]} ({t.points[ta]} pts{_apples(aa)}), "
+            f"B = {t.type_names[tb]} ({t.points[tb]} pts{_apples(ab)})."
+        )
+        hit = _LEAD_TEXT[id(t), lead] = (t, text)
+    return hit[1]
 
 
 def _apples(n: int) -> str:
