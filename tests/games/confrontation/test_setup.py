@@ -145,3 +145,32 @@ def test_options_model_is_strict_and_coerces_text() -> None:
     assert coerce(GAME, {"chapter": "2"}) == {"chapter": 2}
     props = schema(GAME)["properties"]
     assert props["chapter"]["default"] == 1 and props["chapter"]["description"]
+
+
+def test_content_schema_is_strict_and_checks_the_map(tmp_path: Path) -> None:
+    """The pydantic schema refuses a boolean for a number and names the field; the
+    cross-field checks (squares on the map, one card per Home) keep naming theirs; OS error
+    text is never quoted."""
+    bad = tmp_path / "bad.json"
+    cases = [
+        (
+            lambda d: d["crime_types"]["gun"].__setitem__("points", True),
+            r"crime_types\.gun\.points",
+        ),
+        (lambda d: d["leads"][2]["A"].__setitem__("apples", -1), r"leads\[2\]\.A\.apples"),
+        (
+            lambda d: d["map"]["suspects"][1].__setitem__("x", 99),
+            r"map\.suspects\[1\].*off the map",
+        ),
+        (lambda d: d.pop("map"), r"field map: Field required$"),
+        (lambda d: d["intel_rows"].pop(), r"intel_rows: must have exactly 4 rows"),
+    ]
+    for change, pattern in cases:
+        data = json.loads((CONTENT / "chapter2.json").read_text())
+        change(data)
+        bad.write_text(json.dumps(data))
+        with pytest.raises(ContentError, match=pattern):
+            Match.create("confrontation", 2, seed=1, options={"chapter": 2}, content=str(bad))
+    with pytest.raises(ContentError) as info:
+        Match.create("confrontation", 2, seed=1, content=str(tmp_path))
+    assert str(info.value).endswith("cannot read the file") and "Errno" not in str(info.value)
