@@ -370,7 +370,10 @@ def news_choices(state: ConfState) -> list[Action]:
     out: list[Action] = []
     for kind in CRIME_TYPES:
         if kind in faces:
-            out += [actions[c] for c in t.by_type[kind] if alive[c] and c not in picked]
+            if picked:
+                out += [actions[c] for c in t.by_type[kind] if alive[c] and c not in picked]
+            else:  # the first pick of the night: nothing to leave out
+                out += [actions[c] for c in t.by_type[kind] if alive[c]]
     return out
 
 
