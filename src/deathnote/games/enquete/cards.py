@@ -22,6 +22,7 @@ from .flow import (
     ref_label,
     ref_role,
     role_name,
+    table_order,
 )
 from .state import EnqState, Step
 
@@ -202,7 +203,8 @@ def _has_others(st: EnqState, seat: int) -> bool:
 
 
 def _suspectable(st: EnqState, seat: int) -> list[int]:
-    return [s for s in others(st, seat) if can_receive(st, s)]
+    """Other players who may receive a Suspicion (a dead unrevealed one too, ENQ-SUSP-02)."""
+    return [s for s in table_order(st) if s != seat and can_receive(st, s)]
 
 
 def _page_targets(st: EnqState, seat: int) -> list[str]:
@@ -546,9 +548,13 @@ def bm_force(ctx: Ctx, step: Step) -> None:
 
 @effect("cover_up", ok=lambda st, seat: st.seats[seat].suspicions > 0)
 def cover_up(ctx: Ctx, seat: int, number: int) -> None:
-    """Discard one of your Suspicions."""
-    ctx.st.seats[seat].suspicions -= 1
-    ctx.say(f"{name(seat)} discards 1 Suspicion.")
+    """Discard one of your Suspicions (none left, e.g. after Friend: no effect)."""
+    me = ctx.st.seats[seat]
+    if me.suspicions <= 0:
+        ctx.say(f"{name(seat)} has no Suspicion left to discard.", seat=seat)
+        return
+    me.suspicions -= 1
+    ctx.say(f"{name(seat)} discards 1 Suspicion.", seat=seat)
 
 
 @effect("hostage", ok=lambda st, seat: bool(_others_with_cards(st, seat)))

@@ -223,10 +223,17 @@ def holds(st: EnqState, seat: int, role: str) -> bool:
 
 
 # -- Suspicions, reveals, draws -------------------------------------------------------
+def table_order(st: EnqState) -> list[int]:
+    """Every player, the dead included, in round order from the one next to the Detective."""
+    d = step_dir(st.direction)
+    return [(st.detective + d * i) % st.players for i in range(1, st.players)]
+
+
 def can_receive(st: EnqState, seat: int) -> bool:
-    """Living, unrevealed players without an Alibi may receive Suspicions."""
+    """Unrevealed players without an Alibi may receive Suspicions, the dead included: only
+    "a dead and revealed character" may not (ENQ-SUSP-02)."""
     s = st.seats[seat]
-    return seat != st.detective and not s.dead and not s.revealed and seat not in st.alibi
+    return seat != st.detective and not s.revealed and seat not in st.alibi
 
 
 def give_suspicions(ctx: Ctx, amounts: dict[int, int], source: str) -> None:
@@ -244,7 +251,7 @@ def give_suspicions(ctx: Ctx, amounts: dict[int, int], source: str) -> None:
             suspicions={str(s): n for s, n in got.items()},
         )
     limit = SUSPICION_LIMIT[st.players]
-    for s in ring(st, st.detective, st.direction, include_start=False):
+    for s in table_order(st):
         if s in got and st.seats[s].suspicions >= limit:
             reveal_player(ctx, s, "suspicions")
 

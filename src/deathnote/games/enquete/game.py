@@ -34,7 +34,7 @@ class EnqueteGame(Game):
     name = "Death Note: Le Jeu d'Enquête"
     min_players = 4
     max_players = 8
-    rules_version = "1"
+    rules_version = "2"
     wins_mode = "mean"
 
     # -- set-up ------------------------------------------------------------------------------

@@ -214,10 +214,11 @@ def reveal(ctx: Ctx, step: Step) -> None:
 
 
 def eligible(ctx: Ctx) -> list[int]:
-    """Players who may receive the Detective's Suspicions now."""
-    from .flow import can_receive
+    """Players who may receive the Detective's Suspicions now: "among the unrevealed
+    players", so a dead unrevealed one (Top Secret) too."""
+    from .flow import can_receive, table_order
 
-    return [s for s in round_order(ctx.st) if can_receive(ctx.st, s)]
+    return [s for s in table_order(ctx.st) if can_receive(ctx.st, s)]
 
 
 @fn("distribute")

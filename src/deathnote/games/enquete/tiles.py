@@ -25,6 +25,7 @@ from .flow import (
     ring,
     role_name,
     round_order,
+    table_order,
 )
 from .state import Step
 
@@ -457,7 +458,7 @@ def tile_doubt(ctx: Ctx, step: Step) -> None:
 def doubt_target(ctx: Ctx, step: Step) -> None:
     st = ctx.st
     s = step["value"]
-    count = sum(1 for x in round_order(st) if st.seats[x].suspicions == 1)
+    count = sum(1 for x in table_order(st) if st.seats[x].suspicions == 1)
     ctx.say(f"Doubt: {name(s)} must discard {count} Action(s).")
     ctx.then(ctx.call("discard_n", seat=s, left=count, why="Doubt"))
 
