@@ -78,3 +78,20 @@ def test_setup_hands() -> None:
         keeps += 1
     assert keeps == 5
     run_until(m, lambda m: True)
+
+
+@pytest.mark.parametrize("players", [4, 8])
+def test_setup_events_are_logged_before_the_first_action(players: int) -> None:
+    m = new(players, seed=3)
+    s = st(m)
+    first = min(m.pending())
+    assert not m.actions
+    log = [e["text"] for e in m.log(first)]
+    role = s.seats[first].role
+    assert any(t.startswith("Your Role is") and role.title() in t for t in log)
+    assert any(t.startswith("You draw") for t in log)
+    assert f"Player {s.detective + 1} is the Detective." in log
+    # Nothing is parked in the state to be logged with the first action.
+    assert not hasattr(s, "setup_events")
+    m.submit(first, m.legal(first)[0])
+    assert sum(t.startswith("Your Role is") for t in (e["text"] for e in m.log(first))) == 1

@@ -75,7 +75,14 @@ class EnqueteGame(Game):
     def new_state(
         self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
     ) -> EnqState:
-        """Deal Roles, build the Investigation pile and the Action deck, start set-up."""
+        """A fresh state (``setup`` without its events)."""
+        return self.setup(players, options, content, rng)[0]
+
+    def setup(
+        self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
+    ) -> tuple[EnqState, list[Event]]:
+        """Deal Roles, build the Investigation pile and the Action deck, start set-up; the
+        set-up events ("Your Role is ...", the first draws) are logged before any action."""
         others = [r for r in ROLE_IDS if r not in ("detective", "light")]
         rng.shuffle(others)
         dealt = ["detective", "light", *others[: players - 2]]
@@ -116,8 +123,7 @@ class EnqueteGame(Game):
             ctx.tell([s], f"Your Role is {role_info(st, dealt[s])['name']}.", role=dealt[s])
         rounds.setup_steps(ctx)
         advance(ctx)
-        st.setup_events = events
-        return st
+        return st, events
 
     # -- play --------------------------------------------------------------------------------
     def pending(self, state: EnqState) -> dict[Seat, Decision]:
@@ -145,8 +151,7 @@ class EnqueteGame(Game):
 
     def apply(self, state: EnqState, seat: Seat, action: Action, rng: random.Random) -> list[Event]:
         """Carry out the choice, then resolve until the next decision."""
-        events: list[Event] = list(state.setup_events)
-        state.setup_events = []
+        events: list[Event] = []
         ctx = Ctx(state, rng, events)
         top = state.stack.pop()
         if top["k"] == "window":
@@ -205,7 +210,7 @@ class EnqueteGame(Game):
             tokens.append({"role": r, "status": status})
         top_tile = None
         if st.revealed_tile is not None:
-            top_tile = tile(st, st.revealed_tile)
+            top_tile = dict(tile(st, st.revealed_tile))
         out: dict[str, Any] = {
             "round": st.round,
             "direction": st.direction,
@@ -238,8 +243,8 @@ class EnqueteGame(Game):
                 "objectives": [o["text"] for o in info["objectives"]],
                 "hand": [_card_view(st, n) for n in sorted(me.hand)],
                 "known_roles": dict(me.known_roles),
-                "known_hands": {str(k): v for k, v in me.known_hands.items()},
-                "looking": tile(st, st.looking)
+                "known_hands": {str(k): list(v) for k, v in me.known_hands.items()},
+                "looking": dict(tile(st, st.looking))
                 if st.looking is not None and st.current == viewer
                 else None,
             }

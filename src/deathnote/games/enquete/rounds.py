@@ -39,11 +39,14 @@ def setup_steps(ctx: Ctx) -> None:
         [st.detective],
         "You draw 5 Actions: "
         + ", ".join(card(st, n)["name"] for n in st.seats[st.detective].hand),
+        cards=list(st.seats[st.detective].hand),
     )
     steps: list[Step] = []
     for s in ring(st, st.detective, "clockwise", include_start=False):
         drawn = [st.deck.pop() for _ in range(2)]
-        ctx.tell([s], "You draw " + " and ".join(card(st, n)["name"] for n in drawn) + ".")
+        ctx.tell(
+            [s], "You draw " + " and ".join(card(st, n)["name"] for n in drawn) + ".", cards=drawn
+        )
         steps.append(
             ctx.pick(
                 s,

@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from deathnote.engine.actions import Event
-
 Step = dict[str, Any]
 """One pending piece of resolution on the stack (``k``: "pick", "window" or "call")."""
 
@@ -80,4 +78,3 @@ class EnqState:
     over: bool = False
     apples: list[int] = field(default_factory=list)
     apple_lines: list[list[str]] = field(default_factory=list)
-    setup_events: list[Event] = field(default_factory=list)
