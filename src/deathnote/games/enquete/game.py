@@ -14,12 +14,87 @@ from . import cards, rounds, tiles  # noqa: F401  (registers the step functions)
 from .cards import window_options, window_play, window_prompt
 from .content import ROLE_IDS, load
 from .flow import FN, SUSPICION_LIMIT, Ctx, advance, card, role_info, tile
-from .state import EnqState, InactiveRole, SeatState
+from .state import EnqState, InactiveRole, SeatState, Step
 
 if TYPE_CHECKING:
     from deathnote.agents.base import Agent
 
 OPTION_NAMES = ("first_games", "series_apples", "detective_seat")
+
+_SEAT, _CARD, _OPTION, _REF, _ROLE = "seat", "card", "option", "role_ref", "role"
+#: What each choice step chooses (``Decision.data["choose"]``): a seat, an Action card by
+#: number (0 = none), an option word, a Role reference ("p3", "i0"), a Role id, an inactive
+#: Role's index or a pair of seats ("2-3").
+CHOOSES: dict[str, str] = {
+    **dict.fromkeys(("setup_keep", "give_card", "dn_play", "bm_force", "hostage_give"), _CARD),
+    **dict.fromkeys(("tactic_choice", "discard_one", "gaze_discard"), _CARD),
+    **dict.fromkeys(("investigate", "ks_mode", "rebirth_choice", "overcast_choice"), _OPTION),
+    **dict.fromkeys(("confession_choice", "matsuda_choice", "expedient_choice"), _OPTION),
+    **dict.fromkeys(("page_ref", "rem_ref", "silence_target"), _REF),
+    **dict.fromkeys(("page_name", "ally_first", "ally_second"), _ROLE),
+    **dict.fromkeys(("ks_target", "overcast_inactive"), "inactive"),
+    "performance_pair": "pair",
+    **dict.fromkeys(
+        [
+            "give_to",
+            "give_susp",
+            "wager_chosen",
+            "wager_target",
+            "dn_target",
+            "alibi_target",
+            "eyes_target",
+            "susp_target",
+            "wiretap_target",
+            "theft_target",
+            "bm_target",
+            "hostage_target",
+            "rebirth_target",
+            "pact_add",
+            "rift_first",
+            "rift_second",
+            "rift_ballot",
+            "overcast_player",
+            "gaze_target",
+            "assault_target",
+            "love_first",
+            "love_second",
+            "confession_target",
+            "execution_target",
+            "resurrection_pick",
+            "silence_player",
+            "doubt_target",
+        ],
+        _SEAT,
+    ),
+}
+#: Step fields the deciding seat may read in ``Decision.data`` (never a secret of others:
+#: e.g. a Rift ballot's step holds the earlier votes, which stay out).
+_DATA_FIELDS = ("target", "ref", "to", "a", "player", "mode", "left", "total", "all")
+
+
+def decision_data(st: EnqState, top: Step) -> dict[str, Any]:
+    """The structured data of a pending step: what is chosen, the step, its card or tile."""
+    if top["k"] == "window":
+        data: dict[str, Any] = {"step": "window", "window": top["mode"], "choose": "play"}
+        if "owner" in top:
+            data["owner"] = top["owner"]
+        if st.revealed_tile is not None:
+            data["tile"] = tile(st, st.revealed_tile)["id"]
+        return data
+    fn_name = top["fn"]
+    choose = CHOOSES[fn_name]
+    data = {"step": fn_name, "choose": choose}
+    if "card" in top:
+        data["card"] = card(st, top["card"])["id"]
+        data["card_number"] = top["card"]
+    if st.revealed_tile is not None:
+        data["tile"] = tile(st, st.revealed_tile)["id"]
+    for key in _DATA_FIELDS:
+        if key in top:
+            data[key] = top[key]
+    if choose == _CARD:
+        data["cards"] = {str(v): card(st, v)["id"] for v, _ in top["options"] if v}
+    return data
 
 
 def role_key(st: EnqState, role: str) -> str:
@@ -131,9 +206,10 @@ class EnqueteGame(Game):
         if state.over or not state.stack:
             return {}
         top = state.stack[-1]
+        data = decision_data(state, top)
         if top["k"] == "window":
-            return {top["seats"][0]: Decision("respond", window_prompt(top))}
-        return {top["seat"]: Decision(top["dk"], top["prompt"])}
+            return {top["seats"][0]: Decision("respond", window_prompt(top), data=data)}
+        return {top["seat"]: Decision(top["dk"], top["prompt"], data=data)}
 
     def legal(self, state: EnqState, seat: Seat) -> Sequence[Action]:
         """Pass or a playable card in a window; one of the offered values otherwise."""
