@@ -6,19 +6,24 @@ from collections.abc import Callable
 from typing import Any
 
 from .flow import (
+    DISCARD,
     Ctx,
+    add_fact,
     can_receive,
     card,
     draw,
     faction,
     find_step,
     fn,
+    forget_holder,
     give_suspicions,
     kill,
     learn_hand,
     learn_role,
     living,
     name,
+    pin,
+    pin_all,
     ref_label,
     ref_role,
     role_name,
@@ -165,13 +170,16 @@ def window_play(ctx: Ctx, window: Step, seat: int, number: int) -> None:
     play_card(ctx, seat, number)
 
 
-def announce(ctx: Ctx, seat: int, number: int, borrowed: int | None) -> None:
+def announce(ctx: Ctx, seat: int, number: int, borrowed: int | None, forced: bool = False) -> None:
     """A played card is revealed, discarded, takes the pawn, and may trigger Friend."""
     st = ctx.st
     c = card(st, number)
     owner = seat if borrowed is None else borrowed
     st.seats[owner].hand.remove(number)
     st.discard.append(number)
+    pin_all(st, number, DISCARD)
+    if st.light_silenced and not forced and seat not in st.decision_liars:
+        add_fact(st, "not", f"p{seat}", "light")  # Light may not play now (ENQ-INV-16)
     st.stats[seat]["plays"] += 1
     source = f" from {name(borrowed)}'s hand" if borrowed is not None else ""
     ctx.say(
@@ -193,7 +201,7 @@ def play_card(
     ctx: Ctx, seat: int, number: int, borrowed: int | None = None, forced: bool = False
 ) -> None:
     """Play a card from one's hand (or, with a Death Note, from ``borrowed``'s hand)."""
-    announce(ctx, seat, number, borrowed)
+    announce(ctx, seat, number, borrowed, forced)
     CARD_START[card(ctx.st, number)["id"]](ctx, seat, number)
 
 
@@ -251,21 +259,26 @@ def dn_target(ctx: Ctx, step: Step) -> None:
     seat, target = step["seat"], step["value"]
     st.holds += 1
     learn_hand(ctx, seat, target, "Death Note")
-    options: list[tuple[int, str]] = [(0, "Play none of them")]
-    for n in sorted(set(st.seats[target].hand)):
-        if playable(st, seat, n, None):
-            options.append((n, f"Play {card(st, n)['name']} (#{n}) from their hand"))
     ctx.then(
         ctx.pick(
             seat,
             "Death Note: play one Action from their hand?",
-            options,
+            dn_play_options(st, seat, target),
             "dn_play",
             kind="dn_play",
             target=target,
             card=step["card"],
         )
     )
+
+
+def dn_play_options(st: EnqState, seat: int, target: int) -> list[tuple[object, str]]:
+    """None, or one Action of the designated hand that the writer could play now."""
+    options: list[tuple[object, str]] = [(0, "Play none of them")]
+    for n in sorted(set(st.seats[target].hand)):
+        if playable(st, seat, n, None):
+            options.append((n, f"Play {card(st, n)['name']} (#{n}) from their hand"))
+    return options
 
 
 @fn("dn_play")
@@ -328,6 +341,8 @@ def page_name(ctx: Ctx, step: Step) -> None:
     seat, ref, named = step["seat"], step["ref"], step["value"]
     ctx.say(f"{name(seat)} designates {ref_label(ref)} and names {role_name(st, named)}.")
     learn_role(ctx, seat, ref, "Page of Death Note")
+    # Whoever dies, everyone learns whether the name was right (sampling.py keeps it).
+    add_fact(st, "is" if ref_role(st, ref) == named else "not", ref, named)
     if ref_role(st, ref) == named:
         kill(ctx, ref, seat, {"card": step["card"]})
     else:
@@ -355,8 +370,10 @@ def rem_ref(ctx: Ctx, step: Step) -> None:
     st = ctx.st
     ref = step["value"]
     if faction(ref_role(st, ref)) == "kira":
+        add_fact(st, "kira", ref)
         ctx.say(f"Rem: {ref_label(ref)} does not die.", ref=ref)
         return
+    add_fact(st, "notkira", ref)
     kill(ctx, ref, step["seat"], {"card": step["card"]})
 
 
@@ -498,6 +515,8 @@ def theft_target(ctx: Ctx, step: Step) -> None:
     n = ctx.rng.choice(sorted(st.seats[target].hand))
     st.seats[target].hand.remove(n)
     st.seats[seat].hand.append(n)
+    pin(st, [seat, target], n, seat)
+    forget_holder(st, target, [seat, target])
     ctx.say(f"{name(seat)} takes an Action from {name(target)}'s hand.")
     ctx.tell(
         [seat, target],
@@ -525,12 +544,17 @@ def bm_target(ctx: Ctx, step: Step) -> None:
         ctx.pick(
             seat,
             f"Blackmail: which Action must {name(target)} play?",
-            [(n, f"Force {card(st, n)['name']} (#{n})") for n in hand],
+            force_options(st, target),
             "bm_force",
             kind="force",
             target=target,
         )
     )
+
+
+def force_options(st: EnqState, target: int) -> list[tuple[object, str]]:
+    """Each Action of the blackmailed hand."""
+    return [(n, f"Force {card(st, n)['name']} (#{n})") for n in sorted(set(st.seats[target].hand))]
 
 
 @fn("bm_force")
@@ -574,12 +598,17 @@ def hostage_target(ctx: Ctx, step: Step) -> None:
         ctx.pick(
             target,
             f"Ransom: give one Action to {name(step['seat'])}.",
-            [(n, f"Give {card(st, n)['name']} (#{n})") for n in hand],
+            ransom_options(st, target),
             "hostage_give",
             kind="give_action",
             to=step["seat"],
         )
     )
+
+
+def ransom_options(st: EnqState, giver: int) -> list[tuple[object, str]]:
+    """Each Action of the giver's hand."""
+    return [(n, f"Give {card(st, n)['name']} (#{n})") for n in sorted(set(st.seats[giver].hand))]
 
 
 @fn("hostage_give")
@@ -588,6 +617,8 @@ def hostage_give(ctx: Ctx, step: Step) -> None:
     giver, to, n = step["seat"], step["to"], step["value"]
     st.seats[giver].hand.remove(n)
     st.seats[to].hand.append(n)
+    pin(st, [giver, to], n, to)
+    forget_holder(st, giver, [giver, to])
     ctx.say(f"{name(giver)} gives an Action to {name(to)}.")
     ctx.tell([giver, to], f"{name(giver)} gave {card(st, n)['name']} (#{n}) to {name(to)}.", card=n)
 

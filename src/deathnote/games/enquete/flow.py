@@ -222,6 +222,48 @@ def holds(st: EnqState, seat: int, role: str) -> bool:
     return st.seats[seat].role == role and seat not in st.lying
 
 
+# -- what each viewer knows for certain ------------------------------------------------
+DISCARD = -1
+"""The holder of a card in the discard pile (``EnqState.pins``)."""
+
+
+def pin(st: EnqState, seats: Iterable[int], number: int, holder: int) -> None:
+    """These seats now know where this card is."""
+    for k in seats:
+        st.pins[k][number] = holder
+
+
+def pin_all(st: EnqState, number: int, holder: int) -> None:
+    """Everyone (the public too) knows where this card is (e.g. a played card)."""
+    for known in st.pins:
+        known[number] = holder
+
+
+def forget_holder(st: EnqState, holder: int, keep: Iterable[int]) -> None:
+    """An unnamed card left ``holder``'s hand: the others' certainties about it end."""
+    kept = set(keep)
+    for k, known in enumerate(st.pins):
+        if k not in kept:
+            for n in [n for n, h in known.items() if h == holder]:
+                del known[n]
+
+
+def add_fact(st: EnqState, *fact: Any) -> None:
+    """Record a public fact about Roles (once)."""
+    entry = list(fact)
+    if entry not in st.facts:
+        st.facts.append(entry)
+
+
+def tiles_gone(st: EnqState, gone: Iterable[int], to_discard: bool) -> None:
+    """Tiles left the top of the pile: who knew one of them now knows it was discarded."""
+    for t in gone:
+        for k, top in enumerate(st.tile_top):
+            if top == t and to_discard:
+                st.tile_known[k].append(t)
+    st.tile_top = [None] * len(st.tile_top)
+
+
 # -- Suspicions, reveals, draws -------------------------------------------------------
 def table_order(st: EnqState) -> list[int]:
     """Every player, the dead included, in round order from the one next to the Detective."""
@@ -297,6 +339,9 @@ def draw(ctx: Ctx, seat: int, count: int = 1) -> int:
             break
         drawn.append(st.deck.pop())
     st.seats[seat].hand.extend(drawn)
+    known = st.pins[seat]
+    for n in drawn:
+        known[n] = seat
     if drawn:
         ctx.say(f"{name(seat)} draws {len(drawn)} Action{'s' * (len(drawn) > 1)}.", seat=seat)
         ctx.tell(
@@ -316,16 +361,22 @@ def refill(ctx: Ctx) -> None:
     if not st.deck and st.discard:
         st.deck = list(st.discard)
         st.discard = []
+        for known in st.pins:
+            for n in [n for n, h in known.items() if h == DISCARD]:
+                del known[n]
         ctx.rng.shuffle(st.deck)
         st.reshuffles += 1
         ctx.say("The Action discard pile is shuffled into a new draw pile.")
 
 
-def discard_card(ctx: Ctx, seat: int, number: int) -> None:
-    """Discard an Action from a hand, face down."""
+def discard_card(ctx: Ctx, seat: int, number: int, knowers: Iterable[int] = ()) -> None:
+    """Discard an Action from a hand, face down (seen by its holder and ``knowers``)."""
     st = ctx.st
     st.seats[seat].hand.remove(number)
     st.discard.append(number)
+    who = [seat, *knowers]
+    pin(st, who, number, DISCARD)
+    forget_holder(st, seat, who)
 
 
 def learn_role(ctx: Ctx, seat: int, ref: str, why: str) -> None:
@@ -341,6 +392,8 @@ def learn_hand(ctx: Ctx, seat: int, target: int, why: str) -> None:
     st = ctx.st
     hand = sorted(st.seats[target].hand)
     st.seats[seat].known_hands[target] = hand
+    for n in hand:
+        st.pins[seat][n] = target
     names = ", ".join(card(st, n)["name"] for n in hand) or "no Action"
     ctx.tell([seat], f"{why}: {name(target)} holds {names}.", target=target, cards=hand)
 
@@ -407,6 +460,10 @@ def die(ctx: Ctx, ref: str, by: Any, secret: bool) -> None:
     s = st.seats[i]
     s.dead = True
     st.discard.extend(s.hand)
+    for known in st.pins:
+        for n in s.hand:
+            if known.get(n) == i:
+                known[n] = DISCARD
     s.hand = []
     s.suspicions = 0
     if st.pawn == i:

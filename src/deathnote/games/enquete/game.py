@@ -14,6 +14,7 @@ from . import cards, rounds, tiles  # noqa: F401  (registers the step functions)
 from .cards import window_options, window_play, window_prompt
 from .content import ROLE_IDS, load
 from .flow import FN, SUSPICION_LIMIT, Ctx, advance, card, role_info, tile
+from .sampling import fork_state, sample_state
 from .state import EnqState, InactiveRole, SeatState, Step
 
 if TYPE_CHECKING:
@@ -190,6 +191,9 @@ class EnqueteGame(Game):
             deck=deck,
             tiles=piles,
             stats=[{"keeps": 0, "discards": 0, "plays": 0, "ryuk_plays": 0} for _ in dealt],
+            pins=[{} for _ in range(players + 1)],
+            tile_top=[None] * (players + 1),
+            tile_known=[[] for _ in range(players + 1)],
         )
         events: list[Event] = []
         ctx = Ctx(st, rng, events)
@@ -349,6 +353,15 @@ class EnqueteGame(Game):
         }[state.ending or "round5"]
         seats = tuple(i for i in range(len(state.seats)) if state.apples[i] > 0)
         return Outcome(winners, state.ending or "round5", reason, scores, seats)
+
+    # -- copies and hidden worlds -----------------------------------------------------------
+    def fork_state(self, state: EnqState) -> EnqState:
+        """A copy by hand; the content is shared (see ``sampling.py``)."""
+        return fork_state(state)
+
+    def sample_state(self, state: EnqState, viewer: Viewer, rng: random.Random) -> EnqState:
+        """A world ``viewer`` cannot tell from this one (rules doc: "How a world is sampled")."""
+        return sample_state(state, viewer, rng)
 
     def agents(self) -> Mapping[str, type[Agent]]:
         """The heuristic bot (every Role, the Detective included)."""
