@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from deathnote.engine.rng import choice as rng_choice
+
 from .flow import (
     DISCARD,
     Ctx,
@@ -512,7 +514,7 @@ def theft_target(ctx: Ctx, step: Step) -> None:
     seat, target = step["seat"], step["value"]
     if not st.seats[target].hand:
         return
-    n = ctx.rng.choice(sorted(st.seats[target].hand))
+    n = rng_choice(ctx.rng, sorted(st.seats[target].hand))
     st.seats[target].hand.remove(n)
     st.seats[seat].hand.append(n)
     pin(st, [seat, target], n, seat)

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from deathnote.engine.actions import Event
+from deathnote.engine.rng import choice as rng_choice
+from deathnote.engine.rng import shuffle as rng_shuffle
 
 from .state import EnqState, Step
 
@@ -364,7 +366,7 @@ def refill(ctx: Ctx) -> None:
         for known in st.pins:
             for n in [n for n, h in known.items() if h == DISCARD]:
                 del known[n]
-        ctx.rng.shuffle(st.deck)
+        rng_shuffle(ctx.rng, st.deck)
         st.reshuffles += 1
         ctx.say("The Action discard pile is shuffled into a new draw pile.")
 
@@ -440,7 +442,7 @@ def resolve_death(ctx: Ctx, step: Step) -> None:
         options = [i for i, r in enumerate(st.inactive) if not r.dead]
         ctx.say(f"{ref_label(ref)} does not die: an inactive Role dies in its place.")
         if options:
-            die(ctx, f"i{ctx.rng.choice(options)}", by, secret=False)
+            die(ctx, f"i{rng_choice(ctx.rng, options)}", by, secret=False)
         return
     die(ctx, ref, by, secret=change == "top_secret")
 

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import Field
 
 from deathnote.engine.actions import OMNISCIENT, Action, Decision, Event, Outcome, Seat, Viewer
 from deathnote.engine.errors import OptionsError
 from deathnote.engine.game import Game
+from deathnote.engine.options import GameOptions
+from deathnote.engine.rng import shuffle as rng_shuffle
 
 from . import cards, rounds, tiles  # noqa: F401  (registers the step functions)
 from .cards import window_options, window_play, window_prompt
@@ -20,7 +24,22 @@ from .state import EnqState, InactiveRole, SeatState, Step
 if TYPE_CHECKING:
     from deathnote.agents.base import Agent
 
-OPTION_NAMES = ("first_games", "series_apples", "detective_seat")
+
+class EnqueteOptions(GameOptions):
+    """The options of Le Jeu d'Enquête (ENQ-OPT-01, ENQ-OPT-02)."""
+
+    first_games: bool = Field(
+        False, description="First games: remove Action cards no. 28 to 36 from the deck."
+    )
+    series_apples: list[Annotated[int, Field(ge=0)]] | None = Field(
+        None,
+        description="Apples each seat carries from the earlier games of a series "
+        "(one non-negative integer per seat, in seat order).",
+    )
+    detective_seat: Annotated[int, Field(ge=0)] | None = Field(
+        None, description="Give the Detective to this seat (0 = Player 1) instead of dealing it."
+    )
+
 
 _SEAT, _CARD, _OPTION, _REF, _ROLE = "seat", "card", "option", "role_ref", "role"
 #: What each choice step chooses (``Decision.data["choose"]``): a seat, an Action card by
@@ -112,33 +131,20 @@ class EnqueteGame(Game):
     max_players = 8
     rules_version = "2"
     wins_mode = "mean"
+    options_model = EnqueteOptions
 
     # -- set-up ------------------------------------------------------------------------------
-    def parse_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        """``first_games`` (bool): remove cards 28-36; ``series_apples`` (one int per seat):
-        Apples carried from earlier games of a series; ``detective_seat`` (int): give the
-        Detective to that seat instead of dealing it."""
-        unknown = sorted(set(options) - set(OPTION_NAMES))
-        if unknown:
-            raise OptionsError(f"unknown option(s) {unknown}; enquete takes {list(OPTION_NAMES)}")
-        first = options.get("first_games", False)
-        if not isinstance(first, bool):
-            raise OptionsError(f"option first_games must be true or false, not {first!r}")
+    def check_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        """The checks that depend on the player count (one Apple total per seat, a seat)."""
         series = options.get("series_apples")
-        if series is not None and (
-            not isinstance(series, list)
-            or len(series) != players
-            or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in series)
-        ):
+        if series is not None and len(series) != players:
             raise OptionsError(
                 f"option series_apples must list {players} non-negative integers (one per seat)"
             )
         det = options.get("detective_seat")
-        if det is not None and (
-            not isinstance(det, int) or isinstance(det, bool) or not 0 <= det < players
-        ):
+        if det is not None and not 0 <= det < players:
             raise OptionsError(f"option detective_seat must be a seat from 0 to {players - 1}")
-        return {"first_games": first, "series_apples": series, "detective_seat": det}
+        return options
 
     def load_content(self, path: str | None, options: Mapping[str, Any]) -> Any:
         """The Roles, Actions and Investigations (package data, or a JSON file)."""
@@ -160,26 +166,26 @@ class EnqueteGame(Game):
         """Deal Roles, build the Investigation pile and the Action deck, start set-up; the
         set-up events ("Your Role is ...", the first draws) are logged before any action."""
         others = [r for r in ROLE_IDS if r not in ("detective", "light")]
-        rng.shuffle(others)
+        rng_shuffle(rng, others)
         dealt = ["detective", "light", *others[: players - 2]]
-        rng.shuffle(dealt)
+        rng_shuffle(rng, dealt)
         det = options.get("detective_seat")
         if det is not None:
             i = dealt.index("detective")
             dealt[i], dealt[det] = dealt[det], dealt[i]
         inactive = others[players - 2 :]
-        rng.shuffle(inactive)
+        rng_shuffle(rng, inactive)
         deck = [
             c["number"]
             for c in content["actions"]
             if not (players < 6 and c["six_plus"])
             and not (options.get("first_games") and c["first_games_removable"])
         ]
-        rng.shuffle(deck)
+        rng_shuffle(rng, deck)
         piles: list[int] = []
         for p in range(1, 6):
             group = [t["number"] for t in content["investigations"] if t["pile"] == p]
-            rng.shuffle(group)
+            rng_shuffle(rng, group)
             piles += group
         st = EnqState(
             players=players,

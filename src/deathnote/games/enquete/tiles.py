@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from deathnote.engine.rng import choice as rng_choice
+
 from .flow import (
     INVESTIGATOR_ROLES,
     Ctx,
@@ -98,7 +100,7 @@ def rebirth_choice(ctx: Ctx, step: Step) -> None:
         ctx.say(f"{name(s)} keeps their Role.", seat=s)
         return
     choices = [i for i, r in enumerate(st.inactive) if not r.dead and not r.revealed]
-    i = ctx.rng.choice(choices)
+    i = rng_choice(ctx.rng, choices)
     old, new = st.seats[s].role, st.inactive[i].role
     st.inactive[i].role = old
     st.inactive[i].dead = True
@@ -134,7 +136,7 @@ def tile_confrontation(ctx: Ctx, step: Step) -> None:
     if not choices:
         ctx.say("No unrevealed inactive Role: Confrontation has no effect.")
         return
-    reveal_inactive(ctx, ctx.rng.choice(choices), "detective")
+    reveal_inactive(ctx, rng_choice(ctx.rng, choices), "detective")
 
 
 # 3 Pact -------------------------------------------------------------------------------------
@@ -852,7 +854,7 @@ def tile_resurrection(ctx: Ctx, step: Step) -> None:
     if not choices:
         ctx.say("Resurrection: no living inactive Role; no effect.")
         return
-    i = ctx.rng.choice(choices)
+    i = rng_choice(ctx.rng, choices)
     ctx.say(f"The Detective looks at inactive Role {i + 1}.")
     learn_role(ctx, st.detective, f"i{i}", "Resurrection")
     ctx.then(
