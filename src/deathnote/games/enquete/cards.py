@@ -57,15 +57,6 @@ def effect(
 
 
 # -- windows --------------------------------------------------------------------------------
-def window_seat_ok(st: EnqState, window: Step, seat: int) -> bool:
-    """Whether a window still asks this seat. Only public facts: alive, holding Actions
-    (hand sizes are public) and, for a Lie window, unrevealed. Never what the hand holds."""
-    s = st.seats[seat]
-    if s.dead or not s.hand:
-        return False
-    return not (window["mode"] == "lie" and s.revealed)
-
-
 def others(st: EnqState, seat: int) -> list[int]:
     """Other living players."""
     return [s for s in living(st) if s != seat]

@@ -7,6 +7,7 @@ same format. Every text carries ``source``: "printed" or "reconstructed".
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from deathnote.engine.content import load_checked, package_json
@@ -36,8 +37,16 @@ def default_content() -> dict[str, Any]:
 
 
 def load(path: str | None) -> dict[str, Any]:
-    """Default content, or the file at ``path``; validated either way."""
+    """Default content, or the file at ``path``; validated either way. The default is read
+    and validated once per process: content is never changed (views copy what they show)."""
+    if path is None:
+        return _default()
     return load_checked(path, default_content, validate, "enquete")
+
+
+@cache
+def _default() -> dict[str, Any]:
+    return load_checked(None, default_content, validate, "enquete")
 
 
 def validate(data: Any, where: str) -> None:

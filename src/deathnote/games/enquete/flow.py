@@ -486,7 +486,7 @@ def dead_revealed(st: EnqState) -> int:
 
 def end_condition(st: EnqState) -> str | None:
     """light_revealed or three_dead when met now, else None."""
-    if role_state(st, "light")[0]:
+    if "light" in st.revealed_by:  # every reveal of a Role records who revealed it
         return "light_revealed"
     if dead_revealed(st) >= 3:
         return "three_dead"
@@ -518,6 +518,15 @@ def lie_window(st: EnqState) -> Step:
     return {"k": "window", "mode": "lie", "seats": seats}
 
 
+def window_seat_ok(st: EnqState, window: Step, seat: int) -> bool:
+    """Whether a window still asks this seat. Only public facts: alive, holding Actions
+    (hand sizes are public) and, for a Lie window, unrevealed. Never what the hand holds."""
+    s = st.seats[seat]
+    if s.dead or not s.hand:
+        return False
+    return not (window["mode"] == "lie" and s.revealed)
+
+
 # -- the loop ---------------------------------------------------------------------------
 def advance(ctx: Ctx) -> None:
     """Run steps until one needs a seat's decision or the game is over."""
@@ -531,8 +540,6 @@ def advance(ctx: Ctx) -> None:
             raise RuntimeError("enquete: empty resolution stack before the end")
         top = st.stack[-1]
         if top["k"] == "window":
-            from .cards import window_seat_ok
-
             while top["seats"] and not window_seat_ok(st, top, top["seats"][0]):
                 top["seats"].pop(0)
             if top["seats"]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
@@ -90,6 +91,20 @@ CHOOSES: dict[str, str] = {
 #: Step fields the deciding seat may read in ``Decision.data`` (never a secret of others:
 #: e.g. a Rift ballot's step holds the earlier votes, which stay out).
 _DATA_FIELDS = ("target", "ref", "to", "a", "player", "mode", "left", "total", "all")
+
+
+PASS = Action.make("pass", "Pass")
+
+
+@lru_cache(maxsize=4096)
+def _pick_action(value: Any, label: str) -> Action:
+    """The (immutable) action choosing ``value``: built once, not on every step."""
+    return Action.make("pick", label, v=value)
+
+
+@lru_cache(maxsize=1024)
+def _play_action(number: int, label: str) -> Action:
+    return Action.make("play", label, card=number)
 
 
 def decision_data(st: EnqState, top: Step) -> dict[str, Any]:
@@ -223,17 +238,17 @@ class EnqueteGame(Game):
 
     def legal(self, state: EnqState, seat: Seat) -> Sequence[Action]:
         """Pass or a playable card in a window; one of the offered values otherwise."""
-        pend = self.pending(state)
-        if seat not in pend:
+        if state.over or not state.stack:
             return []
         top = state.stack[-1]
         if top["k"] == "window":
+            if top["seats"][0] != seat:
+                return []
             plays = window_options(state, top, seat)
-            return [
-                Action.make("pass", "Pass"),
-                *(Action.make("play", lb, card=n) for n, lb in plays),
-            ]
-        return [Action.make("pick", label, v=value) for value, label in top["options"]]
+            return [PASS, *(_play_action(n, lb) for n, lb in plays)]
+        if top["seat"] != seat:
+            return []
+        return [_pick_action(value, label) for value, label in top["options"]]
 
     def apply(self, state: EnqState, seat: Seat, action: Action, rng: random.Random) -> list[Event]:
         """Carry out the choice, then resolve until the next decision."""
