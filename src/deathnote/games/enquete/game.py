@@ -14,15 +14,19 @@ from deathnote.engine.errors import OptionsError
 from deathnote.engine.game import Game
 from deathnote.engine.options import GameOptions
 from deathnote.engine.rng import shuffle as rng_shuffle
+from deathnote.engine.spaces import ActionSpace, TableSpace
 
 from . import cards, rounds, tiles  # noqa: F401  (registers the step functions)
 from .cards import window_options, window_play, window_prompt
 from .content import ROLE_IDS, load
 from .flow import FN, SUSPICION_LIMIT, Ctx, advance, card, role_info, tile
+from .learning import action_table, encode, observation_size
 from .sampling import fork_state, sample_state
 from .state import EnqState, InactiveRole, SeatState, Step
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from deathnote.agents.base import Agent
 
 
@@ -94,6 +98,11 @@ _DATA_FIELDS = ("target", "ref", "to", "a", "player", "mode", "left", "total", "
 
 
 PASS = Action.make("pass", "Pass")
+
+
+@lru_cache(maxsize=8)
+def _space(players: int) -> TableSpace:
+    return TableSpace(action_table(players))
 
 
 @lru_cache(maxsize=4096)
@@ -374,6 +383,20 @@ class EnqueteGame(Game):
         }[state.ending or "round5"]
         seats = tuple(i for i in range(len(state.seats)) if state.apples[i] > 0)
         return Outcome(winners, state.ending or "round5", reason, scores, seats)
+
+    # -- numbers for learning ------------------------------------------------------------------
+    def action_space(self, players: int, options: Mapping[str, Any]) -> ActionSpace:
+        """Pass, play each card, pick each value (rules doc: ENQ-LEARN-01)."""
+        return _space(players)
+
+    def observation_shape(self, players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
+        """One flat vector (rules doc: ENQ-LEARN-02)."""
+        return (observation_size(players),)
+
+    def observation_tensor(self, state: EnqState, viewer: Viewer) -> np.ndarray:
+        """Encoded from the viewer's own view and the seat asked (public here)."""
+        asked = next(iter(self.pending(state)), None)
+        return encode(self.view(state, viewer), state.players, asked)
 
     # -- copies and hidden worlds -----------------------------------------------------------
     def fork_state(self, state: EnqState) -> EnqState:
