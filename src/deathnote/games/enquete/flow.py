@@ -480,8 +480,14 @@ def die(ctx: Ctx, ref: str, by: Any, secret: bool) -> None:
 # -- End of the game --------------------------------------------------------------------
 def dead_revealed(st: EnqState) -> int:
     """How many Roles are dead and revealed."""
-    n = sum(1 for s in st.seats if s.dead and s.revealed)
-    return n + sum(1 for r in st.inactive if r.dead and r.revealed)
+    n = 0
+    for s in st.seats:
+        if s.dead and s.revealed:
+            n += 1
+    for r in st.inactive:
+        if r.dead and r.revealed:
+            n += 1
+    return n
 
 
 def end_condition(st: EnqState) -> str | None:
