@@ -42,7 +42,9 @@ def holders(s: EnqState) -> dict[int, int]:
 
 
 def check_knowledge(s: EnqState) -> None:
-    """Everything a viewer is recorded to know for certain is true."""
+    """Everything a viewer is recorded to know for certain is true (and nobody holds fewer
+    than 0 Suspicions, ENQ-CARD-18)."""
+    assert all(x.suspicions >= 0 for x in s.seats)
     where = holders(s)
     for k, pins in enumerate(s.pins):
         for n, h in pins.items():
