@@ -137,14 +137,22 @@ def test_every_hidden_role_and_card_appears_in_samples(players: int) -> None:
         seen: dict[str, set[str]] = {r: set() for r in refs}
         hidden = {n for n, h in holders(s).items() if n not in s.pins[viewer]}
         places: dict[int, set[int]] = {n: set() for n in hidden}
+        pile = [t for t in s.tiles + s.tile_discard if (t - 1) // 5 + 1 == s.round]
+        tops: set[int] = set()
         for _ in range(400):
             world = m.sample_world(viewer, rng)
+            tops.add(st(world).tiles[0])
             for r in refs:
                 seen[r].add(ref_role(world.state, r))
             where = holders(world.state)
             for n in hidden:
                 places[n].add(where[n])
         assert all(seen[r] == roles for r in refs), viewer
+        # The Investigation on top is any of the round's tiles the viewer has not seen.
+        if s.tile_top[viewer] is None:
+            assert tops == set(pile) - set(s.tile_known[viewer]), viewer
+        else:
+            assert tops == {s.tiles[0]}
         # Each hidden card turns up in every place that hides cards from this viewer.
         spots = {h for n in hidden for h in [holders(s)[n]]}
         assert all(places[n] == spots for n in hidden), viewer
