@@ -17,6 +17,7 @@ from deathnote.cli.app import app
 from deathnote.cli.play import TerminalGame
 from deathnote.cli.render import render_view
 from deathnote.engine import Match
+from tests.terminal_input import first_key
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,16 +38,6 @@ def screen(renderable: object, width: int = 100, height: int = 40, color: bool =
     )
     console.print(renderable)
     return console.file.getvalue()  # type: ignore[attr-defined]
-
-
-def first_key(prompt: str) -> str:
-    """Answer a terminal prompt with its first choice (whatever kind of key it shows)."""
-    if "nothing to decide" in prompt or "Pass the device" in prompt:
-        return ""
-    hint = prompt.split("choose ", 1)[1]
-    if hint.startswith("the number or letter in brackets ("):
-        return hint.split("(", 1)[1].split(",")[0]
-    return re.split(r"[-, ]", hint)[0]
 
 
 def play_against_bots(game: str, players: int, seed: int) -> str:
