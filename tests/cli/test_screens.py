@@ -154,3 +154,12 @@ def test_help_and_wording() -> None:
     assert "installing" not in tasks.stderr
     bad = runner.invoke(app, ["play", "confrontation", "--players", "3"])
     assert "2 to 2" not in bad.output and "played by 2 players" in bad.output
+
+
+def test_one_point_is_singular_and_tcg_seats_are_players_beside_their_decks() -> None:
+    text = play_against_bots("confrontation", 2, 3)
+    assert "1 points" not in text and "+1 point (" in text
+    assert "1 point)" in text  # the kill choice "Kill criminal N (Stabber, 1 point)"
+    tcg = play_against_bots("tcg", 2, 3)
+    assert "Player 1  Kira deck" in tcg and "Player 2" in tcg and "L deck" in tcg
+    assert "Winner: Player " in tcg and "Kira's hand" not in tcg
