@@ -160,6 +160,8 @@ def test_a_rules_version_bump_refuses_the_old_rooms(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     created, storage = _stored_room(str(tmp_path / "rooms.db"))
+    played = get_game("confrontation").rules_version
     monkeypatch.setattr(type(get_game("confrontation")), "rules_version", "999")
-    with pytest.raises(RoomUnavailable, match="rules version 1; this server plays version 999"):
+    words = f"rules version {played}; this server plays version 999"
+    with pytest.raises(RoomUnavailable, match=words):
         RoomManager(storage, limits=TEST_LIMITS).get(created["room"])
