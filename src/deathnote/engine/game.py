@@ -8,7 +8,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat, Viewer
+from deathnote.engine.actions import (
+    Action,
+    Decision,
+    Event,
+    Outcome,
+    Seat,
+    Viewer,
+    type_mismatch,
+)
 from deathnote.engine.errors import IllegalAction
 
 if TYPE_CHECKING:
@@ -19,9 +27,11 @@ if TYPE_CHECKING:
     from deathnote.engine.spaces import ActionSpace
 
 
-def not_legal(action: Action) -> IllegalAction:
-    """The error for an action that is well-formed but not among the legal ones."""
-    return IllegalAction(f"{action.label or action.kind!r} is not a legal move now")
+def not_legal(action: Action, why: str | None = None) -> IllegalAction:
+    """The error for an action that is well-formed but not among the legal ones; ``why``
+    (e.g. from ``actions.type_mismatch``) says what was expected."""
+    text = f"{action.label or action.kind!r} is not a legal move now"
+    return IllegalAction(f"{text}: {why}" if why else text)
 
 
 class Game(ABC):
@@ -102,8 +112,9 @@ class Game(ABC):
 
         The default tests membership in ``legal``; games with huge action spaces override.
         """
-        if action not in self.legal(state, seat):
-            raise not_legal(action)
+        legal = self.legal(state, seat)
+        if action not in legal:
+            raise not_legal(action, type_mismatch(action, legal))
 
     @abstractmethod
     def view(self, state: Any, viewer: Viewer) -> dict[str, Any]:
