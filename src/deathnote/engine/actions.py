@@ -154,6 +154,16 @@ def type_mismatch(action: Action, legal: Iterable[Action]) -> str | None:
     return None
 
 
+def json_copy(value: Any) -> Any:
+    """A fresh copy of a JSON value (dicts and lists copied all the way down), so a view
+    never hands out an object the match keeps."""
+    if isinstance(value, dict | Mapping):
+        return {k: json_copy(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_copy(v) for v in value]
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     """What a pending seat is asked: a stable ``kind`` ("chase", "pick_news", ...), the
@@ -171,7 +181,7 @@ class Decision:
 
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
-        return {"kind": self.kind, "prompt": self.prompt, "data": dict(self.data)}
+        return {"kind": self.kind, "prompt": self.prompt, "data": json_copy(self.data)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,8 +210,8 @@ class Event:
         return isinstance(viewer, int) and viewer in self.audience
 
     def to_json(self) -> dict[str, Any]:
-        """JSON form (without the audience)."""
-        return {"text": self.text, "data": dict(self.data)}
+        """JSON form (without the audience): a fresh copy, all the way down."""
+        return {"text": self.text, "data": json_copy(self.data) if self.data else {}}
 
 
 @dataclass(frozen=True, slots=True)
