@@ -1,7 +1,8 @@
 """Every registered game passes the public conformance suite (``deathnote.engine.conformance``).
 
-Each check runs for each set-up of each game: its fewest and most players, and the main
-options (the yes/no and one-of-a-list options of its options model, plus ``EXTRA_OPTIONS``).
+Each check runs for each set-up of each game (``conformance.setups``): its fewest and most
+players, and its main options (the yes/no and one-of-a-list options of its options model,
+plus ``conformance.MAIN_OPTIONS``).
 """
 
 from __future__ import annotations
@@ -14,15 +15,6 @@ from deathnote.engine import conformance, games
 from deathnote.engine.conformance import MissingHook, Setup
 
 GAME_IDS = sorted(games())
-
-#: Main options checked beside the defaults, for games whose options model does not list
-#: them as choices.
-EXTRA_OPTIONS: dict[str, list[dict[str, object]]] = {
-    "confrontation": [{"chapter": 2}],
-    "icg": [{"rules": "kira"}, {"shinigami_eyes": True}],
-    "enquete": [{"first_games": True}],
-    "werewolf": [{"handgun_reveal": "shooter"}],
-}
 
 #: Optional hooks a game does not implement yet (the check is skipped, naming the hook,
 #: only while the hook raises NotImplementedError). Remove an entry when the hook lands.
@@ -44,7 +36,7 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
 
 
 def _setups() -> list[Setup]:
-    return [s for g in GAME_IDS for s in conformance.setups(g, EXTRA_OPTIONS.get(g, ()))]
+    return [s for g in GAME_IDS for s in conformance.setups(g)]
 
 
 SETUPS = _setups()
