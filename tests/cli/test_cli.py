@@ -89,7 +89,7 @@ def test_replay_of_a_broken_file_is_a_clear_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     result = runner.invoke(app, ["replay", str(bad)])
-    assert result.exit_code == 2 and "cannot read" in result.output
+    assert result.exit_code == 2 and "not a saved game" in result.output
 
 
 def test_bench_prints_rates() -> None:
@@ -149,3 +149,81 @@ def test_hotseat_covert_decision_passes_the_device_to_every_seat_alike() -> None
     assert first_round[1].startswith("Player 1, choose")
     assert first_round[2].startswith("Pass the device to Player 2")
     assert first_round[3].startswith("Player 2, nothing to decide")
+
+
+def test_hotseat_private_screens_leave_no_scrollback(tmp_path: Path) -> None:
+    """Every private screen is erased (screen and scrollback, on the alternate screen)
+    before the next "Pass the device" prompt is written (issue 11 §6)."""
+    from deathnote.cli import play as play_module
+
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=100)
+    match = Match.create("toy", 2, 5)
+    answers = iter(["", "1"] * 400)
+
+    def read(prompt: str) -> str:
+        out.write(f"<<{prompt}>>")
+        return next(answers)
+
+    TerminalGame(match, {0, 1}, "random", True, console, read=read).run()
+    written = out.getvalue()
+    assert written.startswith(play_module.ALT_SCREEN_ON)
+    private = f"Your secret is {match.state.secret}"
+    start = 0
+    prompts = 0
+    while (prompt := written.find("<<Pass the device", start)) != -1:
+        before = written[:prompt]
+        last_private = before.rfind(private)
+        if last_private != -1:
+            # the last private line was followed by an erase of screen and scrollback
+            assert play_module.ERASE_ALL in before[last_private:]
+        prompts += 1
+        start = prompt + 1
+    assert prompts > 2
+    # the alternate screen is left before the end screen (which shows the whole game)
+    assert play_module.ALT_SCREEN_OFF in written
+
+
+def test_saves_are_atomic_and_bad_saves_are_one_line_errors(tmp_path: Path) -> None:
+    from deathnote.cli.play import write_atomically
+
+    target = tmp_path / "save.json"
+    target.write_bytes(b'{"old": true}')
+
+    class Boom(Exception):
+        pass
+
+    real_replace = __import__("os").replace
+
+    def crash(*args: object) -> None:
+        raise Boom
+
+    import os
+
+    os.replace = crash  # type: ignore[assignment]
+    try:
+        with pytest.raises(Boom):
+            write_atomically(target, b'{"new": true}')
+    finally:
+        os.replace = real_replace
+    assert target.read_bytes() == b'{"old": true}'  # the old save survives a crash
+    assert [p.name for p in tmp_path.iterdir()] == ["save.json"]  # no temporary left
+    write_atomically(target, b'{"new": true}')
+    assert target.read_bytes() == b'{"new": true}'
+    for content in (b"", b"   \n", b"[1, 2", b"[1, 2]"):
+        target.write_bytes(content)
+        result = runner.invoke(app, ["play", "toy", "--load", str(target)])
+        assert result.exit_code == 2
+        assert "Traceback" not in result.output
+        assert "not a saved game" in result.output
+        assert len(result.output.strip().splitlines()) == 1
+
+
+def test_bad_arguments_are_refused_with_the_choices() -> None:
+    result = runner.invoke(app, ["play", "toy", "--bot", "genius"])
+    assert result.exit_code == 2 and "unknown agent 'genius'" in result.output
+    assert "random" in result.output
+    for args in (["--games", "-3"], ["--games", "0"], ["--jobs", "0"]):
+        result = runner.invoke(app, ["simulate", "toy", *args])
+        assert result.exit_code == 2, args
+        assert "Invalid value" in result.output

@@ -10,9 +10,11 @@ from typing import Annotated, Any
 import orjson
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
+from deathnote.agents import agent_names
 from deathnote.cli.options import build_options
 from deathnote.cli.play import TerminalGame, parse_seat
 from deathnote.cli.render import render_view
@@ -39,9 +41,35 @@ Players = Annotated[int | None, typer.Option(help="Number of players.")]
 Content = Annotated[str | None, typer.Option(help="Path to replacement content data.")]
 
 
+def read_record(path: Path) -> Any:
+    """A saved record as JSON, or a one-line DeathNoteError (empty, unreadable, not JSON)."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DeathNoteError(f"cannot read {path}: {exc.strerror or 'unreadable'}") from None
+    if not data.strip():
+        raise DeathNoteError(f"{path} is empty: not a saved game")
+    try:
+        record = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        raise DeathNoteError(f"{path} is not a saved game (not JSON)") from None
+    if not isinstance(record, dict):
+        raise DeathNoteError(f"{path} is not a saved game (not a record)")
+    return record
+
+
+def check_agent(game_id: str, name: str, flag: str) -> None:
+    """Refuse an agent name the game does not have, listing the valid ones."""
+    names = agent_names(game_id)
+    if name not in names:
+        raise DeathNoteError(
+            f"unknown agent {name!r} for {game_id} ({flag}); choose from {', '.join(names)}"
+        )
+
+
 def fail(exc: Exception) -> None:
     """Print an error for a person and exit with status 2."""
-    err_console.print(f"[red]error:[/] {exc}")
+    err_console.print(f"[red]error:[/] {escape(str(exc))}", soft_wrap=True, highlight=False)
     raise typer.Exit(2)
 
 
@@ -79,7 +107,7 @@ def play(
     """Play a game in the terminal against bots, or hot-seat."""
     try:
         if load is not None:
-            match = Match.replay(orjson.loads(load.read_bytes()))
+            match = Match.replay(read_record(load))
         else:
             spec = get_game(game)
             opts = build_options(chapter, rules, shinigami_eyes, deck, option)
@@ -97,8 +125,8 @@ def play(
             )
         names = match.seat_names()
         humans = set(range(match.players)) if hotseat else {parse_seat(as_ or "1", names)}
-        if bot not in ("random", *match.game.agents()):
-            bot = "random"
+        if len(humans) < match.players:
+            check_agent(match.game.id, bot, "--bot")
         save_path = (
             save
             or load
@@ -112,13 +140,13 @@ def play(
 @app.command("simulate")
 def simulate_cmd(
     game: str,
-    games_: Annotated[int, typer.Option("--games", help="How many games.")] = 100,
+    games_: Annotated[int, typer.Option("--games", min=1, help="How many games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the batch.")] = 0,
     agents: Annotated[
         str, typer.Option(help="One agent for every seat, or one per seat: kira,l")
     ] = "random",
     players: Players = None,
-    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    jobs: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
     save: Annotated[Path | None, typer.Option(help="Write one record per game here.")] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
     plot: Annotated[Path | None, typer.Option(help="Save a PNG chart of the summary.")] = None,
@@ -136,9 +164,8 @@ def simulate_cmd(
         opts = build_options(chapter, rules, shinigami_eyes, deck, option)
         Match.create(game, count, seed, opts, content)  # validate before starting workers
         names = seat_agents([a.strip() for a in agents.split(",") if a.strip()], count)
-        for name in set(names):
-            if name != "random" and name not in spec.agents():
-                raise DeathNoteError(f"unknown agent {name!r} for {game}")
+        for name in sorted(set(names)):
+            check_agent(game, name, "--agents")
         batch = Batch(game, count, tuple(names), opts, content, str(save) if save else None)
         with Progress(
             "[progress.description]{task.description}",
@@ -180,12 +207,8 @@ def replay(
 ) -> None:
     """Replay a record, check it, and show the outcome and log as one viewer saw it."""
     try:
-        record: Any = orjson.loads(file.read_bytes())
-        match = Match.replay(record)
+        match = Match.replay(read_record(file))
         viewer = parse_viewer(as_, match.seat_names())
-    except (OSError, orjson.JSONDecodeError) as exc:
-        fail(DeathNoteError(f"cannot read {file}: {exc}"))
-        return
     except DeathNoteError as exc:
         fail(exc)
         return

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +16,27 @@ from deathnote.cli.render import render_view
 from deathnote.engine.actions import Seat
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.match import Match
+
+# Terminal controls for hot-seat privacy: the alternate screen keeps private screens out
+# of the scrollback, and at every hand-over the screen and the scrollback are erased.
+ALT_SCREEN_ON = "\x1b[?1049h"
+ALT_SCREEN_OFF = "\x1b[?1049l"
+ERASE_ALL = "\x1b[H\x1b[2J\x1b[3J"
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write a file so that a crash leaves either the old file or the new one, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def parse_seat(text: str, names: list[str]) -> Seat:
@@ -57,17 +80,23 @@ class TerminalGame:
         """Write the match record so the game can be resumed or replayed."""
         if self.save_path is None:
             return None
-        self.save_path.parent.mkdir(parents=True, exist_ok=True)
-        self.save_path.write_bytes(orjson.dumps(self.match.record(), option=orjson.OPT_INDENT_2))
+        write_atomically(
+            self.save_path, orjson.dumps(self.match.record(), option=orjson.OPT_INDENT_2)
+        )
         return self.save_path
+
+    def erase(self) -> None:
+        """Hot-seat: erase the screen and the scrollback, so no private screen stays."""
+        self.console.file.write(ERASE_ALL)
+        self.console.file.flush()
 
     def hand_over(self, seat: Seat, always: bool = False) -> None:
         """Hot-seat: clear the screen and wait for the next player before a private view."""
         if not self.hotseat or (self.current_holder == seat and not always):
             return
-        self.console.clear()
+        self.erase()
         self.read(f"Pass the device to {self.match.seat_name(seat)} and press Enter... ")
-        self.console.clear()
+        self.erase()
         self.current_holder = seat
 
     def round_of_secrets(self, asked: set[Seat]) -> None:
@@ -110,29 +139,43 @@ class TerminalGame:
 
     def run(self) -> None:
         """Play until the game ends, then show it from the last human seat's side."""
+        if self.hotseat:
+            # Private screens live on the alternate screen, which keeps no scrollback.
+            self.console.file.write(ALT_SCREEN_ON)
         try:
-            while self.match.outcome() is None:
-                pending = self.match.pending()
-                human = sorted(s for s in pending if s in self.humans)
-                if human and self.hotseat and any(pending[s].covert for s in human):
-                    self.round_of_secrets(set(human))
-                    continue
-                if human:
-                    self.ask(human[0])
-                    continue
-                seat = min(pending)
-                action = self.bots[seat].choose(observe(self.match, seat, self.rngs[seat]))
-                self.match.submit(seat, action)
-                if self.bot_delay:
-                    time.sleep(self.bot_delay)
+            self._play()
         except (KeyboardInterrupt, EOFError):
+            self._leave_private_screen()
             path = self.save()
             if path:
                 self.console.print(
                     f"\nSaved. Resume with: deathnote play {self.match.game.id} --load {path}"
                 )
             raise SystemExit(0) from None
+        self._leave_private_screen()
         self.save()
         viewer = min(self.humans) if len(self.humans) == 1 else "omniscient"
         self.console.print(render_view(self.match.view(viewer)))
         self.console.print(render_view({**self.match.view("omniscient"), "log": []}))
+
+    def _leave_private_screen(self) -> None:
+        if self.hotseat:
+            self.erase()
+            self.console.file.write(ALT_SCREEN_OFF)
+            self.console.file.flush()
+
+    def _play(self) -> None:
+        while self.match.outcome() is None:
+            pending = self.match.pending()
+            human = sorted(s for s in pending if s in self.humans)
+            if human and self.hotseat and any(pending[s].covert for s in human):
+                self.round_of_secrets(set(human))
+                continue
+            if human:
+                self.ask(human[0])
+                continue
+            seat = min(pending)
+            action = self.bots[seat].choose(observe(self.match, seat, self.rngs[seat]))
+            self.match.submit(seat, action)
+            if self.bot_delay:
+                time.sleep(self.bot_delay)
