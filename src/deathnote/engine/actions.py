@@ -154,13 +154,22 @@ def type_mismatch(action: Action, legal: Iterable[Action]) -> str | None:
     return None
 
 
+_ATOM_TYPES = frozenset({str, int, float, bool, type(None)})
+
+
 def json_copy(value: Any) -> Any:
     """A fresh copy of a JSON value (dicts and lists copied all the way down), so a view
     never hands out an object the match keeps."""
-    if isinstance(value, dict | Mapping):
+    kind = type(value)
+    if kind in _ATOM_TYPES:
+        return value
+    atoms = _ATOM_TYPES
+    if kind is dict:
+        return {k: v if type(v) in atoms else json_copy(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [v if type(v) in atoms else json_copy(v) for v in value]
+    if isinstance(value, Mapping):
         return {k: json_copy(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [json_copy(v) for v in value]
     return value
 
 
