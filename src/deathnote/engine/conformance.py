@@ -37,7 +37,7 @@ The checks
 - ``check_sample_world``: for every viewer but the omniscient one, at several moments, each
   sampled world shows that viewer the same view (which includes its legal actions, its own
   decision and the seats it sees waiting), every legal action of every asked seat plays on
-  it, it plays on to an end, and sampling leaves the original unchanged. Coverage: right
+  it (up to 12 per seat, drawn at random), it plays on to an end, and sampling leaves the original unchanged. Coverage: right
   after set-up, a viewer who does not see everything must get worlds that differ (their
   states are not all equal); a game may supply the sharper probe ``Game.hidden_values``
   (every value the viewer cannot rule out must appear, and none it can).
@@ -72,13 +72,17 @@ nothing to decide is built from the other viewer's own sampled worlds, one step 
    matches "the same as far as ``v`` knew", one step on; in some of them ``s`` has nothing
    to decide (``s`` is not asked, or has a single legal action) -- unless ``v`` knew
    already that ``s`` would be asked, and then there is nothing to check.
-   Only successors in which the step told ``v`` the same (the same new log entries ``v``
+   Only successors in which ``s`` was asked the same before the step as in the match
+   (a world where ``s`` has already answered a question everyone is asked at once is
+   another match), and in which the step told ``v`` the same (the same new log entries ``v``
    may see) count: a step that shows ``v`` a card it may see (a Handgun reveal) may also
    tell it, rightly, whether ``s`` is asked.
 3. Leak: ``v``'s views of those successors split exactly along whether ``s`` is asked:
-   every successor where ``s`` has a choice (the real match among them) shows ``v`` one
-   view, every successor where ``s`` has nothing to decide shows ``v`` another (at least
-   two such successors, all alike). A step that shows ``v`` something else it could not
+   every successor where ``s`` has a choice (the real match and at least one sampled
+   world) shows ``v`` one view, every successor where ``s`` has nothing to decide shows
+   ``v`` another (at least two such successors, all alike). Without a sampled world in
+   which ``s`` has a choice, a difference may come from something else the sampler
+   redrew (who has already answered a question put to everyone), so it is no finding. A step that shows ``v`` something else it could not
    know gives views that differ within each group, and is not a finding. A leak through
    the step's own log entries is left to each game's secret-swap tests.
 
@@ -785,20 +789,25 @@ def _covert_step(
     real = _seen(after, viewer)
     told = _dump([e.to_json() for e in after.events[len(before.events) :] if e.visible_to(viewer)])
     rng = random.Random(f"covert:{setup.label}:{seed}:{step}:{viewer}")
-    worlds: list[Match] = []
+    was = _asked(before)
+    worlds: list[tuple[Match, dict[Seat, str]]] = []
     for _ in range(samples):
         world = _sample(before, viewer, rng)
         if seat not in world.pending() or action not in world.legal(seat):
             continue  # the acting seat's choice is one this world does not allow
+        asked_then = _asked(world)
         world.rng.setstate(before.rng.getstate())
         news = world.submit(seat, action)
         if _dump([e.to_json() for e in news if e.visible_to(viewer)]) != told:
             continue  # the step told the viewer something else (a card it sees drawn)
-        worlds.append(world)
+        worlds.append((world, asked_then))
     for s in targets:
-        asked = [real] + [_seen(w, viewer) for w in worlds if _has_choice(w, s)]
-        idle = [_seen(w, viewer) for w in worlds if not _has_choice(w, s)]
-        if len(idle) < 2 or len(set(idle)) != 1 or len(set(asked)) != 1:
+        # The same match: ``s`` was asked the same before the step (not a world where it
+        # has already answered a simultaneous question the real ``s`` has not).
+        same = [w for w, then in worlds if then.get(s) == was.get(s)]
+        asked = [real] + [_seen(w, viewer) for w in same if _has_choice(w, s)]
+        idle = [_seen(w, viewer) for w in same if not _has_choice(w, s)]
+        if len(idle) < 2 or len(set(idle)) != 1 or len(asked) < 2 or len(set(asked)) != 1:
             continue
         if idle[0] != real:
             raise _fail(
@@ -809,6 +818,10 @@ def _covert_step(
                 f"seat {s} is asked differs from its view in the same match where seat {s} "
                 f"has nothing to decide ({_diff(real, idle[0])})",
             )
+
+
+def _asked(match: Match) -> dict[Seat, str]:
+    return {s: d.kind for s, d in match.pending().items()}
 
 
 def _diff(a: bytes, b: bytes) -> str:
