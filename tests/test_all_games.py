@@ -19,18 +19,12 @@ GAME_IDS = sorted(games())
 #: Optional hooks a game does not implement yet (the check is skipped, naming the hook,
 #: only while the hook raises NotImplementedError). Remove an entry when the hook lands.
 MISSING_HOOKS: dict[str, set[str]] = {
-    "confrontation": {"sample_state", "action_space", "observation_tensor"},
-    "icg": {"sample_state", "action_space", "observation_tensor"},
     "enquete": {"sample_state", "action_space", "observation_tensor"},
-    "werewolf": {"sample_state", "action_space", "observation_tensor"},
-    "tcg": {"sample_state", "action_space", "observation_tensor"},
 }
 
 #: Known game bugs the suite finds, by (game, check): expected to fail until the game's
 #: fix lands (then the check passes and the entry should be removed).
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    ("confrontation", "views"): "the view hands out the state's own history lists",
-    ("icg", "views"): "the view hands out the state's own history lists",
     ("enquete", "views"): "the view hands out the content's Investigation tiles",
     ("tcg", "views"): "a card face's abilities list is shared between views (tcg branch)",
 }

@@ -38,7 +38,7 @@ SEED = 1
 #: rest use ``SEED``.
 SEEDS: dict[str, int] = {
     "confrontation-2p": 11,
-    "confrontation-chapter=2-2p": 2,
+    "confrontation-chapter=2-2p": 5,
     "icg-4p": 2,
     "icg-8p": 4,
     "icg-rules=kira-4p": 2,
