@@ -17,6 +17,7 @@ from deathnote.cli.app import app
 from deathnote.cli.play import TerminalGame
 from deathnote.cli.render import render_view
 from deathnote.engine import Match
+from tests.terminal_input import first_key
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,16 +38,6 @@ def screen(renderable: object, width: int = 100, height: int = 40, color: bool =
     )
     console.print(renderable)
     return console.file.getvalue()  # type: ignore[attr-defined]
-
-
-def first_key(prompt: str) -> str:
-    """Answer a terminal prompt with its first choice (whatever kind of key it shows)."""
-    if "nothing to decide" in prompt or "Pass the device" in prompt:
-        return ""
-    hint = prompt.split("choose ", 1)[1]
-    if hint.startswith("the number or letter in brackets ("):
-        return hint.split("(", 1)[1].split(",")[0]
-    return re.split(r"[-, ]", hint)[0]
 
 
 def play_against_bots(game: str, players: int, seed: int) -> str:
@@ -163,3 +154,12 @@ def test_help_and_wording() -> None:
     assert "installing" not in tasks.stderr
     bad = runner.invoke(app, ["play", "confrontation", "--players", "3"])
     assert "2 to 2" not in bad.output and "played by 2 players" in bad.output
+
+
+def test_one_point_is_singular_and_tcg_seats_are_players_beside_their_decks() -> None:
+    text = play_against_bots("confrontation", 2, 3)
+    assert "1 points" not in text and "+1 point (" in text
+    assert "1 point)" in text  # the kill choice "Kill criminal N (Stabber, 1 point)"
+    tcg = play_against_bots("tcg", 2, 3)
+    assert "Player 1  Kira deck" in tcg and "Player 2" in tcg and "L deck" in tcg
+    assert "Winner: Player " in tcg and "Kira's hand" not in tcg

@@ -93,15 +93,18 @@ def test_deck_option_is_stored_in_the_record() -> None:
     )
     assert match.options["decks"][1] == {"name": "My Kira", "cards": KIRA_LIST}
     assert match.options["decks"][0] == {"id": "kira"}
-    assert match.seat_names() == ["Kira", "My Kira"]
+    assert match.seat_names() == ["Player 1", "Player 2"]
+    assert match.view(1)["state"]["players"][1]["deck"] == "My Kira"
     record = orjson.loads(orjson.dumps(match.record()))
     again = Match.replay(record)
     assert again.options == match.options
     assert again.view("omniscient") == match.view("omniscient")
 
 
-def test_seat_names_follow_the_decks() -> None:
-    assert Match.create("tcg", 2, seed=1).seat_names() == ["Kira", "L"]
+def test_seats_are_players_and_decks_are_shown_beside_them() -> None:
+    match = Match.create("tcg", 2, seed=1)
+    assert match.seat_names() == ["Player 1", "Player 2"]
+    assert [p["deck"] for p in match.view("spectator")["state"]["players"]] == ["Kira", "L"]
     both = Match.create("tcg", 2, seed=1, options={"decks": ["l", "l"]})
     assert both.seat_names() == ["Player 1", "Player 2"]
 
@@ -143,7 +146,7 @@ def test_example_deck_file_is_legal() -> None:
 def test_packaged_decks_are_chosen_by_name() -> None:
     match = Match.create("tcg", 2, seed=2, options={"deck": "kira-example", "deck_seat": 1})
     assert match.options["decks"] == [{"id": "kira"}, {"id": "kira-example"}]
-    assert match.seat_names() == ["Kira", "Example Kira deck"]
+    assert match.view(1)["state"]["players"][1]["deck"] == "Example Kira deck"
     side = match.view("omniscient")["state"]["players"][1]
     assert side["deck_count"] + side["hand_count"] == 40
     with pytest.raises(OptionsError, match="no packaged deck 'near'"):

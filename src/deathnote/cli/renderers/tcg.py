@@ -45,7 +45,7 @@ def _side(view: dict[str, Any], seat: int) -> RenderableType:
     order = "first" if state["first"] == seat else "second"
     header = Text.assemble(
         (f"{name}{marker}", "bold"),
-        f"  {side['points']}/{state['win_points']} points  deck {side['deck_count']}"
+        f"  {side['deck']} deck  {side['points']}/{state['win_points']} points  deck {side['deck_count']}"
         f"  hand {side['hand_count']}  discard {len(side['discard'])}"
         f"  Kira card: {side['kira_card']}  ({order})",
     )

@@ -43,7 +43,7 @@ class Confrontation(Game):
     name = "Death Note: Confrontation"
     min_players = 2
     max_players = 2
-    rules_version = "2"
+    rules_version = "3"
     options_model = ConfOptions
 
     def parse_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -24,6 +24,11 @@ INTEL_ABILITIES = ("change_dice", "extra_suspect", "switch", "extra_quiet_night"
 LOCAL_RADIUS = 2  # the 5x5 Search Grid centred on a Home
 
 
+def points_text(count: int) -> str:
+    """ "1 point", "2 points"."""
+    return "1 point" if count == 1 else f"{count} points"
+
+
 def default_path(chapter: int) -> Path:
     """The packaged content file of a chapter."""
     return CONTENT_DIR / f"chapter{chapter}.json"
@@ -335,7 +340,7 @@ class Tables:
                 Action.make(
                     "kill",
                     f"Kill criminal {k['number']} ({types[k['type']]['name']}, "
-                    f"{types[k['type']]['points']} points)",
+                    f"{points_text(types[k['type']]['points'])})",
                     criminal=k["number"],
                 )
                 for k in crims

@@ -14,7 +14,7 @@ from itertools import combinations_with_replacement
 
 from deathnote.engine import rng as draw
 from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat
-from deathnote.games.confrontation.content import CRIME_TYPES, Tables
+from deathnote.games.confrontation.content import CRIME_TYPES, Tables, points_text
 from deathnote.games.confrontation.state import (
     ACCUSE,
     APPLES,
@@ -570,7 +570,7 @@ def _resolve_chase(state: ConfState, ev: list[Event], rng: random.Random) -> Non
         ev.append(
             Event.public(
                 f"Kira wins the Chase and kills the {t.type_names[kind]} at crime scene "
-                f"{SIDES[side]}: +{pts} points ({state.points} in all).",
+                f"{SIDES[side]}: +{points_text(pts)} ({state.points} in all).",
                 winner="kira",
                 points=pts,
             )
@@ -645,7 +645,7 @@ def _place_apple(state: ConfState, row: int, ev: list[Event], rng: random.Random
             state.ryuk_points += pts
             ev.append(
                 Event.public(
-                    f"Kira bribes Ryuk: a row of Apples is full, +{pts} points "
+                    f"Kira bribes Ryuk: a row of Apples is full, +{points_text(pts)} "
                     f"({state.points} in all).",
                     points=pts,
                 )
@@ -826,7 +826,7 @@ def _kill(state: ConfState, c: int, ev: list[Event]) -> None:
     )
     ev.append(
         Event(
-            f"Kira kills criminal {t.numbers[c]} ({t.type_names[kind]}): +{pts} points "
+            f"Kira kills criminal {t.numbers[c]} ({t.type_names[kind]}): +{points_text(pts)} "
             f"({state.points} in all).",
             {"criminal": t.numbers[c], "points": pts},
             None,

@@ -199,11 +199,9 @@ def load_content(path: str | None, options: Mapping[str, Any]) -> dict[str, Any]
 
 
 def seat_names(options: Mapping[str, Any]) -> list[str]:
-    """Seats are named after their decks ("Kira", "L"), or Player 1/2 when alike."""
-    names = [deck_label(d) for d in options.get("decks", DEFAULT_DECKS)]
-    if len(set(names)) != len(names):
-        return ["Player 1", "Player 2"]
-    return names
+    """Seats are Player 1 and Player 2; a deck's name (which a player may write) is shown
+    beside the seat, never used as its name."""
+    return [f"Player {i + 1}" for i in range(len(options.get("decks", DEFAULT_DECKS)))]
 
 
 def deck_label(deck: Mapping[str, Any] | str) -> str:
