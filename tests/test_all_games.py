@@ -18,14 +18,11 @@ GAME_IDS = sorted(games())
 
 #: Optional hooks a game does not implement yet (the check is skipped, naming the hook,
 #: only while the hook raises NotImplementedError). Remove an entry when the hook lands.
-MISSING_HOOKS: dict[str, set[str]] = {
-    "enquete": {"sample_state", "action_space", "observation_tensor"},
-}
+MISSING_HOOKS: dict[str, set[str]] = {}
 
 #: Known game bugs the suite finds, by (game, check): expected to fail until the game's
 #: fix lands (then the check passes and the entry should be removed).
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    ("enquete", "views"): "the view hands out the content's Investigation tiles",
     ("tcg", "views"): "a card face's abilities list is shared between views (tcg branch)",
 }
 
