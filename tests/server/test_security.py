@@ -3,6 +3,7 @@ blocks the loop, strict JSON types, the Origin check, and seeds nobody can deal 
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 import threading
@@ -61,7 +62,11 @@ def test_no_option_from_a_client_opens_a_server_file(
     folder = tmp_path / "folder"
     folder.mkdir()
     missing = tmp_path / "missing.json"
-    paths = [str(secret), str(folder), str(missing)]
+    # A named pipe: opening it to read would block until a writer comes (it froze the
+    # whole server when a TCG deck was read from a client's path).
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    paths = [str(secret), str(folder), str(missing), str(pipe)]
     WATCHED.update(paths)
     OPENED.clear()
     try:
@@ -136,6 +141,39 @@ def test_matches_are_built_and_replayed_off_the_event_loop(
         )
     assert len(threads) == 3
     assert loop_thread not in threads
+
+
+def test_the_loop_answers_while_a_room_is_being_built(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A room whose set-up takes long (big options, slow content) must not stop the others.
+    started, release = threading.Event(), threading.Event()
+    finished: list[bool] = []
+    real_create = Match.create
+
+    def slow_create(*args: Any, **kwargs: Any) -> Match:
+        started.set()
+        release.wait(timeout=10)
+        finished.append(True)
+        return real_create(*args, **kwargs)
+
+    monkeypatch.setattr(Match, "create", slow_create)
+    answers: list[int] = []
+    creating = threading.Thread(
+        target=lambda: answers.append(
+            client.post("/api/rooms", json={"game": "confrontation"}).status_code
+        )
+    )
+    creating.start()
+    try:
+        assert started.wait(timeout=10)
+        # While that room is still being built, the server answers someone else.
+        assert client.get("/api/games").status_code == 200
+        assert finished == []
+    finally:
+        release.set()
+        creating.join(timeout=20)
+    assert answers == [201]
 
 
 # -- §3: strict JSON types, answers, the Origin header -----------------------------------
