@@ -16,7 +16,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from deathnote.engine.actions import Action
+from deathnote.engine.actions import OMNISCIENT, Action
 from deathnote.engine.match import Match
 from deathnote.engine.options import schema
 from deathnote.engine.registry import games, get_game
@@ -413,6 +413,23 @@ def test_a_chosen_seed_reproduces_the_deal_and_an_unchosen_one_is_secret(
     assert app.state.manager.get(secret["room"]).match.seed == drawn[-1]
     with client.websocket_connect(ws_path(secret["links"]["spectator"])) as ws:
         assert view_at(ws, 0)["room"]["seed_chosen"] is False
+
+
+def test_a_chosen_seed_deals_what_match_create_deals_so_l_names_kira_on_day_1(
+    client: TestClient,
+) -> None:
+    # Why a chosen seed is allowed only against bots: its chooser knows the whole deal.
+    seed = 5
+    identity = Match.create("confrontation", 2, seed).view(OMNISCIENT)["state"]["identity"]
+    created = new_room(client, seats=[{"kind": "bot"}, {"kind": "human"}], seed=seed)
+    with client.websocket_connect(ws_path(created["links"]["seats"][1])) as l_ws:
+        view_at(l_ws, 0)
+        l_ws.send_json({"type": "act", "action": {"kind": "accuse"}})
+        view_at(l_ws, 1)
+        l_ws.send_json({"type": "act", "action": {"kind": "name", "suspect": identity}})
+        end = view_at(l_ws, 2)
+    outcome = end["view"]["outcome"]
+    assert outcome is not None and outcome["condition"] == "accusation_right"
 
 
 def test_no_seat_learns_the_drawn_seed(app: FastAPI, client: TestClient) -> None:
