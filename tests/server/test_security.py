@@ -16,6 +16,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from deathnote.agents import RandomAgent
 from deathnote.engine.actions import OMNISCIENT, Action
 from deathnote.engine.match import Match
 from deathnote.engine.options import schema
@@ -174,6 +175,38 @@ def test_the_loop_answers_while_a_room_is_being_built(
         release.set()
         creating.join(timeout=20)
     assert answers == [201]
+
+
+def test_the_loop_answers_while_a_bot_thinks(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Anyone may fill a room with bots: a slow bot must not stop every other room.
+    started, release = threading.Event(), threading.Event()
+    chose: list[bool] = []
+    real_choose = RandomAgent.choose
+
+    def slow_choose(self: RandomAgent, seen: Any) -> Action:
+        started.set()
+        release.wait(timeout=10)
+        chose.append(True)
+        return real_choose(self, seen)
+
+    monkeypatch.setattr(RandomAgent, "choose", slow_choose)
+    # L (seat 1) decides first, and is a bot here.
+    created = new_room(client, seats=[{"kind": "human"}, {"kind": "bot", "agent": "random"}])
+    try:
+        assert started.wait(timeout=10)
+        other = new_room(client)
+        with client.websocket_connect(ws_path(other["links"]["seats"][1])) as ws:
+            view_at(ws, 0)
+            ws.send_json({"type": "ping"})
+            assert receive(ws, "pong")["type"] == "pong"
+        assert chose == []
+    finally:
+        release.set()
+    with client.websocket_connect(ws_path(created["links"]["seats"][0])) as kira:
+        assert view_at(kira, 1)["step"] >= 1  # the bot's move, once it chose, was played
+    assert chose
 
 
 # -- §3: strict JSON types, answers, the Origin header -----------------------------------

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import random
 import secrets
 import time
 from collections import deque
@@ -23,7 +24,7 @@ from limits import RateLimitItemPerSecond
 from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 
-from deathnote.agents import Agent, agent_names, agent_rng, make_agent, observe
+from deathnote.agents import Agent, Observation, agent_names, agent_rng, make_agent
 from deathnote.engine.actions import SPECTATOR, Action, Seat, Viewer
 from deathnote.engine.errors import DeathNoteError, IllegalAction, OptionsError, ReplayError
 from deathnote.engine.match import RECORD_FORMAT, RECORD_FORMATS, Match
@@ -340,7 +341,18 @@ class Room:
             if not seats:
                 return
             seat = seats[0]
-            action = self.bots[seat].choose(observe(self.match, seat, self.bot_rngs[seat]))
+            agent = self.bots[seat]
+            step = len(self.match.actions)
+            # The bot thinks in a worker thread, so a slow bot never holds up the loop. It
+            # gets what it would see now, taken here: the match may move on meanwhile.
+            seen = snapshot(self.match, seat, self.bot_rngs[seat])
+            action = await asyncio.to_thread(agent.choose, seen)
+            if (
+                len(self.match.actions) != step
+                or self.bots.get(seat) is not agent
+                or seat not in self.match.pending()
+            ):
+                continue  # someone moved while it thought: look again
             self.submit_from_bot(seat, action)
             await asyncio.sleep(self.manager.bot_delay)
 
@@ -386,6 +398,12 @@ class Room:
             self._bot_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._bot_task
+
+
+def snapshot(match: Match, seat: Seat, rng: random.Random) -> Observation:
+    """What a bot in ``seat`` sees now, taken at once (safe to read in another thread)."""
+    view = match.view(seat)
+    return Observation(seat, list(match.legal(seat)), lambda: view, rng)
 
 
 def parse_action(data: Any) -> Action:
