@@ -23,6 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from deathnote.engine.match import RECORD_FORMAT
 from deathnote.engine.registry import get_game
+from deathnote.engine.rng import RNG_VERSION
 from deathnote.server.app import create_app
 from deathnote.server.rooms import RoomManager, RoomUnavailable
 from deathnote.server.storage import Base, RoomRow, Storage, database_url
@@ -79,7 +80,7 @@ def test_the_migrations_build_exactly_the_models(db: str) -> None:
     storage = Storage(db)
     with storage.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
     storage.close()
     Storage(db).close()  # a second start finds nothing to do
 
@@ -132,6 +133,7 @@ def test_each_room_keeps_its_rules_version_digest_and_format(tmp_path: Path) -> 
     game = get_game("confrontation")
     assert stored.rules_version == game.rules_version
     assert stored.record_format == RECORD_FORMAT
+    assert stored.rng_version == RNG_VERSION
     room = RoomManager(storage, limits=TEST_LIMITS).get(created["room"])
     assert room is not None and stored.content_digest == room.match.content_digest
     assert len(room.match.actions) == 1
@@ -143,6 +145,7 @@ def test_each_room_keeps_its_rules_version_digest_and_format(tmp_path: Path) -> 
         ("rules_version", "0", "rules version 0; this server plays version"),
         ("content_digest", "0123456789abcdef", "other Death Note: Confrontation content"),
         ("record_format", 99, "record format 99"),
+        ("rng_version", 99, "random generator version 99"),
     ],
 )
 def test_a_room_recorded_under_other_rules_is_refused(
@@ -160,6 +163,9 @@ def test_a_rules_version_bump_refuses_the_old_rooms(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     created, storage = _stored_room(str(tmp_path / "rooms.db"))
+    today = get_game("confrontation").rules_version
     monkeypatch.setattr(type(get_game("confrontation")), "rules_version", "999")
-    with pytest.raises(RoomUnavailable, match="rules version 1; this server plays version 999"):
+    with pytest.raises(
+        RoomUnavailable, match=f"rules version {today}; this server plays version 999"
+    ):
         RoomManager(storage, limits=TEST_LIMITS).get(created["room"])
