@@ -64,7 +64,7 @@ class RoomRow(Base):
     rules_version: Mapped[str | None] = mapped_column(String(32), nullable=True)
     content_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
     record_format: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    # Added by migration 0003 (None: a format-1 room, drawn with generator version 1).
+    # Added by migration 0003 (None in rooms stored before it, which are in format 1).
     rng_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     seed_chosen: Mapped[bool] = mapped_column(default=False)
     opened: Mapped[bool] = mapped_column(default=True)
@@ -104,7 +104,7 @@ class StoredRoom:
     rules_version: str | None = None
     content_digest: str | None = None
     record_format: int | None = None
-    #: The random generator's version (``engine.rng.RNG_VERSION``) the match draws with.
+    #: The random generator's version the deal was drawn with (record format 2).
     rng_version: int | None = None
     #: The creator chose the seed (allowed only with bots in every other seat).
     seed_chosen: bool = False

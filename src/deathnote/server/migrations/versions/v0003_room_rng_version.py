@@ -1,10 +1,10 @@
-"""Each room keeps the version of the random generator its match draws with.
+"""Each room keeps the version of the random generator its deal was drawn with.
 
 Revision ID: 0003
 Revises: 0002
-Record format 2 names the generator (``rng_version``). Rooms stored before this revision
-were written in record format 1, whose generator is version 1, so they keep NULL here and
-replay as version 1.
+Record format 2 names the generator (``rng_version``): the same seed under another
+generator deals other cards. Rooms stored before this revision get NULL and are stored in
+format 1, which replays with generator version 1.
 """
 
 from __future__ import annotations
