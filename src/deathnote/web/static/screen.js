@@ -77,10 +77,15 @@ export function paint(root, { view, room, seat, board, onChoose, onCell, extra, 
     ),
   );
   root.append(header);
-  root.append(renderSeats(room, view, seat));
-  if (view.outcome) root.append(renderOutcome(view.outcome, view.seats));
+  // A drawn board may seat the players itself, place the choices on what they act on and
+  // word the end (board.ownsSeats / ownsChoices / outcome); it gets all it needs in ctx.
+  const ctx = { legal, onCell: onCell || null, onChoose: onChoose || null, room, seat, replay };
+  if (!(board && board.ownsSeats)) root.append(renderSeats(room, view, seat));
+  if (view.outcome) root.append(board && board.outcome ? board.outcome(view, ctx) : renderOutcome(view.outcome, view.seats));
   if (extra) root.append(extra);
-  if (onChoose && view.decision && legal.length) {
+  if (board && board.ownsChoices) {
+    // the board draws the prompt, the buttons and "Waiting for ..." beside what they act on
+  } else if (onChoose && view.decision && legal.length) {
     root.append(
       h(
         "section",
@@ -112,7 +117,7 @@ export function paint(root, { view, room, seat, board, onChoose, onCell, extra, 
     );
   }
   const main = h("div", { class: "main" });
-  if (board) main.append(board.render(view, { legal, onCell: onCell || null }));
+  if (board) main.append(board.render(view, ctx));
   else main.append(renderState(view.state));
   main.append(renderLog(view.log || []));
   root.append(main);

@@ -1,0 +1,128 @@
+"""The drawn screens: one person plays a whole game against bots, on a phone and a laptop.
+
+Each test reads the page as a person does: players by name, no internal id, enum value or
+zero-based seat number, no sideways scrolling, buttons big enough to tap. Screenshots go to
+``test-artifacts/web/`` (git-ignored) so that they can be looked at after the run.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from deathnote.engine.registry import games
+from tests.live_server import LiveServer
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
+SIZES = {"phone": (390, 844), "laptop": (1280, 800)}
+MAX_SECONDS = 90.0
+# What no person should read: snake_case ids, zero-based seats, JSON leftovers.
+RAW = re.compile(r"\b[a-z]+_[a-z_]+\b|\bSeat \d\b|Winners: [a-z]\b|\bundefined\b|\bnull\b|\[object")
+
+
+def check_page(page: Any, game: str) -> None:
+    """What a person reads and taps on the current screen."""
+    text = page.locator("#app").inner_text()
+    raw = RAW.search(text)
+    assert raw is None, f"{game}: raw text {raw.group(0)!r} on the page"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (
+        f"{game}: the page scrolls sideways"
+    )
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('#app button.choice')]
+             .filter(b => b.offsetParent !== null)
+             .map(b => b.getBoundingClientRect())
+             .filter(r => r.height < 44 || r.width < 44).length"""
+    )
+    assert small == 0, f"{game}: {small} choice buttons smaller than 44 px"
+
+
+def click_a_choice(page: Any, rng: random.Random) -> bool:
+    """Tap one of the choices on the board (wherever it sits); True when the game moved."""
+    buttons = page.locator("#app button.choice:not([disabled])")
+    count = buttons.count()
+    if not count:
+        return False
+    step = page.locator("#app").get_attribute("data-step")
+    try:
+        buttons.nth(rng.randrange(count)).click(timeout=3000)
+        page.wait_for_function(
+            "s => document.getElementById('app').dataset.step !== s", arg=step, timeout=5000
+        )
+    except Exception:  # the screen was redrawn under the tap: look again
+        return False
+    return True
+
+
+def play_against_bots(
+    browser: Any, server: LiveServer, game: str, players: int, size: str, seed: int
+) -> Any:
+    """One person in the first seat, bots in the others, played to the end; the last page."""
+    if game not in games():
+        pytest.skip(f"{game} is not registered")
+    created = server.post(
+        "/api/rooms",
+        {
+            "game": game,
+            "players": players,
+            "seats": [{"kind": "human"}] + [{"kind": "bot"}] * (players - 1),
+            "seed": seed,
+        },
+    )
+    width, height = SIZES[size]
+    phone = size == "phone"
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone
+    )
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.base + created["links"]["seats"][0])
+    page.locator("#app[data-step]").wait_for(timeout=10000)
+    page.locator(f".board.{game}").wait_for(timeout=10000)
+    rng = random.Random(seed)
+    clicks = 0
+    shots = 0
+    deadline = time.monotonic() + MAX_SECONDS
+    while page.locator("#app").get_attribute("data-over") != "yes":
+        assert time.monotonic() < deadline, f"{game}: the game did not end"
+        if click_a_choice(page, rng):
+            clicks += 1
+            if clicks in (1, 4, 12):
+                check_page(page, game)
+                page.screenshot(path=str(ARTIFACTS / f"{game}-{size}-{shots}.png"), full_page=True)
+                shots += 1
+        else:
+            page.wait_for_timeout(50)
+    page.locator("#outcome").wait_for(timeout=5000)
+    check_page(page, game)
+    page.screenshot(path=str(ARTIFACTS / f"{game}-{size}-end.png"), full_page=True)
+    assert clicks > 0
+    assert errors == []
+    return page
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_werewolf_against_bots_on_the_drawn_table(
+    browser: Any, server: LiveServer, size: str
+) -> None:
+    page = play_against_bots(browser, server, "werewolf", 5, size, seed=7)
+    try:
+        tiles = page.locator(".board.werewolf li.seat")
+        assert tiles.count() == 5
+        assert tiles.nth(0).inner_text().startswith("Player 1")
+        # At the end every Role is shown on the table and the winners are named with theirs.
+        assert page.locator(".role-chip.hidden").count() == 0
+        winners = page.locator("#outcome .winners").inner_text()
+        assert re.match(r"(Kira's|L's) team wins: Player \d \(\w", winners), winners
+        assert page.locator("#me .card.role .card-name").inner_text()
+    finally:
+        page.context.close()
