@@ -62,7 +62,13 @@ def click_a_choice(page: Any, rng: random.Random) -> bool:
 
 
 def play_against_bots(
-    browser: Any, server: LiveServer, game: str, players: int, size: str, seed: int
+    browser: Any,
+    server: LiveServer,
+    game: str,
+    players: int,
+    size: str,
+    seed: int,
+    options: dict[str, Any] | None = None,
 ) -> Any:
     """One person in the first seat, bots in the others, played to the end; the last page."""
     if game not in games():
@@ -74,6 +80,7 @@ def play_against_bots(
             "players": players,
             "seats": [{"kind": "human"}] + [{"kind": "bot"}] * (players - 1),
             "seed": seed,
+            "options": options or {},
         },
     )
     width, height = SIZES[size]
@@ -91,6 +98,9 @@ def play_against_bots(
     rng = random.Random(seed)
     clicks = 0
     shots = 0
+    name = f"{game}-{size}" + "".join(
+        f"-{v}" for v in (options or {}).values() if isinstance(v, str)
+    )
     deadline = time.monotonic() + MAX_SECONDS
     while page.locator("#app").get_attribute("data-over") != "yes":
         assert time.monotonic() < deadline, f"{game}: the game did not end"
@@ -98,13 +108,13 @@ def play_against_bots(
             clicks += 1
             if clicks in (1, 4, 12):
                 check_page(page, game)
-                page.screenshot(path=str(ARTIFACTS / f"{game}-{size}-{shots}.png"), full_page=True)
+                page.screenshot(path=str(ARTIFACTS / f"{name}-{shots}.png"), full_page=True)
                 shots += 1
         else:
             page.wait_for_timeout(50)
     page.locator("#outcome").wait_for(timeout=5000)
     check_page(page, game)
-    page.screenshot(path=str(ARTIFACTS / f"{game}-{size}-end.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-end.png"), full_page=True)
     assert clicks > 0
     assert errors == []
     return page
@@ -124,5 +134,24 @@ def test_werewolf_against_bots_on_the_drawn_table(
         winners = page.locator("#outcome .winners").inner_text()
         assert re.match(r"(Kira's|L's) team wins: Player \d \(\w", winners), winners
         assert page.locator("#me .card.role .card-name").inner_text()
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize(("size", "rules"), [("phone", "kira"), ("laptop", "light")])
+def test_icg_against_bots_on_the_drawn_table(
+    browser: Any, server: LiveServer, size: str, rules: str
+) -> None:
+    options = {"rules": rules, "shinigami_eyes": rules == "kira"}
+    page = play_against_bots(browser, server, "icg", 5, size, seed=5, options=options)
+    try:
+        tiles = page.locator(".board.icg li.seat")
+        assert tiles.count() == 5
+        assert page.locator(".board.icg li.seat.red").count() == 1  # the red Placement
+        # At the end the Missions are revealed on every seat, by name.
+        assert page.locator(".board.icg li.seat", has_text="Mission: ").count() == 5
+        winners = page.locator("#outcome .winners").inner_text()
+        assert re.match(r"(Kira's|L's) team wins: Player \d \(", winners), winners
+        assert page.locator("#me .card.role").count() == 2
     finally:
         page.context.close()
