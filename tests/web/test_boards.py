@@ -155,3 +155,21 @@ def test_icg_against_bots_on_the_drawn_table(
         assert page.locator("#me .card.role").count() == 2
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize(("size", "seed"), [("phone", 1), ("laptop", 2)])
+def test_enquete_against_bots_on_the_drawn_table(
+    browser: Any, server: LiveServer, size: str, seed: int
+) -> None:
+    page = play_against_bots(browser, server, "enquete", 5, size, seed=seed)
+    try:
+        tiles = page.locator(".board.enquete li.enq-seat")
+        assert tiles.count() == 5
+        # One Detective, marked at the table; on the phone it is this person (seed 1).
+        assert page.locator(".board.enquete li.enq-seat.detective").count() == 1
+        role = page.locator("#me .card.role .card-name").inner_text()
+        assert (role == "The Detective") == (seed == 1), role
+        assert page.locator("#apples tbody tr").count() == 5
+        assert page.locator("#outcome .winners").inner_text().startswith("Apples this game: ")
+    finally:
+        page.context.close()
