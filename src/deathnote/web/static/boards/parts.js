@@ -86,8 +86,10 @@ export function back(label = "card") {
   return h("span", { class: "card-back", title: label, "aria-label": label });
 }
 
+// A pile of `n` cards seen from the back: a few drawn fanned, then the count.
 export function backs(n, label) {
-  return h("span", { class: "backs", title: `${n} ${label}${n === 1 ? "" : "s"}` }, Array.from({ length: n }, () => back(label)), h("small", {}, String(n)));
+  const drawn = Math.min(n, 8);
+  return h("span", { class: "backs", title: `${n} ${label}${n === 1 ? "" : "s"}` }, Array.from({ length: drawn }, () => back(label)), h("small", {}, String(n)));
 }
 
 // The end, from the game's own words: the reason and the winners by name and team.
