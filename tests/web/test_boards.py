@@ -190,3 +190,45 @@ def test_tcg_against_a_bot_on_the_drawn_table(browser: Any, server: LiveServer, 
             assert page.evaluate("document.documentElement.scrollHeight") < 6000
     finally:
         page.context.close()
+
+
+def test_two_people_play_werewolf_on_two_screens(browser: Any, server: LiveServer) -> None:
+    """A phone and a laptop at one 5-seat table with three bots: neither screen shows the
+    other person's Role or hand before the rules show it."""
+    created = server.post(
+        "/api/rooms",
+        {
+            "game": "werewolf",
+            "players": 5,
+            "seats": [{"kind": "human"}] * 2 + [{"kind": "bot"}] * 3,
+            "seed": 12,
+        },
+    )
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    laptop = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        pages = [phone.new_page(), laptop.new_page()]
+        for seat, page in enumerate(pages):
+            page.goto(server.base + created["links"]["seats"][seat])
+            page.locator(".board.werewolf").wait_for(timeout=10000)
+        rng = random.Random(12)
+        deadline = time.monotonic() + MAX_SECONDS
+        while not all(p.locator("#app").get_attribute("data-over") == "yes" for p in pages):
+            assert time.monotonic() < deadline, "the game did not end"
+            acted = False
+            for seat, page in enumerate(pages):
+                other = page.locator(f".board.werewolf li.seat[data-seat='{1 - seat}']")
+                if page.locator("#app").get_attribute("data-over") != "yes":
+                    tile = other.inner_text().lower()
+                    # the other person's Role: hidden, known through a card, or shown by death
+                    assert "role hidden" in tile or "(you know)" in tile or "dead" in tile, tile
+                    acted = click_a_choice(page, rng) or acted
+            if not acted:
+                pages[0].wait_for_timeout(50)
+        for seat, page in enumerate(pages):
+            check_page(page, "werewolf", 390 if seat == 0 else 1280)
+            assert page.locator(".role-chip.hidden").count() == 0  # the end shows every Role
+        pages[0].screenshot(path=str(ARTIFACTS / "werewolf-two-people-phone-end.png"))
+    finally:
+        phone.close()
+        laptop.close()

@@ -108,6 +108,8 @@ def test_two_people_play_a_whole_confrontation_game(browser: Any, server: LiveSe
         assert clicks >= 10  # a real game, not an accusation on day 1
         assert kira_page.locator("#outcome").is_visible()
         assert l_page.locator("#outcome").is_visible()
+        won = kira_page.locator("#outcome .winners").inner_text()
+        assert re.fullmatch(r"Winners: (Kira|L)", won), won  # by seat name, not "l"
         check_no_identity_before_the_end(frames, l_html)
 
         # The replay steps through the game as any seat.

@@ -47,14 +47,14 @@ export function renderLog(log) {
 
 export function renderOutcome(outcome, seats) {
   if (!outcome) return null;
-  const winners = outcome.winners.length ? outcome.winners.join(", ") : "nobody";
+  // winners by seat name: outcome.winners holds team ids ("l"), never shown to a person
   const seatsWon = (outcome.winning_seats || []).map((s) => seats[s]).join(", ");
   return h(
     "section",
     { class: "panel outcome", id: "outcome" },
     h("h2", {}, "Game over"),
     h("p", {}, outcome.reason),
-    h("p", {}, `Winners: ${winners}${seatsWon ? ` (${seatsWon})` : ""}`),
+    h("p", { class: "winners" }, `Winners: ${seatsWon || "nobody"}`),
   );
 }
 
