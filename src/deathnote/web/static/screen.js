@@ -77,6 +77,10 @@ export function paint(root, { view, room, seat, board, onChoose, onCell, extra, 
     ),
   );
   root.append(header);
+  if (room.seed_chosen) {
+    // Everyone is told: the room's creator chose the seed, so knows the deal in advance.
+    root.append(h("p", { class: "muted", id: "seed-chosen" }, "The room's creator chose this game's random seed (every other seat is a bot)."));
+  }
   // A drawn board may seat the players itself, place the choices on what they act on and
   // word the end (board.ownsSeats / ownsChoices / outcome); it gets all it needs in ctx.
   const ctx = { legal, onCell: onCell || null, onChoose: onChoose || null, room, seat, replay };
