@@ -19,6 +19,7 @@ def test_match_env_is_the_pettingzoo_aec_env() -> None:
 def test_interop_package_imports_without_the_learning_libraries() -> None:
     code = (
         "import sys; sys.modules['pettingzoo'] = None; sys.modules['gymnasium'] = None\n"
+        "sys.modules['pyspiel'] = None\n"
         "import deathnote.interop, deathnote.engine\n"
         "print('ok')"
     )
@@ -33,6 +34,6 @@ def test_learning_libraries_are_an_extra_not_a_main_dependency() -> None:
     project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
     main = " ".join(project["project"]["dependencies"])
     extras = project["project"]["optional-dependencies"]
-    for name in ("pettingzoo", "gymnasium"):
+    for name in ("pettingzoo", "gymnasium", "open_spiel"):
         assert name not in main
         assert any(dep.startswith(name) for dep in extras["rl"])

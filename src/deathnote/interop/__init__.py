@@ -2,6 +2,7 @@
 
 - ``deathnote.interop.pettingzoo``: ``env(game_id, players)`` (AEC) and ``parallel_env``.
 - ``deathnote.interop.gymnasium``: one seat against bots, ``deathnote/<Game>-v0``.
+- ``deathnote.interop.openspiel``: OpenSpiel Python games ``deathnote_<id>``.
 
 ``MatchEnv`` is the PettingZoo AEC environment under its old name (no second API). The
 adapters are imported on first use, so ``import deathnote.interop`` works without the
