@@ -5,17 +5,18 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import orjson
 from rich.console import Console
 
-from deathnote.agents import Agent, agent_rng, make_agent, observe
+from deathnote.agents import Agent, Observation, make_agent
 from deathnote.cli.render import render_view
-from deathnote.engine.actions import Seat
+from deathnote.engine.actions import Action, Seat
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.match import Match
+from deathnote.engine.play import Step, Table
 
 # Terminal controls for hot-seat privacy: the alternate screen keeps private screens out
 # of the scrollback, and at every hand-over the screen and the scrollback are erased.
@@ -73,8 +74,11 @@ class TerminalGame:
         self.bots: dict[Seat, Agent] = {
             s: make_agent(match.game.id, bot, s) for s in range(match.players) if s not in humans
         }
-        self.rngs = {s: agent_rng(match.seed, s) for s in range(match.players)}
+        people: dict[Seat, Agent] = {s: Person(self, s) for s in humans}
+        self.table = Table(match, {**self.bots, **people})
         self.current_holder: Seat | None = None
+        #: Hot-seat: choices read in a round of secrets, submitted as the loop asks.
+        self.collected: dict[Seat, Action] = {}
 
     def save(self) -> Path | None:
         """Write the match record so the game can be resumed or replayed."""
@@ -99,23 +103,23 @@ class TerminalGame:
         self.erase()
         self.current_holder = seat
 
-    def round_of_secrets(self, asked: set[Seat]) -> None:
+    def round_of_secrets(self) -> None:
         """Hot-seat with a covert decision: the device goes to every human seat alike.
 
         Naming only the seat being asked would tell the table who holds the secret, so each
         human seat takes the device in turn; those with nothing to decide see the same pause.
+        The choices read are submitted as the play loop asks each seat.
         """
+        pending = self.match.pending()
         for seat in sorted(self.humans):
-            if self.match.outcome() is not None:
-                return
             self.hand_over(seat, always=True)
-            if seat in asked and seat in self.match.pending():
-                self.ask(seat)
+            if seat in pending:
+                self.collected[seat] = self.pick(seat)
             else:
                 self.console.print(render_view(self.match.view(seat)))
                 self.read(f"{self.match.seat_name(seat)}, nothing to decide; press Enter... ")
 
-    def ask(self, seat: Seat) -> None:
+    def pick(self, seat: Seat) -> Action:
         """Show a human seat its view and read one legal choice."""
         self.hand_over(seat)
         while True:
@@ -128,14 +132,26 @@ class TerminalGame:
             if answer.lower() in ("q", "quit"):
                 raise KeyboardInterrupt
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                try:
-                    self.match.submit(seat, legal[int(answer) - 1])
-                except DeathNoteError as exc:
-                    self.console.print(f"[red]{exc}[/]")
-                    continue
-                self.save()
-                return
+                return legal[int(answer) - 1]
             self.console.print(f"[red]Please type a number from 1 to {len(legal)}.[/]")
+
+    def choose_for(self, seat: Seat, legal: Sequence[Action]) -> Action:
+        """A person's choice when the play loop asks their seat."""
+        if seat not in self.collected and self.hotseat:
+            pending = self.match.pending()
+            if any(pending[s].covert for s in pending if s in self.humans):
+                self.round_of_secrets()
+        action = self.collected.pop(seat, None)
+        if action is not None and action in legal:
+            return action
+        return self.pick(seat)
+
+    def after(self, step: Step) -> None:
+        """After each action: a person's is saved at once; a bot's may pause the screen."""
+        if step.seat in self.humans:
+            self.save()
+        elif self.bot_delay:
+            time.sleep(self.bot_delay)
 
     def run(self) -> None:
         """Play until the game ends, then show it from the last human seat's side."""
@@ -165,17 +181,18 @@ class TerminalGame:
             self.console.file.flush()
 
     def _play(self) -> None:
-        while self.match.outcome() is None:
-            pending = self.match.pending()
-            human = sorted(s for s in pending if s in self.humans)
-            if human and self.hotseat and any(pending[s].covert for s in human):
-                self.round_of_secrets(set(human))
-                continue
-            if human:
-                self.ask(human[0])
-                continue
-            seat = min(pending)
-            action = self.bots[seat].choose(observe(self.match, seat, self.rngs[seat]))
-            self.match.submit(seat, action)
-            if self.bot_delay:
-                time.sleep(self.bot_delay)
+        self.table.play(on_step=self.after)
+
+
+class Person(Agent):
+    """A person at the keyboard, seated at the play loop like any agent."""
+
+    name = "person"
+
+    def __init__(self, game: TerminalGame, seat: Seat) -> None:
+        super().__init__(seat)
+        self.game = game
+
+    def choose(self, obs: Observation) -> Action:
+        """Read the person's choice (the round of secrets in hot-seat play)."""
+        return self.game.choose_for(self.seat, obs.legal)

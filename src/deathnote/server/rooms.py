@@ -16,10 +16,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from deathnote.agents import Agent, agent_names, agent_rng, make_agent, observe
+from deathnote.agents import Agent, agent_names, make_agent
 from deathnote.engine.actions import SPECTATOR, Action, Seat, Viewer
 from deathnote.engine.errors import DeathNoteError, IllegalAction, OptionsError
 from deathnote.engine.match import Match
+from deathnote.engine.play import Table
 from deathnote.engine.registry import get_game
 from deathnote.server.storage import Storage, StoredRoom
 
@@ -78,8 +79,9 @@ class Room:
         self.match = match
         self.manager = manager
         self.connections: list[Connection] = []
-        self.bots: dict[Seat, Agent] = {}
-        self.bot_rngs = {s: agent_rng(match.seed, s) for s in range(match.players)}
+        #: The bots' seats at the play loop (the people's seats are played from outside).
+        self.table = Table(match, {})
+        self.bots: dict[Seat, Agent] = self.table.agents
         self.pending_since: dict[Seat, float] = {}
         self.pending_step: dict[Seat, int] = {}
         self._bot_task: asyncio.Task[None] | None = None
@@ -245,7 +247,7 @@ class Room:
             # Not stored means not accepted: go back to the stored record.
             record = self.match.record()
             record["actions"] = record["actions"][:-1]
-            self.match = Match.replay(record)
+            self.match = self.table.match = Match.replay(record)
             self.manager.log(f"room {self.id}: storing step {step} failed: {exc!r}")
             raise IllegalAction(
                 "your action could not be stored, so it did not count; try again"
@@ -300,21 +302,11 @@ class Room:
         return sorted(s for s in self.match.pending() if s in self.bots)
 
     async def _run_bots(self) -> None:
-        for _ in range(MAX_BOT_STEPS):
-            seats = self._bots_to_move()
-            if not seats:
-                return
-            seat = seats[0]
-            action = self.bots[seat].choose(observe(self.match, seat, self.bot_rngs[seat]))
-            self.submit_from_bot(seat, action)
-            await asyncio.sleep(self.manager.bot_delay)
-
-    def submit_from_bot(self, seat: Seat, action: Action) -> None:
-        """A bot's action (bots only pick legal actions; a failure is a bug, logged)."""
         try:
-            self.submit(seat, action)
+            for _step in self.table.steps(submit=self.submit, max_actions=MAX_BOT_STEPS):
+                await asyncio.sleep(self.manager.bot_delay)
         except DeathNoteError as exc:  # pragma: no cover - a bug in a game's agent
-            self.manager.log(f"room {self.id}: bot of seat {seat} failed: {exc}")
+            self.manager.log(f"room {self.id}: the bots stopped: {exc}")
 
     def hand_to_bot(self, seat: Seat, agent: str) -> None:
         """The creator gives an idle or absent person's seat to a bot."""

@@ -14,12 +14,11 @@ from typing import Any
 
 import orjson
 
-from deathnote.agents import agent_rng, make_agent, observe
+from deathnote.agents import make_agent
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.match import Match
+from deathnote.engine.play import MAX_ACTIONS, Table
 from deathnote.engine.registry import get_game
-
-MAX_ACTIONS = 100_000
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -59,22 +58,9 @@ def play_one(batch: Batch, seed: int, index: int = 0) -> dict[str, Any]:
     try:
         match = Match.create(batch.game, batch.players, seed, batch.options, batch.content)
         agents = [make_agent(batch.game, name, s) for s, name in enumerate(batch.agents)]
-        # Each agent's generator is made when it first decides (seeding costs as much as
-        # a few actions, and many short games never ask some seats); same draws as before.
-        rngs: list[random.Random | None] = [None] * batch.players
-        pending, submit = match.pending, match.submit
-        outcome = match.outcome()
-        steps = 0
-        while outcome is None:
-            if steps >= MAX_ACTIONS:
-                raise DeathNoteError(f"no end after {MAX_ACTIONS} actions")
-            seat = min(pending())
-            rng = rngs[seat]
-            if rng is None:
-                rng = rngs[seat] = agent_rng(seed, seat)
-            submit(seat, agents[seat].choose(observe(match, seat, rng)))
-            steps += 1
-            outcome = match.outcome()
+        outcome = Table(match, agents, seed).play(max_actions=MAX_ACTIONS)
+        if outcome is None:  # pragma: no cover - every seat has an agent
+            raise DeathNoteError("the game stopped with no seat to ask")
         if batch.save_dir:
             path = Path(batch.save_dir) / f"{batch.game}-{index:06d}.json"
             path.write_bytes(orjson.dumps(match.record(), option=orjson.OPT_INDENT_2))
