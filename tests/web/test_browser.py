@@ -255,6 +255,19 @@ def test_every_registered_game_is_playable_on_the_generic_screen(
         )
         assert page.locator("ol.log li").count() > 0
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        # The log grown from deltas is the log a fresh page gets whole.
+        page.wait_for_function(
+            "() => document.querySelector('#choices button.choice') || "
+            "document.getElementById('app').dataset.over === 'yes'",
+            timeout=10000,
+        )
+        step = page.locator("#app").get_attribute("data-step")
+        merged = page.locator("ol.log li").all_inner_texts()
+        page.reload()
+        page.wait_for_function(
+            "s => document.getElementById('app').dataset.step === s", arg=step, timeout=10000
+        )
+        assert page.locator("ol.log li").all_inner_texts() == merged
         assert errors == []
     finally:
         context.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,11 @@ if TYPE_CHECKING:
     from deathnote.engine.spaces import ActionSpace
 
 RECORD_FORMAT = 1
+
+#: Actions between the snapshots a match keeps to roll back a failed action (a fork of
+#: the match every this many actions; nothing before the first, which is rebuilt from the
+#: seed): a rollback replays fewer than this many actions, never the whole record.
+SNAPSHOT_EVERY = 64
 
 
 def content_digest(content: Any) -> str:
@@ -63,6 +69,17 @@ class Match:
         self._outcome = game.outcome(self.state)
         self.actions: list[tuple[Seat, Action]] = []
         self.events: list[Event] = list(setup_events)
+        #: ``_steps[k]``: how many events there were after ``k`` actions.
+        self._steps: list[int] = [len(self.events)]
+        # Who may see each event, settled once per event (when a view first needs it):
+        # the JSON of every event and, per viewer, the numbers of the events it may see.
+        self._indexed = 0
+        self._blobs: list[bytes] = []
+        self._seen: dict[Viewer, list[int]] = {}
+        self._index_shared = False
+        # The latest snapshot (a fork taken before action ``_snap_step``), for rollbacks.
+        self._snapshot: Match | None = None
+        self._snap_step = 0
         #: True for a world drawn by ``sample_world``: it has no record to replay.
         self.sampled = False
         self._space: ActionSpace | None = None
@@ -184,14 +201,18 @@ class Match:
                     raise not_legal(action)
         else:
             self.game.check(self.state, seat, action)
+        step = len(self.actions)
+        if step - self._snap_step >= SNAPSHOT_EVERY:
+            self._take_snapshot(step)
         try:
             events = self.game.apply(self.state, seat, action, self.rng)
         except Exception:
-            # A bug in a rule must not lose the game: rebuild the state from the record.
-            self._restore()
+            # A bug in a rule must not lose the game: back to the match before this action.
+            self.rewind(step)
             raise
         self.actions.append((seat, action))
         self.events.extend(events)
+        self._steps.append(len(self.events))
         self._legal.clear()
         self._pending = None
         self._outcome = self.game.outcome(self.state)
@@ -207,6 +228,9 @@ class Match:
         twin.rng.setstate(self.rng.getstate())
         twin.actions = list(self.actions)
         twin.events = list(self.events)
+        twin._steps = list(self._steps)
+        # The event index is shared until either side adds to it (then it copies).
+        self._index_shared = twin._index_shared = True
         twin._legal = {}
         twin._pending = None
         return twin
@@ -225,6 +249,9 @@ class Match:
         twin.rng = random.Random(rng.getrandbits(64))
         twin.actions = []
         twin.events = [e for e in self.events if e.visible_to(viewer)]
+        twin._steps = [len(twin.events)]
+        twin._indexed, twin._blobs, twin._seen, twin._index_shared = 0, [], {}, False
+        twin._snapshot, twin._snap_step = None, 0
         twin.sampled = True
         twin._legal = {}
         twin._pending = None
@@ -272,12 +299,40 @@ class Match:
         """The shape of ``observation_tensor`` for this match."""
         return self.game.observation_shape(self.players, self.options)
 
-    def _restore(self) -> None:
-        clean = Match.replay(self.record())
-        self.state, self.rng, self.events = clean.state, clean.rng, clean.events
-        self._legal.clear()
-        self._pending = None
-        self._outcome = self.game.outcome(self.state)
+    # -- going back ------------------------------------------------------------------------
+    def _take_snapshot(self, step: int) -> None:
+        snap = self.fork()
+        snap._snapshot = None  # snapshots never chain
+        self._snapshot, self._snap_step = snap, step
+
+    def rewind(self, steps: int) -> None:
+        """Go back to the match as it was after its first ``steps`` actions (a rule that
+        failed, an action that could not be stored): from the latest snapshot at or before
+        that step (or from the seed), replaying fewer than ``SNAPSHOT_EVERY`` actions."""
+        if not 0 <= steps <= len(self.actions):
+            raise ValueError(f"cannot rewind to step {steps} of {len(self.actions)}")
+        if self.sampled:
+            raise ReplayError("a sampled world has no record to rewind")
+        snap = self._snapshot
+        if snap is not None and len(snap.actions) <= steps:
+            base = snap.fork()
+        else:
+            snap = None
+            base = Match(
+                self.game, self.players, self.seed, self.options, self.content, self.content_path
+            )
+        for seat, action in self.actions[len(base.actions) : steps]:
+            base.submit(seat, action)
+        space, digest = self._space, self._digest
+        self.__dict__.update(base.__dict__)
+        self._space, self._digest = space, digest
+        self._snapshot = snap
+        self._snap_step = len(snap.actions) if snap is not None else 0
+        self._index_shared = True  # the index may be the snapshot's own
+
+    def timeline(self, every: int = 16) -> Timeline:
+        """This match at any step, from a fork every ``every`` steps (replay pages)."""
+        return Timeline(self, every)
 
     def outcome(self) -> Outcome | None:
         """The outcome once the game is over, else None (cached: it changes only on submit)."""
@@ -292,15 +347,69 @@ class Match:
         names = self.seat_names()
         return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
-    def log(self, viewer: Viewer) -> list[dict[str, Any]]:
-        """The events this viewer may see, in order."""
-        return [e.to_json() for e in self.events if e.visible_to(viewer)]
+    # -- views ------------------------------------------------------------------------------
+    def _index_events(self) -> None:
+        """Settle who may see the events not yet indexed, and build their JSON once."""
+        events = self.events
+        if self._indexed == len(events):
+            return
+        if self._index_shared:
+            self._blobs = list(self._blobs)
+            self._seen = {v: list(seen) for v, seen in self._seen.items()}
+            self._index_shared = False
+        seen = self._seen
+        if not seen:
+            seen.update({v: [] for v in (*range(self.players), SPECTATOR, OMNISCIENT)})
+        everyone = list(seen.values())
+        omniscient = seen[OMNISCIENT]
+        blobs = self._blobs
+        dumps = orjson.dumps
+        for number in range(self._indexed, len(events)):
+            event = events[number]
+            blobs.append(dumps(event.to_json()))
+            if event.audience is None:
+                for numbers in everyone:
+                    numbers.append(number)
+            else:
+                omniscient.append(number)
+                for seat in event.audience:
+                    if seat in seen and seat != OMNISCIENT:
+                        seen[seat].append(number)
+        self._indexed = len(events)
 
-    def view(self, viewer: Viewer) -> dict[str, Any]:
-        """Everything the viewer may see, JSON-ready: state, log, own decision and choices."""
+    def log(self, viewer: Viewer, since: int | None = None) -> list[dict[str, Any]]:
+        """The events this viewer may see, in order; with ``since``, only those of the
+        actions after the first ``since`` (fresh objects on every call)."""
+        self._index_events()
+        numbers = self._seen.get(viewer)
+        if numbers is None:
+            numbers = [i for i, e in enumerate(self.events) if e.visible_to(viewer)]
+        start = 0
+        if since is not None:
+            if type(since) is not int or not 0 <= since <= len(self.actions):
+                raise IllegalAction(
+                    f"'since' must be a step from 0 to {len(self.actions)}, not {since!r}"
+                )
+            start = bisect_left(numbers, self._steps[since])
+        if start == len(numbers):
+            return []
+        blobs = self._blobs
+        parsed: list[dict[str, Any]] = orjson.loads(
+            b"[" + b",".join([blobs[i] for i in numbers[start:]]) + b"]"
+        )
+        return parsed
+
+    def view(self, viewer: Viewer, since: int | None = None) -> dict[str, Any]:
+        """Everything the viewer may see, JSON-ready: state, log, own decision and choices.
+
+        ``since``: a step (a number of accepted actions, 0 to ``len(actions)``). The view
+        then holds the current state but only the log entries made after that step, and
+        says ``"since": since``; a client that had the view at that step appends them to
+        its log. ``since=0`` leaves out only the set-up events. None: the whole log.
+        """
         if not (
             viewer in (SPECTATOR, OMNISCIENT)
-            or (isinstance(viewer, int) and 0 <= viewer < self.players)
+            or (type(viewer) is int and 0 <= viewer < self.players)
         ):
             raise IllegalAction(f"unknown viewer {viewer!r}")
         pending = self.pending()
@@ -312,13 +421,15 @@ class Match:
             "seats": self.seat_names(),
             "waiting": waiting,
             "state": self.game.view(self.state, viewer),
-            "log": self.log(viewer),
+            "log": self.log(viewer, since),
             "outcome": outcome.to_json() if outcome else None,
         }
         if isinstance(viewer, int):
             decision = pending.get(viewer)
             out["decision"] = decision.to_json() if decision else None
             out["legal"] = [dict(a.to_json(), label=a.label) for a in self.legal(viewer)]
+        if since is not None:
+            out["since"] = since
         return out
 
     def record(self) -> dict[str, Any]:
@@ -339,3 +450,37 @@ class Match:
             "content_digest": self.content_digest,
             "actions": [[seat, action.to_json()] for seat, action in self.actions],
         }
+
+
+class Timeline:
+    """A match at any step without replaying from the start: a fork every ``every`` steps,
+    taken in one replay; a step is then its nearest earlier fork plus fewer than ``every``
+    actions (the server's replay pages)."""
+
+    def __init__(self, match: Match, every: int = 16) -> None:
+        if every < 1:
+            raise ValueError("every must be at least 1")
+        self.every = every
+        self.actions = list(match.actions)
+        base = Match(
+            match.game, match.players, match.seed, match.options, match.content, match.content_path
+        )
+        self.snapshots = [base.fork()]
+        for step, (seat, action) in enumerate(self.actions, start=1):
+            base.submit(seat, action)
+            if step % every == 0:
+                self.snapshots.append(base.fork())
+
+    @property
+    def steps(self) -> int:
+        """The number of actions of the match."""
+        return len(self.actions)
+
+    def at(self, step: int) -> Match:
+        """An independent match as it was after ``step`` actions."""
+        if not 0 <= step <= len(self.actions):
+            raise ValueError(f"no step {step}: the match has {len(self.actions)} actions")
+        match = self.snapshots[step // self.every].fork()
+        for seat, action in self.actions[len(match.actions) : step]:
+            match.submit(seat, action)
+        return match

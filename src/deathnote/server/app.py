@@ -21,7 +21,6 @@ from pydantic import BaseModel
 from deathnote.agents import agent_names
 from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Viewer
 from deathnote.engine.errors import DeathNoteError, IllegalAction
-from deathnote.engine.match import Match
 from deathnote.engine.registry import games
 from deathnote.server import protocol
 from deathnote.server.rooms import CREATOR_ROLE, Connection, Room, RoomManager
@@ -178,9 +177,7 @@ def create_app(
             who = _parse_viewer(viewer, room.match.players)
         except IllegalAction as exc:
             return error(400, str(exc))
-        record = room.match.record()
-        record["actions"] = record["actions"][:step]
-        view = Match.replay(record).view(who)
+        view = room.at_step(step).view(who)
         return JSONResponse(
             {
                 "room": room.public_info(),

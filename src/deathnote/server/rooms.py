@@ -19,7 +19,7 @@ from typing import Any
 from deathnote.agents import Agent, agent_names, make_agent
 from deathnote.engine.actions import SPECTATOR, Action, Seat, Viewer
 from deathnote.engine.errors import DeathNoteError, IllegalAction, OptionsError
-from deathnote.engine.match import Match
+from deathnote.engine.match import Match, Timeline
 from deathnote.engine.play import Table
 from deathnote.engine.registry import get_game
 from deathnote.server.storage import Storage, StoredRoom
@@ -32,6 +32,7 @@ SEAT_ROLE = "seat"
 MAX_BOT_STEPS = 100_000  # a bound on one run of the bots (every game ends long before)
 MAX_SEED = 2**31  # seeds are stored as 32-bit integers
 MAX_QUEUED = 256  # messages waiting for one connection before it is dropped as too slow
+REPLAY_EVERY = 16  # steps between the snapshots a replay page starts from
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -52,6 +53,8 @@ class Connection:
     stale: bool = True
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
+    #: The step of the last view sent: the next one carries only the log after it.
+    sent_step: int | None = None
 
     @property
     def viewer(self) -> Viewer:
@@ -85,6 +88,7 @@ class Room:
         self.pending_since: dict[Seat, float] = {}
         self.pending_step: dict[Seat, int] = {}
         self._bot_task: asyncio.Task[None] | None = None
+        self._timeline: Timeline | None = None
         for seat, info in enumerate(stored.seats):
             if info["kind"] == BOT:
                 self.bots[seat] = make_agent(match.game.id, info["agent"], seat)
@@ -173,15 +177,31 @@ class Room:
         }
 
     def message_for(self, conn: Connection) -> dict[str, Any]:
-        """The view message of one connection: its own view and the public room facts."""
+        """The view message of one connection: its own view and the public room facts.
+
+        The first view of a connection holds the whole log; each later one only the log
+        entries after the step it last had (``since``), which the client appends.
+        """
+        step = len(self.match.actions)
+        since = conn.sent_step if conn.sent_step is not None and conn.sent_step <= step else None
+        conn.sent_step = step
         return {
             "type": "view",
-            "step": len(self.match.actions),
+            "step": step,
+            "since": since,
             "role": conn.role,
             "seat": conn.seat,
             "room": self.public_info(conn.viewer),
-            "view": self.match.view(conn.viewer),
+            "view": self.match.view(conn.viewer, since=since),
         }
+
+    def at_step(self, step: int) -> Match:
+        """The match after ``step`` actions (replay pages): from the nearest snapshot,
+        taken every REPLAY_EVERY steps in one replay of the record, never from the start."""
+        timeline = self._timeline
+        if timeline is None or timeline.steps != len(self.match.actions):
+            timeline = self._timeline = self.match.timeline(REPLAY_EVERY)
+        return timeline.at(step)
 
     # -- connections --------------------------------------------------------------------
     def attach(self, conn: Connection) -> None:
@@ -245,9 +265,7 @@ class Room:
             )
         except Exception as exc:
             # Not stored means not accepted: go back to the stored record.
-            record = self.match.record()
-            record["actions"] = record["actions"][:-1]
-            self.match = self.table.match = Match.replay(record)
+            self.match.rewind(step)
             self.manager.log(f"room {self.id}: storing step {step} failed: {exc!r}")
             raise IllegalAction(
                 "your action could not be stored, so it did not count; try again"
