@@ -115,6 +115,7 @@ def test_forks_keep_their_own_index() -> None:
 def test_a_failed_rule_rolls_back_from_a_snapshot_not_the_record(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(match_module, "SNAPSHOT_SHARE", 1e9)  # a snapshot every 64 actions
     match = Match.create("tcg", 2, seed=6)
     target = match_module.SNAPSHOT_EVERY * 2 + 5
     table = advance(match, target)
@@ -192,3 +193,18 @@ def test_timeline_gives_every_step_without_replaying_from_the_start(
         assert at.record() == expected.record()
     with pytest.raises(ValueError):
         timeline.at(len(match.actions) + 1)
+
+
+def test_snapshots_are_spaced_out_where_forks_are_slow(monkeypatch: pytest.MonkeyPatch) -> None:
+    every = match_module.SNAPSHOT_EVERY
+    monkeypatch.setattr(match_module, "SNAPSHOT_SHARE", 1e9)  # any fork is cheap enough
+    fast = Match.create("tcg", 2, seed=6)
+    advance(fast, every * 2 + 1)
+    assert fast._snapshot is not None and len(fast._snapshot.actions) == every * 2
+    monkeypatch.undo()
+    monkeypatch.setitem(match_module._FORK_SECONDS, "tcg", 10.0)  # far above 2% of play
+    slow = Match.create("tcg", 2, seed=6)
+    advance(slow, every * 2 + 1)
+    assert slow._snapshot is None
+    slow.rewind(every)  # still correct, from the seed
+    assert slow.record()["actions"] == fast.record()["actions"][:every]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import math
 import random
+import time
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -35,6 +37,11 @@ RECORD_FORMAT = 1
 #: the match every this many actions; nothing before the first, which is rebuilt from the
 #: seed): a rollback replays fewer than this many actions, never the whole record.
 SNAPSHOT_EVERY = 64
+#: The share of play time snapshots may take. Where a game's fork is slow (a deep copy)
+#: snapshots are spaced further apart, so simulations do not pay for a rare rollback.
+SNAPSHOT_SHARE = 0.02
+#: The latest measured fork time per game, to space a match's first snapshot.
+_FORK_SECONDS: dict[str, float] = {}
 
 
 def content_digest(content: Any) -> str:
@@ -80,6 +87,8 @@ class Match:
         # The latest snapshot (a fork taken before action ``_snap_step``), for rollbacks.
         self._snapshot: Match | None = None
         self._snap_step = 0
+        self._snap_next = SNAPSHOT_EVERY
+        self._snap_clock = time.perf_counter()
         #: True for a world drawn by ``sample_world``: it has no record to replay.
         self.sampled = False
         self._space: ActionSpace | None = None
@@ -202,7 +211,7 @@ class Match:
         else:
             self.game.check(self.state, seat, action)
         step = len(self.actions)
-        if step - self._snap_step >= SNAPSHOT_EVERY:
+        if step >= self._snap_next:
             self._take_snapshot(step)
         try:
             events = self.game.apply(self.state, seat, action, self.rng)
@@ -251,7 +260,7 @@ class Match:
         twin.events = [e for e in self.events if e.visible_to(viewer)]
         twin._steps = [len(twin.events)]
         twin._indexed, twin._blobs, twin._seen, twin._index_shared = 0, [], {}, False
-        twin._snapshot, twin._snap_step = None, 0
+        twin._snapshot, twin._snap_step, twin._snap_next = None, 0, SNAPSHOT_EVERY
         twin.sampled = True
         twin._legal = {}
         twin._pending = None
@@ -301,14 +310,28 @@ class Match:
 
     # -- going back ------------------------------------------------------------------------
     def _take_snapshot(self, step: int) -> None:
-        snap = self.fork()
-        snap._snapshot = None  # snapshots never chain
-        self._snapshot, self._snap_step = snap, step
+        """Fork the match as it is before action ``step``, unless that would cost more
+        than SNAPSHOT_SHARE of the time played since the last snapshot; the next one is
+        due SNAPSHOT_EVERY actions later, or later still where forks are slow."""
+        now = time.perf_counter()
+        per_action = (now - self._snap_clock) / max(1, step - self._snap_step)
+        budget = SNAPSHOT_SHARE * per_action * SNAPSHOT_EVERY
+        known = _FORK_SECONDS.get(self.game.id)
+        if known is None or known <= budget:
+            snap = self.fork()
+            snap._snapshot = None  # snapshots never chain
+            self._snapshot, self._snap_step = snap, step
+            end = time.perf_counter()
+            known = _FORK_SECONDS[self.game.id] = end - now
+            self._snap_clock = end
+        spacing = known / (SNAPSHOT_SHARE * per_action) if per_action > 0 else 0.0
+        self._snap_next = step + max(SNAPSHOT_EVERY, math.ceil(spacing))
 
     def rewind(self, steps: int) -> None:
         """Go back to the match as it was after its first ``steps`` actions (a rule that
         failed, an action that could not be stored): from the latest snapshot at or before
-        that step (or from the seed), replaying fewer than ``SNAPSHOT_EVERY`` actions."""
+        that step (or from the seed): fewer than ``SNAPSHOT_EVERY`` actions replayed
+        where the game's fork is fast (see SNAPSHOT_SHARE)."""
         if not 0 <= steps <= len(self.actions):
             raise ValueError(f"cannot rewind to step {steps} of {len(self.actions)}")
         if self.sampled:
@@ -328,6 +351,7 @@ class Match:
         self._space, self._digest = space, digest
         self._snapshot = snap
         self._snap_step = len(snap.actions) if snap is not None else 0
+        self._snap_next = self._snap_step + SNAPSHOT_EVERY
         self._index_shared = True  # the index may be the snapshot's own
 
     def timeline(self, every: int = 16) -> Timeline:
