@@ -37,3 +37,21 @@ def test_chunks_cover_every_game_once_in_order() -> None:
         parts = chunks(games)
         assert [i for part in parts for i in part] == list(range(games))
         assert len(parts) <= 64
+
+
+@pytest.mark.parametrize("game", ["confrontation", "icg", "enquete", "werewolf", "tcg"])
+def test_games_sharing_loaded_content_play_as_fresh_ones(game: str) -> None:
+    """The simulator loads content once per process (``Match.with_seed``): no game may
+    change it, or the next game would differ from a fresh one."""
+    from deathnote.agents import make_agent
+    from deathnote.engine import Match, get_game
+    from deathnote.engine.play import play
+
+    players = get_game(game).max_players
+    template = Match.create(game, players, seed=0)
+    for seed in range(1, 4):
+        shared, fresh = template.with_seed(seed), Match.create(game, players, seed)
+        assert shared.content is template.content
+        for match in (shared, fresh):
+            play(match, [make_agent(game, "heuristic", s) for s in range(players)])
+        assert shared.record() == fresh.record()

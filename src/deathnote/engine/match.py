@@ -121,6 +121,13 @@ class Match:
         data = game.load_content(content, opts)
         return cls(game, players, seed, opts, data, content)
 
+    def with_seed(self, seed: int) -> Match:
+        """A new match of the same game, players, options and content with another seed:
+        the content is shared (it is never changed), not loaded and checked again."""
+        if not isinstance(seed, int):
+            raise OptionsError(f"the seed must be an integer, not {seed!r}")
+        return Match(self.game, self.players, seed, self.options, self.content, self.content_path)
+
     @classmethod
     def replay(cls, record: Mapping[str, Any]) -> Match:
         """Rebuild a match from its record: identical state, or ReplayError naming the step."""

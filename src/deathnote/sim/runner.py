@@ -53,10 +53,31 @@ class Batch:
     save_dir: str | None = None
 
 
+_TEMPLATES: dict[tuple[str, int, bytes, str | None], Match] = {}
+
+
+def new_match(batch: Batch, seed: int) -> Match:
+    """A fresh match of the batch: options and content are checked and loaded once per
+    process (``Match.with_seed``), not once per game."""
+    key = (
+        batch.game,
+        batch.players,
+        orjson.dumps(batch.options, option=orjson.OPT_SORT_KEYS),
+        batch.content,
+    )
+    template = _TEMPLATES.get(key)
+    if template is None:
+        template = Match.create(batch.game, batch.players, seed, batch.options, batch.content)
+        if len(_TEMPLATES) > 16:
+            _TEMPLATES.clear()
+        _TEMPLATES[key] = template
+    return template.with_seed(seed)
+
+
 def play_one(batch: Batch, seed: int, index: int = 0) -> dict[str, Any]:
     """Play one game headless; returns a small result (never the whole game)."""
     try:
-        match = Match.create(batch.game, batch.players, seed, batch.options, batch.content)
+        match = new_match(batch, seed)
         agents = [make_agent(batch.game, name, s) for s, name in enumerate(batch.agents)]
         outcome = Table(match, agents, seed).play(max_actions=MAX_ACTIONS)
         if outcome is None:  # pragma: no cover - every seat has an agent
