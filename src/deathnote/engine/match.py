@@ -217,6 +217,11 @@ class Match:
                     raise not_legal(action)
         else:
             self.game.check(self.state, seat, action)
+        return self._commit(seat, action)
+
+    def _commit(self, seat: Seat, action: Action) -> list[Event]:
+        """Carry out an action already checked (the play loop hands over one of the
+        match's own legal actions of an asked seat, so it comes here directly)."""
         step = len(self.actions)
         if step >= self._snap_next:
             self._take_snapshot(step)

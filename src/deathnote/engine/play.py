@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from deathnote.agents.base import Observation
+from deathnote.agents.base import Observation, RandomAgent
 from deathnote.engine.actions import Action, Event, Outcome, Seat
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.rng import agent_rng
@@ -136,14 +136,19 @@ class Table:
         return self.match.outcome()
 
     def _run(self, max_actions: int) -> None:
-        # The loop of ``steps`` for the simulator's hot path: same seats, same draws.
+        # The loop of ``steps`` for the simulator's hot path: the same seats and the same
+        # draws, with the match's caches read in place and a random agent's draw inline
+        # (exactly ``RandomAgent.choose``: no observation is made, as none is read).
         match = self.match
         agents = self.agents
-        pending, legal, submit, view = match.pending, match.legal, match.submit, match.view
+        legal_of, commit, view = match.legal, match._commit, match.view
         rngs = self.rngs
+        randoms = {s for s, agent in agents.items() if type(agent) is RandomAgent}
         count = 0
-        while match.outcome() is None:
-            asked = pending()
+        while match._outcome is None:
+            asked = match._pending
+            if asked is None:
+                asked = match.pending()
             if len(asked) == 1:
                 (seat,) = asked
                 if seat not in agents:
@@ -158,9 +163,25 @@ class Table:
             rng = rngs.get(seat)
             if rng is None:
                 rng = rngs[seat] = agent_rng(self.seed, seat)
-            submit(
-                seat, agents[seat].choose(Observation(seat, legal(seat), partial(view, seat), rng))
-            )
+            legal = match._legal.get(seat)
+            if legal is None:
+                legal = legal_of(seat)
+            n = len(legal)
+            if seat in randoms and n and type(rng) is random.Random:
+                k = n.bit_length()
+                r = rng.getrandbits(k)
+                while r >= n:
+                    r = rng.getrandbits(k)
+                commit(seat, legal[r])
+            else:
+                obs = Observation(seat, legal, partial(view, seat), rng)
+                action = agents[seat].choose(obs)
+                for candidate in legal:
+                    if candidate is action:  # one of the legal objects: checked already
+                        commit(seat, action)
+                        break
+                else:
+                    match.submit(seat, action)
             count += 1
 
 
