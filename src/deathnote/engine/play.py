@@ -141,14 +141,15 @@ class Table:
         # (exactly ``RandomAgent.choose``: no observation is made, as none is read).
         match = self.match
         agents = self.agents
-        legal_of, commit, view = match.legal, match._commit, match.view
+        commit, view = match._commit, match.view
         rngs = self.rngs
         randoms = {s for s, agent in agents.items() if type(agent) is RandomAgent}
         count = 0
+        game = match.game
         while match._outcome is None:
             asked = match._pending
             if asked is None:
-                asked = match.pending()
+                asked = match._pending = game.pending(match.state)
             if len(asked) == 1:
                 (seat,) = asked
                 if seat not in agents:
@@ -165,7 +166,7 @@ class Table:
                 rng = rngs[seat] = agent_rng(self.seed, seat)
             legal = match._legal.get(seat)
             if legal is None:
-                legal = legal_of(seat)
+                legal = match._legal[seat] = game.legal(match.state, seat)
             n = len(legal)
             if seat in randoms and n and type(rng) is random.Random:
                 k = n.bit_length()
