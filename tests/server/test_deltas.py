@@ -90,3 +90,31 @@ def test_replay_pages_start_from_snapshots_and_match_a_replay(
         page = client.get(f"/api/rooms/{room}/replay?viewer={viewer}&step={step}").json()
         assert submits < REPLAY_EVERY
         assert page["step"] == step and page["view"] == view
+
+
+def test_bots_try_again_after_a_failed_store_and_finish(
+    app: FastAPI, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    storage = app.state.manager.storage
+    stored = storage.append_action
+    failures: list[int] = []
+
+    def flaky(room: str, step: int, *args: Any, **kwargs: Any) -> Any:
+        if step == 5 and len(failures) < 2:
+            failures.append(step)
+            raise OSError("disk full for a moment")
+        return stored(room, step, *args, **kwargs)
+
+    monkeypatch.setattr(storage, "append_action", flaky)
+    created = new_room(client, game="tcg", seats=[{"kind": "bot", "agent": "random"}] * 2)
+    with client.websocket_connect(ws_path(created["links"]["spectator"])) as ws:
+        for _ in range(10_000):
+            message = ws.receive_json()
+            if message["type"] == "view" and message["view"]["outcome"] is not None:
+                break
+    assert failures == [5, 5]
+    match = app.state.manager.get(created["room"]).match
+    again = Match.replay(match.record())
+    assert again.outcome() == match.outcome()
+    loaded = storage.load_room(created["room"])
+    assert loaded is not None and len(loaded.actions) == len(match.actions)

@@ -32,6 +32,7 @@ SEAT_ROLE = "seat"
 MAX_BOT_STEPS = 100_000  # a bound on one run of the bots (every game ends long before)
 MAX_SEED = 2**31  # seeds are stored as 32-bit integers
 MAX_QUEUED = 256  # messages waiting for one connection before it is dropped as too slow
+BOT_RETRIES = 3  # failed bot actions in a row (e.g. storage down) before the bots wait
 REPLAY_EVERY = 16  # steps between the snapshots a replay page starts from
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -320,11 +321,21 @@ class Room:
         return sorted(s for s in self.match.pending() if s in self.bots)
 
     async def _run_bots(self) -> None:
-        try:
-            for _step in self.table.steps(submit=self.submit, max_actions=MAX_BOT_STEPS):
-                await asyncio.sleep(self.manager.bot_delay)
-        except DeathNoteError as exc:  # pragma: no cover - a bug in a game's agent
-            self.manager.log(f"room {self.id}: the bots stopped: {exc}")
+        failures = 0
+        for _ in range(MAX_BOT_STEPS):
+            try:
+                # One step of the play loop: the lowest asked seat that a bot plays.
+                played = next(self.table.steps(submit=self.submit), None)
+            except DeathNoteError as exc:  # not stored (tried again), or a bot's bug
+                self.manager.log(f"room {self.id}: a bot's action failed: {exc}")
+                failures += 1
+                if failures >= BOT_RETRIES:
+                    return
+                await asyncio.sleep(max(self.manager.bot_delay, 0.05))
+                continue
+            if played is None:
+                return
+            await asyncio.sleep(self.manager.bot_delay)
 
     def hand_to_bot(self, seat: Seat, agent: str) -> None:
         """The creator gives an idle or absent person's seat to a bot."""
