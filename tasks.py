@@ -46,9 +46,30 @@ def run(*cmd: str) -> int:
     return subprocess.run(cmd, cwd=ROOT).returncode
 
 
+TASKS = {
+    "run": "the web app (deathnote serve); extra arguments go to it",
+    "test": "ruff, mypy and the whole pytest suite; extra arguments go to pytest",
+    "play": "play in the terminal (default: Confrontation against the bot)",
+    "shell": "any deathnote command, e.g. python3 tasks.py shell simulate icg --games 10",
+}
+
+
+def usage() -> str:
+    """What the tasks are."""
+    lines = ["usage: python3 tasks.py [TASK] [ARGS...]", "", "tasks:"]
+    lines += [f"  {name:<6} {text}" for name, text in TASKS.items()]
+    return "\n".join(lines)
+
+
 def main(argv: list[str]) -> int:
     task = argv[0] if argv else "run"
     rest = argv[1:]
+    if task in ("-h", "--help", "help"):
+        print(usage())
+        return 0
+    if task not in TASKS:
+        print(f"unknown task {task!r}\n\n{usage()}", file=sys.stderr)
+        return 2
     ensure_venv()
     if task == "run":
         # The web app; it prints the address to open.
@@ -67,7 +88,7 @@ def main(argv: list[str]) -> int:
         return run(str(PY), "-m", "pytest", "-n", os.environ.get("DEATHNOTE_TEST_JOBS", "2"), *rest)
     if task == "shell":
         return run(str(BIN / "deathnote"), *rest)
-    sys.exit(f"unknown task {task!r}: use run, play, test or shell")
+    return 2
 
 
 if __name__ == "__main__":

@@ -82,7 +82,7 @@ def test_play_rejects_bad_input_and_keeps_going(tmp_path: Path) -> None:
         input=script,
     )
     assert result.exit_code == 0, result.output
-    assert "Please type a number from 1 to 2" in result.output
+    assert "Please type 1-2" in result.output
 
 
 def test_replay_of_a_broken_file_is_a_clear_error(tmp_path: Path) -> None:

@@ -99,7 +99,7 @@ def test_private_events_reach_only_their_audience() -> None:
 
 
 def test_bad_player_count_and_seed() -> None:
-    with pytest.raises(OptionsError, match="2 to 2 players"):
+    with pytest.raises(OptionsError, match="played by 2 players, not 3"):
         Match.create("toy", 3, seed=1)
     with pytest.raises(OptionsError, match="no option 'x'"):
         Match.create("toy", 2, seed=1, options={"x": 1})

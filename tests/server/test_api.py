@@ -43,7 +43,7 @@ def test_create_room_returns_secret_links(client: TestClient) -> None:
     ("body", "status", "words"),
     [
         ({"game": "chess"}, 400, "unknown game"),
-        ({"game": "confrontation", "players": 3}, 400, "2 to 2 players"),
+        ({"game": "confrontation", "players": 3}, 400, "played by 2 players"),
         ({"game": "confrontation", "options": {"chapter": 9}}, 400, "chapter"),
         ({"game": "confrontation", "options": {"colour": "red"}}, 400, "colour"),
         ({"game": "confrontation", "seats": [{"kind": "human"}]}, 400, "exactly 2 seats"),

@@ -1,9 +1,10 @@
-"""The ``deathnote`` command."""
+"""Play, study and simulate the five Death Note tabletop games."""
 
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,13 +21,48 @@ from deathnote.cli.play import TerminalGame, parse_seat
 from deathnote.cli.render import render_view
 from deathnote.cli.serve import loadtest as loadtest_cmd
 from deathnote.cli.serve import serve as serve_cmd
-from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Viewer
+from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Action, Event, Viewer
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.match import Match
 from deathnote.engine.registry import games, get_game
 from deathnote.sim.runner import Batch, bench, seat_agents, simulate
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"deathnote {version('deathnote')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
+    ] = False,
+) -> None:
+    """Play, study and simulate the five Death Note tabletop games (Confrontation, the
+    Investigation Card Game, Le Jeu d'Enquête, Werewolf and the trading card game)."""
+
+
+def games_help() -> str:
+    """The games and their bots, for --help texts."""
+    lines = []
+    for game in games().values():
+        count = (
+            str(game.min_players)
+            if game.min_players == game.max_players
+            else f"{game.min_players}-{game.max_players}"
+        )
+        bots = ", ".join(agent_names(game.id))
+        lines.append(f"{game.id}: {game.name} ({count} players; bots: {bots})")
+    return "\n\n".join(lines)
+
+
 console = Console()
 err_console = Console(stderr=True)
 
@@ -104,7 +140,10 @@ def play(
     option: Extra = None,
     content: Content = None,
 ) -> None:
-    """Play a game in the terminal against bots, or hot-seat."""
+    """Play a game in the terminal against bots, or hot-seat.
+
+    GAME is one of (with the bots --bot accepts):
+    """
     try:
         if load is not None:
             match = Match.replay(read_record(load))
@@ -157,7 +196,10 @@ def simulate_cmd(
     option: Extra = None,
     content: Content = None,
 ) -> None:
-    """Run many games headless and summarise them."""
+    """Run many games headless and summarise them.
+
+    GAME is one of (with the agents --agents accepts):
+    """
     try:
         spec = get_game(game)
         count = players or spec.min_players
@@ -204,19 +246,77 @@ def parse_viewer(text: str, names: list[str]) -> Viewer:
 def replay(
     file: Path,
     as_: Annotated[str, typer.Option("--as", help="Seat, spectator or omniscient.")] = OMNISCIENT,
+    step: Annotated[
+        bool, typer.Option(help="Step through the record action by action (Enter: next, q: stop).")
+    ] = False,
 ) -> None:
     """Replay a record, check it, and show the outcome and log as one viewer saw it."""
     try:
-        match = Match.replay(read_record(file))
+        record = read_record(file)
+        match = Match.replay(record)
         viewer = parse_viewer(as_, match.seat_names())
     except DeathNoteError as exc:
         fail(exc)
         return
     console.print(f"Replayed {len(match.actions)} actions of {match.game.name}: record is valid.")
+    if step:
+        step_through(record, viewer)
+        return
     view = match.view(viewer)
-    console.print(render_view({**view, "legal": []}))
-    for entry in view["log"]:
-        console.print(entry["text"])
+    console.print(render_view({**view, "legal": [], "log": []}))
+    for line in log_lines(match, viewer, match.events):
+        console.print(line, markup=False, highlight=False)
+    outcome = match.outcome()
+    console.print(f"Outcome: {outcome.reason if outcome else 'not finished'}")
+
+
+def log_lines(match: Match, viewer: Viewer, events: Sequence[Event]) -> list[str]:
+    """The log lines a viewer sees; for the omniscient viewer each private line names the
+    seats it was shown to."""
+    names = match.seat_names()
+    lines = []
+    for event in events:
+        if not event.visible_to(viewer):
+            continue
+        if viewer == OMNISCIENT and event.audience is not None:
+            to = ", ".join(names[s] for s in sorted(event.audience)) or "nobody"
+            lines.append(f"[to {to}] {event.text}")
+        else:
+            lines.append(event.text)
+    return lines
+
+
+def step_through(record: dict[str, Any], viewer: Viewer, read: Any = input) -> None:
+    """Play a record again one action at a time, showing what the viewer saw at each."""
+    match = Match.replay({**record, "actions": []})
+    names = match.seat_names()
+    steps = record["actions"]
+    for line in log_lines(match, viewer, match.events):
+        console.print(line, markup=False, highlight=False)
+    shown = len(match.events)
+    for index, (seat, action_json) in enumerate(steps, start=1):
+        try:
+            answer = read(f"step {index}/{len(steps)}: Enter for the next, q to stop: ")
+        except EOFError:
+            answer = "q"
+        if answer.strip().lower() in ("q", "quit"):
+            return
+        action = Action.from_json(action_json)
+        label = next((a.label for a in match.legal(seat) if a == action), action.kind)
+        decision = match.pending().get(seat)
+        covert = decision is not None and decision.covert
+        match.submit(seat, action)
+        who = escape(names[seat])
+        if viewer in (OMNISCIENT, seat):
+            console.print(f"[bold]{index}. {who}:[/] {escape(label)}")
+        elif covert:
+            # Who was asked a covert question is itself a secret: say nothing of the step.
+            console.print(f"[bold]{index}.[/] ...")
+        else:
+            console.print(f"[bold]{index}.[/] {who} has decided.")
+        for line in log_lines(match, viewer, match.events[shown:]):
+            console.print("   " + line, markup=False, highlight=False)
+        shown = len(match.events)
     outcome = match.outcome()
     console.print(f"Outcome: {outcome.reason if outcome else 'not finished'}")
 
@@ -253,6 +353,13 @@ def bench_cmd(
     sys.stdout.write(orjson.dumps(result).decode() + "\n")
 
 
+def _with_games(command: Any) -> None:
+    """Append the games and their bots to a command's help (read when --help is shown)."""
+    command.__doc__ = (command.__doc__ or "") + "\n\n" + games_help()
+
+
+_with_games(play)
+_with_games(simulate_cmd)
 app.command("serve")(serve_cmd)
 app.command("loadtest")(loadtest_cmd)
 

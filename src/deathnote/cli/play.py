@@ -7,13 +7,17 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import orjson
-from rich.console import Console
+from rich.console import Console, RenderableType
+from rich.panel import Panel
+from rich.text import Text
 
 from deathnote.agents import Agent, Observation, make_agent
-from deathnote.cli.render import render_view
-from deathnote.engine.actions import Action, Seat
+from deathnote.cli.menu import describe, menu_keys, pick
+from deathnote.cli.render import out_of_game, render_log, render_view
+from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Action, Seat
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.match import Match
 from deathnote.engine.play import Step, Table
@@ -79,6 +83,9 @@ class TerminalGame:
         self.current_holder: Seat | None = None
         #: Hot-seat: choices read in a round of secrets, submitted as the loop asks.
         self.collected: dict[Seat, Action] = {}
+        #: per human seat, how many of its log entries it has been shown
+        self.shown: dict[Seat, int] = {}
+        self.out: set[Seat] = set()
 
     def save(self) -> Path | None:
         """Write the match record so the game can be resumed or replayed."""
@@ -116,24 +123,43 @@ class TerminalGame:
             if seat in pending:
                 self.collected[seat] = self.pick(seat)
             else:
-                self.console.print(render_view(self.match.view(seat)))
+                self.show(seat)
                 self.read(f"{self.match.seat_name(seat)}, nothing to decide; press Enter... ")
 
+    def show(self, seat: Seat) -> dict[str, Any]:
+        """Draw a seat's screen: its board, all that happened since it last looked, and its
+        choices; returns the view drawn."""
+        view = self.match.view(seat)
+        size = self.console.size
+        screen = {"width": size.width, "height": size.height}
+        self.console.print(render_view({**view, "screen": screen}, since=self.shown.get(seat, 0)))
+        self.shown[seat] = len(view["log"])
+        return view
+
     def pick(self, seat: Seat) -> Action:
-        """Show a human seat its view and read one legal choice."""
+        """Show a human seat its view and read one legal choice (submitted by the loop)."""
+        legal = self.match.legal(seat)
+        if len(legal) == 1 and not self.hotseat:
+            # Against bots a forced step is answered for the player, with a short note;
+            # in hot-seat every player is asked alike, so it stays a question.
+            self.console.print(Text(f"({legal[0].label}: the only choice, done for you)", "dim"))
+            return legal[0]
         self.hand_over(seat)
+        view = self.show(seat)
+        labels = [action.label or action.kind for action in legal]
+        keys = menu_keys(labels)
         while True:
-            view = self.match.view(seat)
-            self.console.print(render_view(view))
-            legal = self.match.legal(seat)
             answer = self.read(
-                f"{self.match.seat_name(seat)}, choose 1-{len(legal)} (q to save and quit): "
+                f"{self.match.seat_name(seat)}, choose {describe(keys)} (q to save and quit): "
             ).strip()
             if answer.lower() in ("q", "quit"):
                 raise KeyboardInterrupt
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                return legal[int(answer) - 1]
-            self.console.print(f"[red]Please type a number from 1 to {len(legal)}.[/]")
+            index = pick(answer, labels, keys)
+            if index is not None:
+                return legal[index]
+            self.console.print(f"[red]Please type {describe(keys)}.[/]")
+            if answer == "?":
+                self.console.print(render_view(view, since=len(view["log"])))
 
     def choose_for(self, seat: Seat, legal: Sequence[Action]) -> Action:
         """A person's choice when the play loop asks their seat."""
@@ -147,14 +173,36 @@ class TerminalGame:
         return self.pick(seat)
 
     def after(self, step: Step) -> None:
-        """After each action: a person's is saved at once; a bot's may pause the screen."""
+        """After each action: a person's is saved at once; after a bot's, a player who is
+        out is told, and the screen may pause."""
         if step.seat in self.humans:
             self.save()
-        elif self.bot_delay:
+            return
+        self.watch_for_out()
+        if self.bot_delay:
             time.sleep(self.bot_delay)
 
+    def watch_for_out(self) -> None:
+        """Against bots: tell a player at once when their seat is out of the game."""
+        if self.hotseat or len(self.humans) != 1:
+            return
+        (seat,) = self.humans
+        if seat in self.out:
+            return
+        view = self.match.view(seat)
+        if out_of_game(view):
+            self.out.add(seat)
+            self.console.print(render_log(view, since=self.shown.get(seat, 0)))
+            self.shown[seat] = len(view["log"])
+            self.console.print(
+                Panel(
+                    "You are out of the game. The others play on; you will see the end.",
+                    border_style="red",
+                )
+            )
+
     def run(self) -> None:
-        """Play until the game ends, then show it from the last human seat's side."""
+        """Play until the game ends, then draw the end once."""
         if self.hotseat:
             # Private screens live on the alternate screen, which keeps no scrollback.
             self.console.file.write(ALT_SCREEN_ON)
@@ -170,9 +218,20 @@ class TerminalGame:
             raise SystemExit(0) from None
         self._leave_private_screen()
         self.save()
-        viewer = min(self.humans) if len(self.humans) == 1 else "omniscient"
-        self.console.print(render_view(self.match.view(viewer)))
-        self.console.print(render_view({**self.match.view("omniscient"), "log": []}))
+        self.console.print(self.end_screen())
+
+    def end_screen(self) -> RenderableType:
+        """The end, drawn once: the whole table revealed, what the player had not yet seen
+        of the log, and who won by name."""
+        final = self.match.view(OMNISCIENT)
+        if len(self.humans) == 1 and not self.hotseat:
+            (seat,) = self.humans
+            log = self.match.view(seat)["log"]
+            since = self.shown.get(seat, 0)
+        else:
+            log = self.match.view(SPECTATOR)["log"]
+            since = 0
+        return render_view({**final, "log": log}, since=since)
 
     def _leave_private_screen(self) -> None:
         if self.hotseat:

@@ -111,10 +111,12 @@ class Match:
         """A new match; ``content`` is an optional path to replacement content data."""
         game = get_game(game_id)
         if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
-            raise OptionsError(
-                f"{game.name} is played by {game.min_players} to {game.max_players} players, "
-                f"not {players}"
+            count = (
+                str(game.min_players)
+                if game.min_players == game.max_players
+                else f"{game.min_players} to {game.max_players}"
             )
+            raise OptionsError(f"{game.name} is played by {count} players, not {players}")
         if not isinstance(seed, int):
             raise OptionsError(f"the seed must be an integer, not {seed!r}")
         opts = game.parse_options(players, dict(options or {}))

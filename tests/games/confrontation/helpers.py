@@ -50,11 +50,31 @@ def texts(events: list[Event]) -> list[str]:
 def chase(
     state: ConfState, kira: str, l_side: str, rng: random.Random | None = None
 ) -> list[Event]:
-    """Follow the next lead and play the Chase with these sides."""
+    """Follow the next lead and play the Chase with these sides, then answer every Switch
+    or dice step that only allows "keep" (Chapter 2 asks them whatever a seat holds)."""
     ev = act(state, L, "follow", rng)
     ev += act(state, KIRA, "chase", rng, side=kira)
     ev += act(state, L, "chase", rng, side=l_side)
+    return ev + keep_forced(state, rng)
+
+
+def keep_forced(state: ConfState, rng: random.Random | None = None) -> list[Event]:
+    """Answer the Switch and dice steps whose only choice is "keep"."""
+    ev: list[Event] = []
+    while state.phase in (rules.SWITCH, rules.DICE):
+        seat = next(iter(GAME.pending(state)))
+        legal = GAME.legal(state, seat)
+        if len(legal) != 1:
+            break
+        ev += GAME.apply(state, seat, legal[0], rng or random.Random(0))
     return ev
+
+
+def stars(state: ConfState, *rows: int) -> list[Event]:
+    """L places the Stars of the card he drew in these rows (row indices), then the forced
+    steps that follow."""
+    ev = act(state, L, "star", rows=sorted(rows))
+    return ev + keep_forced(state)
 
 
 def set_news(state: ConfState, dice: list[str]) -> list[Event]:

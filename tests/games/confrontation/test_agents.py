@@ -18,6 +18,7 @@ from deathnote.games.confrontation import GAME
 from deathnote.games.confrontation.agents import HABIT_EVIDENCE, CautiousAgent, HeuristicAgent
 from deathnote.games.confrontation.state import KIRA, L
 from deathnote.sim.runner import Batch, play_one
+from tests.terminal_input import first_key
 
 
 @pytest.mark.parametrize("chapter", [1, 2])
@@ -97,7 +98,7 @@ def test_terminal_play_as_kira_against_the_bot() -> None:
     assert parse_seat("kira", names) == KIRA and parse_seat("L", names) == L
     out = io.StringIO()
     TerminalGame(
-        match, {KIRA}, "heuristic", False, Console(file=out, width=120), read=lambda _: "1"
+        match, {KIRA}, "heuristic", False, Console(file=out, width=120, height=50), read=first_key
     ).run()
     assert match.outcome() is not None
     text = out.getvalue()

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from deathnote.engine import IllegalAction, Match
-from deathnote.games.confrontation import GAME
+from deathnote.games.confrontation import GAME, rules
 from deathnote.games.confrontation.state import (
     APPLES,
     CHASE,
@@ -20,7 +20,7 @@ from deathnote.games.confrontation.state import (
     L,
 )
 
-from .helpers import act, chase, make_state, night, set_news, texts
+from .helpers import act, chase, keep_forced, make_state, night, set_news, stars, texts
 
 
 def local_night(state: object, i: int) -> None:
@@ -42,12 +42,11 @@ def test_apple_example() -> None:
     assert rows == {0, 1, 2, 3}  # any row he chooses
     act(state, KIRA, "apple", row=2)
     act(state, KIRA, "apple", row=2)
-    assert state.apples == [0, 0, 2, 0] and state.phase == NEWS
+    assert state.apples == [0, 0, 2, 0] and state.phase == DICE
     local_night(state, 0)
     chase(state, "A", "A")  # round 2: L wins
-    if state.phase == STARS:
-        while state.phase == STARS:
-            act(state, L, "star", row=GAME.legal(state, L)[0]["row"])
+    assert state.phase == STARS
+    act(state, L, "star", rows=GAME.legal(state, L)[0]["rows"])
     local_night(state, 1)
     chase(state, "A", "B")  # Lead 2, scene A: 3 Apples
     assert state.apples_to_place == 3
@@ -81,8 +80,8 @@ def test_star_example() -> None:
     chase(state, "A", "A")  # round 2: L draws B, 2 Stars
     assert state.phase == STARS and state.stars_to_place == 2
     assert GAME.pending(state)[L].covert  # Kira is not shown how many Stars L places
-    act(state, L, "star", row=1)
-    act(state, L, "star", row=1)
+    assert GAME.pending(state)[L].data["stars"] == 2
+    stars(state, 1, 1)  # both Stars of the card in one step
     assert state.stars == [0, 2, 0, 0] and state.phase == NEWS
     for i in (1, 2):
         local_night(state, i)
@@ -91,13 +90,11 @@ def test_star_example() -> None:
             act(state, KIRA, "apple", row=GAME.legal(state, KIRA)[0]["row"])
     local_night(state, 3)
     chase(state, "B", "B")  # round 5: L draws C, 2 Stars
-    act(state, L, "star", row=1)
-    ev = act(state, L, "star", row=1)
+    ev = act(state, L, "star", rows=[1, 1])
     assert "L's Intel earns him one more Suspect card." in texts(ev)
     assert any(e.text == "You draw Suspect L with 3 Stars." and e.audience == {L} for e in ev)
-    assert state.stars_to_place == 3
-    for _ in range(3):
-        act(state, L, "star", row=3)
+    assert state.phase == STARS and state.stars_to_place == 3  # one step for the new card
+    stars(state, 3, 3, 3)
     assert state.stars == [0, 4, 0, 3]
     intel = GAME.view(state, L)["notebook"]["intel"]["rows"]
     assert intel[1]["used"] and intel[1]["complete"]
@@ -107,7 +104,7 @@ def test_star_example() -> None:
 def test_kira_changes_the_dice() -> None:
     state = make_state(chapter=2, identity="G", leads_top=[1])
     state.apples[0] = 3  # Row 1 complete: change up to 3 dice
-    chase(state, "A", "B", random.Random(1))
+    chase(state, "A", "B", random.Random(1))  # L was asked first: "keep" was his only choice
     assert state.phase == DICE and GAME.pending(state) == {KIRA: GAME.pending(state)[KIRA]}
     assert GAME.pending(state)[KIRA].covert
     ev = act(state, KIRA, "dice", faces=["knife", "bomb", "bomb"])
@@ -117,9 +114,13 @@ def test_kira_changes_the_dice() -> None:
     assert state.ryuk_used[0]
     set_news(state, ["gun", "gun", "gun"])
     _finish_night(state)
-    chase(state, "A", "A")
-    assert state.phase in (NEWS, STARS)  # used once: not asked again
-    assert not any(p == DICE for p in (state.phase,))
+    act(state, L, "follow")
+    act(state, KIRA, "chase", side="A")
+    act(state, L, "chase", side="A")  # L wins: Kira is asked about his Switch, then L's Stars
+    act(state, KIRA, "switch", use=False)
+    act(state, L, "star", rows=GAME.legal(state, L)[0]["rows"])
+    act(state, L, "dice", faces=[])
+    assert state.phase == DICE and GAME.legal(state, KIRA) == (rules.DICE_KEEP,)  # used once
 
 
 def _finish_night(state: object) -> None:
@@ -150,6 +151,8 @@ def test_kira_last_minute_switch() -> None:
     assert state.phase == SWITCH and set(GAME.pending(state)) == {KIRA}
     ev = act(state, KIRA, "switch", use=True)
     assert "Kira uses the Last Minute A/B Switch: now on A." in texts(ev)
+    assert state.phase == SWITCH and GAME.legal(state, L) == (rules.SWITCH_NO,)  # L may answer
+    keep_forced(state)
     assert state.points == 2 and state.cards_drawn == []
     assert state.ryuk_used[2]
 
@@ -161,6 +164,7 @@ def test_l_last_minute_switch() -> None:
     chase(state, "A", "B")
     assert state.phase == SWITCH and set(GAME.pending(state)) == {L}
     act(state, L, "switch", use=True)
+    keep_forced(state)  # Kira, now losing, is asked too: he holds nothing
     assert state.points == 0 and len(state.cards_drawn) == 1
 
 
@@ -191,7 +195,7 @@ def test_extra_quiet_night() -> None:
     state = make_state(chapter=2, identity="G", suspects_top="L", leads_top=[1])
     state.stars[3] = 4
     chase(state, "A", "A")  # Suspect L: 3 Stars
-    ev = act(state, L, "star", row=3)
+    ev = act(state, L, "star", rows=[0, 0, 3])
     assert state.quiet_allowed == 2
     assert any("+1 Quiet Night" in e.text and e.audience is None for e in ev)
     assert GAME.view(state, KIRA)["quiet_allowed"] == 2

@@ -91,17 +91,86 @@ def test_other_content_plays_and_replays(tmp_path: Path) -> None:
     assert KIRA == 0
 
 
-def test_inline_shuffle_and_roll_draw_exactly_as_random() -> None:
-    """Records replay: the fast shuffle and roll consume the generator as Random does."""
-    from deathnote.games.confrontation.rules import roll, shuffle
+def test_deal_and_roll_draw_as_random_does() -> None:
+    """Records replay: the deal and the dice come from ``deathnote.engine.rng``, which
+    draws exactly as ``random.Random.shuffle``/``choice`` (seeds keep their games)."""
+    from deathnote.games.confrontation import rules
 
-    dice = (("knife", "gun", "bomb", "knife", "gun", "bomb"), ("gun", "bomb", "knife"), ("x",))
-    for seed in range(300):
+    t = content.tables(content.load(None, 2), 2)
+    for seed in range(200):
         ours, theirs = random.Random(seed), random.Random(seed)
-        for size in (0, 1, 2, 7, 12, 20, 33):
-            a, b = list(range(size)), list(range(size))
-            shuffle(ours, a)
-            theirs.shuffle(b)
-            assert a == b
-        assert roll(ours, dice) == [theirs.choice(d) for d in dice]
+        state = rules.new_state(t, ours)
+        cards = list(range(len(t.letters)))
+        theirs.shuffle(cards)
+        leads = list(range(len(t.leads)))
+        theirs.shuffle(leads)
+        assert state.identity == cards.pop() and state.suspect_deck == cards
+        assert state.lead_deck == leads
+        assert rules.roll(ours, t.dice) == [theirs.choice(d) for d in t.dice]
         assert ours.getstate() == theirs.getstate()
+
+
+def test_no_private_random_helpers() -> None:
+    """The game and its bot draw only through ``deathnote.engine.rng``."""
+    from pathlib import Path
+
+    import deathnote.games.confrontation as pkg
+
+    for path in Path(pkg.__file__).parent.glob("*.py"):
+        text = path.read_text()
+        for banned in ("getrandbits", "_randbelow", "rng.shuffle", "rng.choice", "rng.randint"):
+            assert banned not in text, (path.name, banned)
+
+
+def test_setup_events_tell_kira_his_identity_before_the_first_action() -> None:
+    match = Match.create("confrontation", 2, seed=5, options={"chapter": 2})
+    letter = match.state.tables.letters[match.state.identity]
+    kira_log = [e["text"] for e in match.view(KIRA)["log"]]
+    l_log = [e["text"] for e in match.view(L)["log"]]
+    spectator_log = [e["text"] for e in match.view("spectator")["log"]]
+    assert not match.actions
+    assert any(f"your secret identity is Suspect {letter}" in x for x in kira_log)
+    assert not any("identity" in x for x in l_log + spectator_log)
+    assert any(x.startswith("You are L") for x in l_log)
+    assert spectator_log == [kira_log[0]] and "20 points" in spectator_log[0]
+
+
+def test_options_model_is_strict_and_coerces_text() -> None:
+    from deathnote.engine.options import coerce, schema
+
+    assert GAME.parse_options(2, {}) == {"chapter": 1}
+    for bad in (True, "2", 0, 3, 1.5):
+        with pytest.raises(OptionsError, match="chapter"):
+            GAME.parse_options(2, {"chapter": bad})
+    assert coerce(GAME, {"chapter": "2"}) == {"chapter": 2}
+    props = schema(GAME)["properties"]
+    assert props["chapter"]["default"] == 1 and props["chapter"]["description"]
+
+
+def test_content_schema_is_strict_and_checks_the_map(tmp_path: Path) -> None:
+    """The pydantic schema refuses a boolean for a number and names the field; the
+    cross-field checks (squares on the map, one card per Home) keep naming theirs; OS error
+    text is never quoted."""
+    bad = tmp_path / "bad.json"
+    cases = [
+        (
+            lambda d: d["crime_types"]["gun"].__setitem__("points", True),
+            r"crime_types\.gun\.points",
+        ),
+        (lambda d: d["leads"][2]["A"].__setitem__("apples", -1), r"leads\[2\]\.A\.apples"),
+        (
+            lambda d: d["map"]["suspects"][1].__setitem__("x", 99),
+            r"map\.suspects\[1\].*off the map",
+        ),
+        (lambda d: d.pop("map"), r"field map: Field required$"),
+        (lambda d: d["intel_rows"].pop(), r"intel_rows: must have exactly 4 rows"),
+    ]
+    for change, pattern in cases:
+        data = json.loads((CONTENT / "chapter2.json").read_text())
+        change(data)
+        bad.write_text(json.dumps(data))
+        with pytest.raises(ContentError, match=pattern):
+            Match.create("confrontation", 2, seed=1, options={"chapter": 2}, content=str(bad))
+    with pytest.raises(ContentError) as info:
+        Match.create("confrontation", 2, seed=1, content=str(tmp_path))
+    assert str(info.value).endswith("cannot read the file") and "Errno" not in str(info.value)

@@ -119,3 +119,28 @@ def test_secret_swap_gives_identical_l_and_spectator_views(
         for viewer in WATCHERS:
             assert GAME.view(states[0], viewer) == GAME.view(states[1], viewer), f"step {step}"
         assert rules.pending(states[0]) == rules.pending(states[1])
+
+
+def test_views_share_no_object_with_the_state() -> None:
+    """Emptying every list and dict of the game's view changes nothing in the game (the
+    log's event data is the engine's ``Event.to_json``)."""
+    import copy
+
+    from .test_sample import mid_games
+
+    def wreck(value: object) -> None:
+        if isinstance(value, dict):
+            for v in value.values():
+                wreck(v)
+            value.clear()
+        elif isinstance(value, list):
+            for v in value:
+                wreck(v)
+            value.clear()
+
+    for chapter in (1, 2):
+        for match in mid_games(chapter, 15, seed=40 + chapter):
+            for viewer in (KIRA, L, "spectator", OMNISCIENT):
+                before = copy.deepcopy(match.view(viewer)["state"])
+                wreck(GAME.view(match.state, viewer))
+                assert match.view(viewer)["state"] == before

@@ -321,3 +321,22 @@ def test_cover_up_and_ransom() -> None:
     assert seat(m) == 2
     choose(m, 44)
     assert 44 in s.seats[1].hand and s.seats[2].hand == [45]
+
+
+def test_cover_up_after_friend_never_goes_below_zero() -> None:
+    # Friend (Investigation 14) is pending: the announcement of the next Action takes away
+    # up to 2 Suspicions; Cover-up then has nothing left to discard (issue 11 §7).
+    for before in (1, 2):
+        m = ready()
+        s = st(m)
+        s.friend = True
+        s.seats[1].suspicions = before
+        play(m, 1, give(m, 1, "cover_up"))
+        assert s.seats[1].suspicions == 0 and not s.friend
+        assert any("no Suspicion left" in e["text"] for e in m.log(2))
+    m = ready()
+    s = st(m)
+    s.friend = True
+    s.seats[1].suspicions = 3
+    play(m, 1, give(m, 1, "cover_up"))
+    assert s.seats[1].suspicions == 0

@@ -78,3 +78,32 @@ def test_broken_content_is_refused(tmp_path: Path) -> None:
     assert Match.create("enquete", 5, 1, content=str(good)).pending()
     with pytest.raises(ContentError):
         Match.create("enquete", 5, 1, content=str(tmp_path / "missing.json"))
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "field"),
+    [
+        (("actions", 3, "timing"), "sometimes", "actions[3].timing"),
+        (("actions", 5, "ryuk"), 1, "actions[5].ryuk"),
+        (("investigations", 2, "suspicions"), True, "investigations[2].suspicions"),
+        (("investigations", 2, "suspicions"), -1, "investigations[2].suspicions"),
+        (("roles", 1, "faction"), "shinigami", "roles[1].faction"),
+        (("roles", 1, "objectives", 0, "apples"), "2", "roles[1].objectives[0].apples"),
+        (("piles", 4, "direction"), "up", "piles[4].direction"),
+        (("investigations", 7, "pile"), 3, "investigations[7].pile"),
+        (("actions", 0, "extra"), 1, "actions[0].extra"),
+    ],
+)
+def test_content_errors_name_the_file_and_field(
+    tmp_path: Path, path: tuple[object, ...], value: object, field: str
+) -> None:
+    data = default_content()
+    node: object = data
+    for key in path[:-1]:
+        node = node[key]  # type: ignore[index]
+    node[path[-1]] = value  # type: ignore[index]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ContentError) as err:
+        Match.create("enquete", 5, 1, content=str(bad))
+    assert str(bad) in str(err.value) and repr(field) in str(err.value)

@@ -391,3 +391,17 @@ def test_pursuit_dead_first_kira_has_no_neighbor() -> None:
     poke(m)
     run_until(m, lambda m: False)
     assert {"kind": "pursuit", "met": False} in s.seats[1].extra
+
+
+def test_rebirth_moves_what_others_knew_with_the_cards() -> None:
+    m = at_reveal(1, {2: "yagami", 3: "light"})
+    s = st(m)
+    s.seats[3].known_roles = {f"i{i}": r.role for i, r in enumerate(s.inactive)}
+    s.seats[3].known_roles["p2"] = "yagami"
+    go(m, "rebirth_target")
+    choose(m, 2)
+    choose(m, "exchange")
+    i = next(i for i, r in enumerate(s.inactive) if r.role == "yagami")
+    assert s.seats[3].known_roles["p2"] == s.seats[2].role
+    assert s.seats[3].known_roles[f"i{i}"] == "yagami"
+    assert all(s.seats[3].known_roles[f"i{j}"] == r.role for j, r in enumerate(s.inactive))

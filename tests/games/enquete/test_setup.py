@@ -78,3 +78,64 @@ def test_setup_hands() -> None:
         keeps += 1
     assert keeps == 5
     run_until(m, lambda m: True)
+
+
+@pytest.mark.parametrize("players", [4, 8])
+def test_setup_events_are_logged_before_the_first_action(players: int) -> None:
+    m = new(players, seed=3)
+    s = st(m)
+    first = min(m.pending())
+    assert not m.actions
+    log = [e["text"] for e in m.log(first)]
+    role = s.seats[first].role
+    assert any(t.startswith("Your Role is") and role.title() in t for t in log)
+    assert any(t.startswith("You draw") for t in log)
+    assert f"Player {s.detective + 1} is the Detective." in log
+    # Nothing is parked in the state to be logged with the first action.
+    assert not hasattr(s, "setup_events")
+    m.submit(first, m.legal(first)[0])
+    assert sum(t.startswith("Your Role is") for t in (e["text"] for e in m.log(first))) == 1
+
+
+def test_options_model_is_strict_and_described() -> None:
+    from deathnote.engine import Match
+    from deathnote.engine.options import coerce, schema
+    from deathnote.engine.registry import get_game
+
+    game = get_game("enquete")
+    assert Match.create("enquete", 4, 1).options == {
+        "first_games": False,
+        "series_apples": None,
+        "detective_seat": None,
+    }
+    for bad in (
+        {"detective_seat": True},
+        {"detective_seat": "1"},
+        {"detective_seat": -1},
+        {"series_apples": [1, True, 0, 0]},
+        {"series_apples": [1, -1, 0, 0]},
+        {"first_games": 1},
+        {"colour": "red"},
+    ):
+        with pytest.raises(OptionsError, match=next(iter(bad))):
+            Match.create("enquete", 4, 1, bad)
+    assert coerce(game, {"detective_seat": "2", "first_games": "true"}) == {
+        "first_games": True,
+        "series_apples": None,
+        "detective_seat": 2,
+    }
+    props = schema(game)["properties"]
+    assert set(props) == {"first_games", "series_apples", "detective_seat"}
+    assert all(p["description"] for p in props.values())
+
+
+def test_randomness_only_through_the_engine_generator() -> None:
+    import re
+    from pathlib import Path
+
+    import deathnote.games.enquete as pkg
+
+    for path in Path(pkg.__file__).parent.glob("*.py"):
+        text = path.read_text()
+        assert not re.search(r"rng\.(shuffle|choice|randint|randrange|sample)\(", text), path
+        assert "_randbelow" not in text, path

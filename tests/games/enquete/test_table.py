@@ -238,3 +238,40 @@ def test_windows_are_bounded_pile_refills_between_rounds() -> None:
     assert len(s.seats[1].hand) == hand - 1 and s.deck == []  # no reshuffle mid-round
     run_until(m, lambda m: st(m).round == 2)
     assert s.deck and s.reshuffles == 1
+
+
+def test_dead_unrevealed_players_receive_suspicions() -> None:
+    # "A dead and revealed character can no longer receive Suspicions": a dead player whose
+    # Role stayed face down (Top Secret) still may, and is revealed at the limit.
+    m = new(6, seed=2, detective_seat=0)
+    set_roles(m, {1: "matsuda", 2: "misa"})
+    s = st(m)
+    s.seats[1].dead = True
+    poke(m)
+    from deathnote.games.enquete.cards import _suspectable
+    from deathnote.games.enquete.rounds import eligible
+
+    c = ctx_of(m)
+    assert 1 in eligible(c) and 1 in _suspectable(s, 2)
+    give_suspicions(c, {1: 2}, "test")
+    assert s.seats[1].suspicions == 2 and not s.seats[1].revealed
+    give_suspicions(c, {1: 4}, "test")
+    assert s.seats[1].revealed and s.seats[1].suspicions == 0
+    assert not eligible(c).count(1) and 1 not in _suspectable(s, 2)
+    give_suspicions(c, {1: 1}, "test")
+    assert s.seats[1].suspicions == 0
+
+
+def test_detective_may_give_suspicions_to_a_dead_unrevealed_player() -> None:
+    m = new(6, seed=4, detective_seat=0)
+    run_until(m, lambda m: top(m)["k"] == "pick" and top(m)["fn"] == "give_susp")
+    s = st(m)
+    victim = next(x for x in range(1, 6) if not s.seats[x].revealed)
+    s.seats[victim].dead = True
+    s.seats[victim].hand = []
+    poke(m)
+    from deathnote.games.enquete.rounds import give_one
+
+    s.stack[-1] = give_one(ctx_of(m), 1, 1)
+    poke(m)
+    assert victim in [a["v"] for a in m.legal(0)]

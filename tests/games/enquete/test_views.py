@@ -7,7 +7,7 @@ import random
 from hypothesis import event, given, settings
 from hypothesis import strategies as hs
 
-from deathnote.agents import RandomAgent
+from deathnote.agents import RandomAgent, agent_rng, observe
 from deathnote.engine import SPECTATOR, Match
 from deathnote.engine.play import play
 
@@ -119,3 +119,37 @@ def test_secret_swap_changes_only_that_seat(
             assert a.view(viewer) == b.view(viewer), f"seat {viewer} learns about seat {k}"
         compared += 1
     event(f"compared {min(compared, 10) // 5 * 5}+ steps")
+
+
+def containers(obj: object, seen: dict[int, object]) -> None:
+    """Every dict and list reachable from ``obj`` (dataclasses included), by id."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            containers(getattr(obj, f.name), seen)
+    elif isinstance(obj, dict | list):
+        if id(obj) in seen:
+            return
+        seen[id(obj)] = obj
+        for item in obj.values() if isinstance(obj, dict) else obj:
+            containers(item, seen)
+
+
+def test_views_share_no_objects_with_the_state() -> None:
+    for seed in range(4):
+        m = new(6, seed=seed)
+        agents = [RandomAgent(s) for s in range(6)]
+        rngs = [agent_rng(seed, s) for s in range(6)]
+        while m.outcome() is None:
+            s = min(m.pending())
+            if len(m.actions) % 7 == 0:
+                owned: dict[int, object] = {}
+                containers(st(m), owned)
+                containers(m.content, owned)
+                for viewer in [*range(6), SPECTATOR, "omniscient"]:
+                    found: dict[int, object] = {}
+                    containers(m.game.view(m.state, viewer), found)
+                    shared = set(found) & set(owned)
+                    assert not shared, f"view of {viewer} shares {[found[i] for i in shared]}"
+            m.submit(s, agents[s].choose(observe(m, s, rngs[s])))

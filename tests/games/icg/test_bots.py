@@ -117,3 +117,95 @@ def test_heuristic_x_kira_opens_the_eyes_after_the_answer_on_a_likely_l() -> Non
     assert bot.choose(observe(likely, 0, agent_rng(1, 0))).kind == "open_eyes"
     unlikely = at_eyes(1)
     assert bot.choose(observe(unlikely, 0, agent_rng(1, 0))).kind == "done"
+
+
+def announce_position(seed: int, target_could_be_l: bool) -> Match:
+    """Player 1 (X-Kira) has just opened the eyes on Player 3."""
+    m = new(5, seed=seed, shinigami_eyes=True)
+    arrange(m, missions={0: "x_kira", 1: "kira", 2: "team_member", 3: "l", 4: "team_member"})
+    if not target_could_be_l:
+        st(m).seats[2].covered = ["l"]  # Player 3 shows he is not L
+        poke(m)
+    m.submit(0, next(a for a in m.legal(0) if a.get("target") == 2))
+    while st(m).phase == "cover":
+        m.submit(2, m.legal(2)[0])
+    m.submit(0, next(a for a in m.legal(0) if a.kind == "open_eyes"))
+    assert m.pending()[0].kind == "announce"
+    return m
+
+
+def test_heuristic_x_kira_mostly_tells_the_truth() -> None:
+    bot = make_agent("icg", "heuristic", 0)
+    for could_be_l in (True, False):
+        said = []
+        for seed in range(60):
+            m = announce_position(seed % 5, could_be_l)
+            choice = bot.choose(observe(m, 0, agent_rng(seed, 0)))
+            assert choice.kind == "announce"
+            truth = st(m).seats[2].identity
+            said.append(choice["identity"] == truth)
+            if choice["identity"] != truth:  # a bluff the table cannot refute
+                assert choice["identity"] not in st(m).seats[2].covered
+        if could_be_l:
+            assert all(said)  # Kira needs the truth about a possible L
+        else:
+            assert 0.5 < sum(said) / len(said) < 0.95
+
+
+def test_deduction_ignores_a_refuted_claim() -> None:
+    m = new(5, seed=44)
+    s = st(m)
+    ids = s.clue_ids[:8]
+    mine = s.seats[0].identity
+    truth = s.seats[2].identity
+    covered = next(i for i in ids if i not in (mine, truth))
+    s.seats[2].covered = [covered]
+    believable = next(i for i in ids if i not in (mine, truth, covered))
+    s.claims = [{"by": 4, "seat": 2, "identity": covered, "turn": 1}]
+    assert beliefs(m.view(0)["state"]).identities(2) == set(ids) - {mine, covered}
+    s.claims.append({"by": 4, "seat": 2, "identity": believable, "turn": 1})
+    assert beliefs(m.view(0)["state"]).identities(2) == {believable}
+    s.claims.append({"by": 4, "seat": 2, "identity": mine, "turn": 1})  # I know it is mine
+    assert beliefs(m.view(0)["state"]).identities(2) == set(ids) - {mine, covered}
+
+
+def test_every_decision_has_typed_data_and_the_bot_knows_every_kind() -> None:
+    from deathnote.games.icg.agents import HANDLERS
+
+    kinds = set()
+    for seed, opts in enumerate(
+        [{"shinigami_eyes": True}, {"rules": "kira", "shinigami_eyes": True}] * 3
+    ):
+        m = Match.create("icg", 5, seed, opts)
+        agents = [make_agent("icg", "heuristic", s) for s in range(5)]
+        rngs = [agent_rng(seed, s) for s in range(5)]
+        while m.outcome() is None:
+            for s, d in m.pending().items():
+                assert d.data["step"] and m.view(s)["decision"]["data"] == dict(d.data)
+                kinds.add(d.kind)
+            s = min(m.pending())
+            m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
+    assert kinds <= set(HANDLERS) and {"investigate", "arrest", "death_note"} <= kinds
+
+
+def test_a_broken_bot_fails_instead_of_playing_at_random() -> None:
+    from deathnote.agents.base import Observation
+
+    m = new(5, seed=1)
+    view = m.view(0)
+    view["decision"] = {"kind": "no_such_decision", "prompt": "", "data": {}}
+    bot = make_agent("icg", "heuristic", 0)
+    with pytest.raises(KeyError):
+        bot.choose(Observation(0, m.legal(0), lambda: view, agent_rng(1, 0)))
+
+
+def test_randomness_only_through_the_engine() -> None:
+    import re
+    from pathlib import Path
+
+    import deathnote.games.icg as pkg
+
+    for path in Path(pkg.__file__).parent.glob("*.py"):
+        text = path.read_text()
+        assert not re.search(r"rng\.(shuffle|choice|randint|randrange|sample)\(", text), path
+        assert "_randbelow" not in text, path

@@ -81,11 +81,46 @@ def test_x_kira_reveals_and_looks_at_the_end_of_the_investigation() -> None:
         if viewer != 2:
             assert view["state"]["seats"][2]["identity"] is None
     assert "Player 1 reveals the X-Kira Mission and opens the Shinigami Eyes." in texts(m)
-    # He cannot show the card but may speak about it: the bot-friendly form is an
-    # announcement of what he saw.
+    # He cannot show the card but may speak about it: the digital form is an announcement.
     assert m.pending()[0].kind == "announce"
-    act(m, 0, "announce")
+    act(m, 0, "announce", identity=seen)
     assert st(m).claims == [{"by": 0, "seat": 2, "identity": seen, "turn": 1}]
+
+
+def test_x_kira_may_announce_a_lie() -> None:
+    m = eyes_match()
+    open_eyes(m, 0, 2)
+    seen = st(m).seats[2].identity
+    said = [a["identity"] for a in m.legal(0) if a.kind == "announce"]
+    assert said == st(m).clue_ids[:8]  # every Identity, the one he saw among them
+    assert [a.kind for a in m.legal(0)][-1] == "quiet"
+    truth = next(a for a in m.legal(0) if a.get("identity") == seen)
+    assert "what your eyes saw" in truth.label
+    lie = next(i for i in said if i != seen)
+    before = {v: m.view(v)["state"]["seats"] for v in (1, 2, 3, 4, "spectator")}
+    act(m, 0, "announce", identity=lie)
+    assert st(m).claims == [{"by": 0, "seat": 2, "identity": lie, "turn": 1}]
+    name = st(m).tables.names[lie]
+    assert f"Player 1 (X-Kira) says that Player 3 is {name}." in texts(m)
+    # A claim is not a reveal: nobody's view of Player 3's Identity changes.
+    for v, seats in before.items():
+        assert m.view(v)["state"]["seats"] == seats
+
+
+def test_announcement_choices_do_not_depend_on_the_truth() -> None:
+    """Whatever the eyes saw, the X-Kira is offered the same announcements in the same order
+    (only his own label of the true one differs), and other seats see nothing of it."""
+    a, b = eyes_match(), eyes_match()
+    ids = st(b).clue_ids[:8]
+    other = next(i for i in ids if i not in {x.identity for x in st(b).seats})
+    st(b).seats[2].identity = other
+    poke(b)
+    for m in (a, b):
+        open_eyes(m, 0, 2)
+    assert a.legal(0) == b.legal(0)
+    assert a.pending()[0] == b.pending()[0]
+    for v in (1, 3, 4, "spectator"):
+        assert a.view(v) == b.view(v)
 
 
 def test_revealed_x_kira_looks_at_every_investigation() -> None:

@@ -125,3 +125,73 @@ def test_cli_flags_map_to_options() -> None:
     assert m.options["rules"] == "kira" and m.options["shinigami_eyes"] is True
     result = play_one(Batch("icg", 6, ("heuristic",) * 6, opts), seed=5)
     assert "error" not in result and result["winners"] in (["kira"], ["l"])
+
+
+@pytest.mark.parametrize("rules", ["light", "kira"])
+def test_setup_events_tell_each_seat_its_cards_before_the_first_action(rules: str) -> None:
+    m = new(6, seed=12, rules=rules)
+    assert m.actions == []
+    for seat in range(6):
+        log = m.view(seat)["log"]
+        x = st(m).seats[seat]
+        names = st(m).tables.names
+        assert log[0]["text"] == (
+            f"You are Player {seat + 1}. Your Identity is {names[x.identity]}; "
+            f"your Mission is {names[x.mission]}."
+        )
+        assert log[0]["data"] == {"seat": seat, "identity": x.identity, "mission": x.mission}
+        assert log[1]["text"] == "Turn 1: Player 1 holds the red Placement."
+        assert len(log) == 2  # nobody sees another seat's cards
+    spectator = [e["text"] for e in m.log("spectator")]
+    assert spectator == ["Turn 1: Player 1 holds the red Placement."]
+    assert len(m.log("omniscient")) == 7
+
+
+def test_rules_version_changed_with_the_rules() -> None:
+    """The audit (version 2) and the free announcement (version 3) changed the rules: a
+    record made under version 1 refuses to replay instead of replaying wrongly."""
+    from deathnote.engine import ReplayError
+    from deathnote.games.icg import GAME
+
+    assert GAME.rules_version == "3"
+    record = new(4, seed=1).record()
+    assert record["rules_version"] == "3"
+    for old in ("1", "2"):
+        with pytest.raises(ReplayError, match="rules version"):
+            Match.replay(dict(record, rules_version=old))
+
+
+def test_options_model_describes_every_option() -> None:
+    from deathnote.engine.options import coerce, schema
+    from deathnote.games.icg import GAME
+
+    props = schema(GAME)["properties"]
+    assert set(props) == {"rules", "shinigami_eyes", "turn_limit", "x_kira"}
+    assert all(p.get("description") for p in props.values())
+    assert coerce(GAME, {"shinigami_eyes": "true", "turn_limit": "7"}) == {
+        "rules": "light",
+        "shinigami_eyes": True,
+        "turn_limit": 7,
+        "x_kira": None,
+    }
+    for bad in ({"turn_limit": True}, {"x_kira": False}, {"shinigami_eyes": 1}):
+        with pytest.raises(OptionsError):
+            Match.create("icg", 4, 1, bad)
+
+
+def test_content_model_errors_name_the_file_and_field(tmp_path: Path) -> None:
+    cases = [
+        (lambda d: d["identities"][2].update(name=""), "identities[2].name"),
+        (lambda d: d["other_missions"].update(x_kira=True), "other_missions.x_kira"),
+        (lambda d: d.update(maps=[]), "maps"),
+        (lambda d: d["identities"][1].update(id="ryuzaki"), "identities[1].id"),
+        (lambda d: d["missions"].reverse(), "missions"),
+    ]
+    for change, field in cases:
+        data = default_content()
+        change(data)
+        path = tmp_path / "icg.json"
+        path.write_text(json.dumps(data))
+        with pytest.raises(ContentError) as err:
+            Match.create("icg", 4, 1, None, str(path))
+        assert str(path) in str(err.value) and repr(field) in str(err.value)

@@ -71,11 +71,11 @@ def swap_secret(m: Match, k: int, what: str) -> bool:
 
 
 def resolved_about(m: Match, k: int) -> bool:
-    """The last action told the table something true about seat k (a Death Note, an arrest,
-    an X-Kira's announcement of what the Shinigami Eyes saw)."""
+    """The last action told the table something true about seat k (a Death Note, an arrest).
+
+    An X-Kira's announcement is not one: he may name any Identity, so it tells nothing true.
+    """
     s = st(m)
-    if s.claims and s.claims[-1]["seat"] == k and m.actions[-1][1].kind == "announce":
-        return True
     if s.phase == "over" and s.ending in ("arrest_right", "arrest_wrong"):
         return True
     return bool(s.death_notes) and s.death_notes[-1]["seat"] == k

@@ -70,6 +70,11 @@ def test_deathnote_target_may_be_off_field_and_is_secret() -> None:
     assert GAME.view(state, 0)["players"][0]["mark"] == "Hideki Ide"
     # The opponent places the marked Character in the meantime: it dies at the reveal.
     pass_turns(state, rng, 1)
+    # In the opponent's turn the pending mark is still its owner's alone.
+    assert state.current == 1 and GAME.view(state, 0)["players"][0]["mark"] == "Hideki Ide"
+    for viewer in (1, "spectator"):
+        assert "Hideki Ide" not in str(GAME.view(state, viewer)["players"][0])
+        assert "mark" not in GAME.view(state, viewer)["players"][0]
     state.players[1].hand.append("DN-S16")
     act(state, rng, 1, "place", card="DN-S16")
     pass_turns(state, rng, 1)

@@ -157,6 +157,36 @@ def test_exchange_takes_lowest_and_gives_any() -> None:
     assert asked(m) == 1
 
 
+def test_exchange_logs_each_pass_once_for_every_viewer() -> None:
+    # Issue 19: rules version 2 logged the card given back twice for the giver (the private
+    # pass and a public "gives a card back"). Now each viewer reads each thing once.
+    m = new(4, 8)
+    set_roles(m, {0: "police", 1: "kira", 2: "l", 3: "police"})
+    set_hand(m, 0, ["exchange", "vote", "interrogation"])
+    set_hand(m, 3, ["alias", "vote"])
+    start = len(m.events)
+    act(m, "play", card="exchange")
+    act(m, "target", seat=3)
+    act(m, "give", card="alias")
+    act(m, "give", card="vote")
+    new_events = m.events[start:]
+    end = next(i for i, e in enumerate(new_events) if e.data.get("type") == "draw")
+    exchange = new_events[:end]
+    for viewer in (0, 1, 2, 3, SPECTATOR):
+        seen = [e for e in exchange if e.visible_to(viewer)]
+        types = [e.data.get("type") for e in seen]
+        if viewer in (0, 3):
+            assert types == ["play", "target", "pass", "pass"]
+            assert [e.text for e in seen[2:]] == [
+                "Player 4 gives Alias to Player 1.",
+                "Player 1 gives Vote to Player 4.",
+            ]
+        else:
+            assert types == ["play", "target"]
+        assert "gets one card back" in seen[1].text
+        assert len({e.text for e in seen}) == len(seen)
+
+
 def test_exchange_ties_give_either() -> None:
     m = new(7, 9)
     set_roles(m, {0: "l", 1: "police"})
@@ -261,8 +291,13 @@ def test_every_player_is_asked_even_without_a_choice() -> None:
     act(m, "play", card="interrogation")
     act(m, "direction", dir="left")
     assert set(m.pending()) == set(range(6))
-    assert all(d.kind == "give_lowest" and not d.covert for d in m.pending().values())
-    assert m.view(4)["waiting"] == list(range(6))
+    # Covert (rules version 3): nobody is shown who is still choosing, so a seat with a
+    # choice to make (a number it may change) looks like one without.
+    assert all(d.kind == "give_lowest" and d.covert for d in m.pending().values())
+    assert m.view(4)["waiting"] == [4] and m.view(SPECTATOR)["waiting"] == []
+    before = m.view(3), m.view(SPECTATOR)
+    m.submit(1, m.legal(1)[0])
+    assert (m.view(3), m.view(SPECTATOR)) == before
 
 
 def test_shinigami_must_be_played() -> None:

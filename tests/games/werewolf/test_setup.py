@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from deathnote.engine import SPECTATOR, ContentError, Match, OptionsError
+from deathnote.engine.options import coerce, schema
+from deathnote.engine.registry import get_game
 from deathnote.games.werewolf.content import default_content
 
 from .helpers import new, st
@@ -103,12 +105,32 @@ def test_watari_sees_l() -> None:
         for other in range(7):
             if other != w:
                 assert m.view(other)["state"]["me"]["known_roles"] == {}
-        # The set-up events reach the log with the first action, Watari's only to Watari.
-        m.submit(min(m.pending()), m.legal(min(m.pending()))[0])
+        # The set-up events are in the log before the first action, Watari's only to Watari.
         assert any(e["data"].get("type") == "watari" for e in m.log(w))
         for other in range(7):
             if other != w:
                 assert not any(e["data"].get("type") == "watari" for e in m.log(other))
+
+
+@pytest.mark.parametrize("players", [4, 5, 6, 7])
+def test_setup_events_logged_before_the_first_action(players: int) -> None:
+    m = new(players, 3, first=None)
+    assert m.actions == []
+    first = st(m).first
+    for seat in range(players):
+        log = m.log(seat)
+        role = st(m).tables.role_name[st(m).seats[seat].role]
+        assert log[0]["text"].startswith(f"Your Role is {role} ")
+        hand = list(st(m).seats[seat].hand)
+        if seat == first:
+            hand.remove(st(m).drawn)  # type: ignore[arg-type]
+        assert sorted(log[0]["data"]["hand"]) == sorted(hand)
+        assert sum(e["data"].get("type") == "deal" for e in log) == 1
+    spectator = [e["data"].get("type") for e in m.log(SPECTATOR)]
+    assert spectator == ["first", "phase", "draw"]
+    # Nothing is logged twice once play starts (rules version 2 parked them in the state).
+    m.submit(min(m.pending()), m.legal(min(m.pending()))[0])
+    assert sum(e.data.get("type") == "deal" for e in m.events) == players
 
 
 def test_no_watari_below_seven() -> None:
@@ -132,8 +154,20 @@ def test_options_validated() -> None:
         Match.create("werewolf", 4, 0, {"first_player": 4})
     with pytest.raises(OptionsError, match="handgun_reveal"):
         Match.create("werewolf", 4, 0, {"handgun_reveal": "nobody"})
-    with pytest.raises(OptionsError, match="unknown"):
+    with pytest.raises(OptionsError, match="no option 'colour'"):
         Match.create("werewolf", 4, 0, {"colour": 1})
+    with pytest.raises(OptionsError, match="first_player"):
+        Match.create("werewolf", 4, 0, {"first_player": True})  # a boolean is not a seat
+    with pytest.raises(OptionsError, match="first_player"):
+        Match.create("werewolf", 4, 0, {"first_player": "1"})
+    assert Match.create("werewolf", 4, 0, {"first_player": 2}).options == {
+        "first_player": 2,
+        "handgun_reveal": "table",
+    }
+    assert coerce(get_game("werewolf"), {"first_player": "2"})["first_player"] == 2
+    props = schema(get_game("werewolf"))["properties"]
+    assert set(props) == {"first_player", "handgun_reveal"}
+    assert all(p.get("description") for p in props.values())
     with pytest.raises(OptionsError):
         Match.create("werewolf", 8, 0)
 
@@ -149,6 +183,21 @@ def test_content_errors(tmp_path: Path) -> None:
     data["cards"][3]["number"] = -1
     bad.write_text(json.dumps(data))
     with pytest.raises(ContentError, match="number"):
+        Match.create("werewolf", 4, 0, content=str(bad))
+    data = default_content()
+    data["cards"][3]["number"] = True  # a boolean is not a number
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ContentError, match=r"bad\.json: field 'cards\.3\.number'"):
+        Match.create("werewolf", 4, 0, content=str(bad))
+    data = default_content()
+    del data["setups"]["5"]
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ContentError, match=r"setups\.5 is missing"):
+        Match.create("werewolf", 4, 0, content=str(bad))
+    data = default_content()
+    data["roles"][0]["team"] = "near"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ContentError, match=r"roles\.0\.team"):
         Match.create("werewolf", 4, 0, content=str(bad))
     (tmp_path / "junk.json").write_text("{")
     with pytest.raises(ContentError, match=r"junk\.json"):

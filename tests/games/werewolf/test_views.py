@@ -6,7 +6,7 @@ import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from deathnote.agents import RandomAgent
+from deathnote.agents import RandomAgent, agent_rng, observe
 from deathnote.engine import OMNISCIENT, SPECTATOR, Action, Event, Match
 from deathnote.engine.play import play
 from deathnote.games.werewolf.rules import sort_cards
@@ -134,3 +134,64 @@ def test_omniscient_sees_everything() -> None:
     assert [x["role"] for x in view["seats"]] == [x.role for x in st(m).seats]
     assert view["hands"] == [sort_cards(st(m), x.hand) for x in st(m).seats]
     assert len(view["deck_order"]) == len(st(m).deck)
+
+
+def _containers(value: object, out: list[object]) -> list[object]:
+    if isinstance(value, dict):
+        out.append(value)
+        for v in value.values():
+            _containers(v, out)
+    elif isinstance(value, list):
+        out.append(value)
+        for v in value:
+            _containers(v, out)
+    return out
+
+
+def test_views_share_no_objects_with_the_state() -> None:
+    # Rules version 2 handed a Surveillance's hand list to both the seat's state and the
+    # event, so the looker's view log held the very list of the state.
+    m = new(7, 6)
+    for seat, action in play_random(7, 6, first_player=0)[:60]:
+        m.submit(seat, action)
+    s = st(m)
+    inside: list[object] = [s.content, s.options, s.step, s.deck, s.discard, s.removed]
+    for x in s.seats:
+        inside += [x.hand, x.known_roles, x.seen_hands, *x.seen_hands.values()]
+    _containers(s.content, inside)
+    _containers(s.step, inside)
+    for e in s.history:  # the events the state keeps for sampling
+        _containers(e.data, inside)
+    ids = {id(o) for o in inside}
+    for viewer in [*range(7), SPECTATOR, OMNISCIENT]:
+        view = m.view(viewer)
+        assert not any(id(o) in ids for o in _containers(view, []))
+        before = m.view(viewer)
+        for o in _containers(view["state"], []):  # scribbling on a view changes nothing
+            o.clear()  # type: ignore[attr-defined]
+        assert m.view(viewer) == before
+
+
+def test_decisions_carry_their_data() -> None:
+    # Bots and screens read the decision's kind and data, never its prompt.
+    seen: dict[str, set[str]] = {}
+    for seed in range(6):
+        m = Match.create("werewolf", 6, seed)
+        agents = [RandomAgent(s) for s in range(6)]
+        rngs = [agent_rng(seed, s) for s in range(6)]
+        while m.outcome() is None:
+            for seat, d in m.pending().items():
+                data = d.data
+                assert data["step"], d
+                seen.setdefault(d.kind, set()).add(data["step"])
+                if d.kind == "target":
+                    assert data["card"] == st(m).step["card"]  # type: ignore[index]
+                if d.kind in ("give_lowest", "give_back"):
+                    assert data["to"] in range(6) and data["to"] != seat
+                if d.kind == "give_back":
+                    assert m.view(seat)["state"]["me"]["took"] == data["took"]
+                assert m.view(seat)["decision"]["data"] == dict(data)
+            s = min(m.pending())
+            m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
+    assert seen["give_lowest"] == {"exchange", "interrogation"}
+    assert {"turn", "target", "judgment", "vote", "give_back", "direction"} <= set(seen)

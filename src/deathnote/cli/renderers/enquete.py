@@ -10,12 +10,17 @@ from rich.table import Table
 from rich.text import Text
 
 
+def role_name(role: str | None) -> str:
+    """A Role as the rulebook names it ("light" -> "Light"); "?" when unknown."""
+    return role.replace("_", " ").title() if role else "?"
+
+
 def _seat_row(view: dict[str, Any], seat: dict[str, Any]) -> list[str]:
     st = view["state"]
     name = view["seats"][seat["seat"]]
     if seat["detective"]:
         name += " (Detective)"
-    role = seat["role"] or "?"
+    role = role_name(seat["role"])
     status = (
         "dead" if seat["dead"] else "revealed" if seat["revealed"] and not seat["detective"] else ""
     )
@@ -61,11 +66,13 @@ def render(view: dict[str, Any]) -> RenderableType:
     for seat in st["seats"]:
         table.add_row(*_seat_row(view, seat))
     inactive = ", ".join(
-        f"{i['index'] + 1}: {i['role'] or '?'}{' (dead)' if i['dead'] else ''}"
+        f"{i['index'] + 1}: {role_name(i['role'])}{' (dead)' if i['dead'] else ''}"
         for i in st["inactive"]
     )
     tokens = ", ".join(
-        f"{t['role']} {t['status']}" for t in st["role_tokens"] if t["status"] != "hidden"
+        f"{role_name(t['role'])} {t['status']}"
+        for t in st["role_tokens"]
+        if t["status"] != "hidden"
     )
     parts: list[RenderableType] = [head, table, Text(f"Inactive Roles: {inactive or 'none'}")]
     if tokens:
@@ -102,3 +109,28 @@ def render(view: dict[str, Any]) -> RenderableType:
         )
         parts.append(Panel(Text(scores), title="Apples"))
     return Panel(Group(*parts), title="Death Note: Le Jeu d'Enquête")
+
+
+def out_of_game(view: dict[str, Any]) -> bool:
+    """Whether the viewer's character is dead."""
+    seat = view.get("viewer")
+    seats = view["state"].get("seats", [])
+    return isinstance(seat, int) and 0 <= seat < len(seats) and bool(seats[seat].get("dead"))
+
+
+def outcome_text(view: dict[str, Any]) -> str:
+    """The end of a game: the Apples each player earned, by name and Role."""
+    out = view["outcome"]
+    scores = out.get("scores") or {}
+    rows = []
+    for seat in view["state"].get("seats", []):
+        role = role_name(seat["role"])
+        apples = scores.get(role)
+        name = view["seats"][seat["seat"]]
+        label = f"{name} ({role})" if seat["role"] else name
+        rows.append((-(apples or 0), label, apples))
+    rows.sort()
+    apples_line = ", ".join(
+        f"{label} {int(apples) if apples is not None else 0}" for _, label, apples in rows
+    )
+    return f"{out['reason']}\nApples this game: {apples_line}"

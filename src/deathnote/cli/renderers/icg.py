@@ -23,6 +23,9 @@ PHASES = {
 }
 
 
+TEAM_NAMES = {"kira": "Kira's team", "l": "L's team"}
+
+
 def _names(st: dict[str, Any]) -> dict[str, str]:
     names = {c["id"]: c["name"] for c in st["identities"]}
     names.update({c["id"]: c["name"] for c in st["missions"]})
@@ -93,7 +96,7 @@ def render(view: dict[str, Any]) -> RenderableType:
     if me:
         lines = [
             f"Identity: {names[me['identity']]}",
-            f"Mission: {names[me['mission']]} (team {me['team']})",
+            f"Mission: {names[me['mission']]} ({TEAM_NAMES.get(me['team'], me['team'])})",
         ]
         if "hand" in me:
             lines.append("Hand: " + ", ".join(names[c] for c in me["hand"]))
@@ -105,3 +108,25 @@ def render(view: dict[str, Any]) -> RenderableType:
             lines.append(f"Your Death Note token: {names[me['death_note']]}")
         parts.append(Panel(Text("\n".join(lines)), title="Your cards", border_style="cyan"))
     return Group(*parts)
+
+
+def out_of_game(view: dict[str, Any]) -> bool:
+    """Whether the viewer's seat is out (its Placement was eliminated)."""
+    seat = view.get("viewer")
+    seats = view["state"].get("seats", [])
+    return isinstance(seat, int) and 0 <= seat < len(seats) and bool(seats[seat].get("out"))
+
+
+def outcome_text(view: dict[str, Any]) -> str:
+    """The end: the winning team, and its players by name and Mission."""
+    out = view["outcome"]
+    st = view["state"]
+    names = _names(st)
+    missions = {x["seat"]: x.get("mission") for x in st.get("seats", [])}
+    won = []
+    for seat in out.get("winning_seats", []):
+        mission = missions.get(seat)
+        role = f" ({names.get(mission, '?')})" if mission else ""
+        won.append(f"{view['seats'][seat]}{role}")
+    team = " and ".join(TEAM_NAMES.get(w, w) for w in out["winners"]) or "Nobody"
+    return f"{out['reason']}\n{team} wins: {', '.join(won) or 'nobody'}"

@@ -45,7 +45,7 @@ def _side(view: dict[str, Any], seat: int) -> RenderableType:
     order = "first" if state["first"] == seat else "second"
     header = Text.assemble(
         (f"{name}{marker}", "bold"),
-        f"  {side['points']}/{state['win_points']} points  deck {side['deck_count']}"
+        f"  {side['deck']} deck  {side['points']}/{state['win_points']} points  deck {side['deck_count']}"
         f"  hand {side['hand_count']}  discard {len(side['discard'])}"
         f"  Kira card: {side['kira_card']}  ({order})",
     )
@@ -59,7 +59,10 @@ def _side(view: dict[str, Any], seat: int) -> RenderableType:
             title = f" — {card['title']}" if card.get("title") else ""
             cost = f"cost {card['cost']}" if kind != "special" else "no cost"
             hand.add_row(f"{card['name']}{title}", kind, cost, Text(card["text"], style="dim"))
-        parts.append(Panel(hand, title="Your hand", border_style="dim"))
+        mine = view.get("viewer") == seat
+        parts.append(
+            Panel(hand, title="Your hand" if mine else f"{name}'s hand", border_style="dim")
+        )
     style = "cyan" if view.get("viewer") == seat else "white"
     return Panel(Group(*parts), border_style=style)
 

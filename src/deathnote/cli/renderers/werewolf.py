@@ -29,7 +29,7 @@ def render(view: dict[str, Any]) -> RenderableType:
     phase = "Judgment (eyes closed)" if st["phase"] == "judgment" else "Investigation"
     head = Text(
         f"{phase} - Judgments so far: {st['judgments']} - turns left this phase: "
-        f"{st['turns_left']} - deck: {st['deck']} cards"
+        f"{st['turns_left']} - deck: {st['deck']} card{'' if st['deck'] == 1 else 's'}"
     )
     me = st.get("me")
     known = {int(k): v for k, v in (me or {}).get("known_roles", {}).items()}
@@ -85,3 +85,25 @@ def render(view: dict[str, Any]) -> RenderableType:
         ]
         parts.append(Panel(Text("\n".join(lines)), title="Hands"))
     return Panel(Group(*parts), title="Death Note Werewolf")
+
+
+def out_of_game(view: dict[str, Any]) -> bool:
+    """Whether the viewer's seat is dead."""
+    seat = view.get("viewer")
+    seats = view["state"].get("seats", [])
+    return isinstance(seat, int) and 0 <= seat < len(seats) and not seats[seat].get("alive", True)
+
+
+TEAMS = {"kira": "Kira's team", "l": "L's team"}
+
+
+def outcome_text(view: dict[str, Any]) -> str:
+    """The end: the winning team, and its players by name and Role."""
+    out = view["outcome"]
+    roles = {x["seat"]: x["role"] for x in view["state"].get("seats", [])}
+    won = [
+        f"{view['seats'][s]} ({ROLE_NAMES.get(roles.get(s) or '', '?')})"
+        for s in out.get("winning_seats", [])
+    ]
+    team = " and ".join(TEAMS.get(w, w) for w in out["winners"]) or "Nobody"
+    return f"{out['reason']}\n{team} wins: {', '.join(won) or 'nobody'}"

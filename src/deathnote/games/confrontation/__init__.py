@@ -6,17 +6,34 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from deathnote.engine.actions import Outcome, Viewer
-from deathnote.engine.errors import OptionsError
+from pydantic import Field
+
+from deathnote.engine.actions import Event, Outcome, Viewer
 from deathnote.engine.game import Game
-from deathnote.games.confrontation import content, rules
+from deathnote.engine.options import GameOptions
+from deathnote.games.confrontation import content, rules, sample
 from deathnote.games.confrontation.state import ConfState
 from deathnote.games.confrontation.view import build_view
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from deathnote.agents.base import Agent
+    from deathnote.engine.spaces import ActionSpace
 
 SEAT_NAMES = ["Kira", "L"]
+
+
+class ConfOptions(GameOptions):
+    """The options of Confrontation."""
+
+    chapter: int = Field(
+        1,
+        ge=1,
+        le=2,
+        description="1: the basic game (15 points); 2: Apples, Stars and special abilities "
+        "on the Chapter 2 Map (20 points)",
+    )
 
 
 class Confrontation(Game):
@@ -26,19 +43,18 @@ class Confrontation(Game):
     name = "Death Note: Confrontation"
     min_players = 2
     max_players = 2
-    rules_version = "1"
+    rules_version = "3"
+    options_model = ConfOptions
 
     def parse_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        """Options: ``chapter`` 1 (default) or 2."""
-        unknown = sorted(set(options) - {"chapter"})
-        if unknown:
-            raise OptionsError(f"confrontation has no option {unknown[0]!r} (only 'chapter')")
-        chapter = options.get("chapter", 1)
-        if isinstance(chapter, str) and chapter.strip().isdigit():
-            chapter = int(chapter)
-        if chapter not in (1, 2) or isinstance(chapter, bool):
-            raise OptionsError(f"option 'chapter' must be 1 or 2, not {chapter!r}")
-        return {"chapter": chapter}
+        """``ConfOptions`` validated (the default); the two common cases without pydantic's
+        round trip, since a simulation creates a match per game."""
+        if not options:
+            return {"chapter": 1}
+        chapter = options.get("chapter")
+        if len(options) == 1 and type(chapter) is int and chapter in (1, 2):
+            return {"chapter": chapter}
+        return super().parse_options(players, options)
 
     def load_content(self, path: str | None, options: Mapping[str, Any]) -> Any:
         """The chapter's Map and decks: the packaged file, or ``path``."""
@@ -55,10 +71,43 @@ class Confrontation(Game):
         chapter = int(options.get("chapter", 1))
         return rules.new_state(content.tables(content_data, chapter), rng)
 
+    def setup(
+        self, players: int, options: Mapping[str, Any], content_data: Any, rng: random.Random
+    ) -> tuple[ConfState, list[Event]]:
+        """The deal, and what each player learns before the first Day: Kira his identity."""
+        state = self.new_state(players, options, content_data, rng)
+        return state, rules.setup_events(state)
+
     # The calls made for every action go straight to the rules (one Python call fewer).
     pending = staticmethod(rules.pending)  # who must decide now
     legal = staticmethod(rules.legal)  # the legal actions of a seat now
     apply = staticmethod(rules.apply)  # carry out a legal action, then every automatic step
+
+    def fork_state(self, state: ConfState) -> ConfState:
+        """An independent copy; the content tables are shared (frozen)."""
+        return state.fork()
+
+    def sample_state(self, state: ConfState, viewer: Viewer, rng: random.Random) -> ConfState:
+        """A copy with all ``viewer`` cannot see drawn anew (rules doc CONF-SAMPLE-01)."""
+        return sample.sample(state, viewer, rng)
+
+    def action_space(self, players: int, options: Mapping[str, Any]) -> ActionSpace:
+        """Every action of the chapter, numbered (the table: rules doc CONF-NUM-01)."""
+        from deathnote.games.confrontation import numbers
+
+        return numbers.action_table(int(options.get("chapter", 1)))
+
+    def observation_shape(self, players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
+        """One float32 vector per viewer (layout: rules doc CONF-NUM-02)."""
+        from deathnote.games.confrontation import numbers
+
+        return numbers.shape(int(options.get("chapter", 1)))
+
+    def observation_tensor(self, state: ConfState, viewer: Viewer) -> np.ndarray:
+        """The viewer's observation, built from that viewer's view alone."""
+        from deathnote.games.confrontation import numbers
+
+        return numbers.tensor(build_view(state, viewer), viewer, state.tables.chapter)
 
     def view(self, state: ConfState, viewer: Viewer) -> dict[str, Any]:
         """What the viewer may see."""

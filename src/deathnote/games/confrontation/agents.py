@@ -18,9 +18,10 @@ It reads only ``obs.view`` (exactly what a person in its seat sees), ``obs.legal
 from __future__ import annotations
 
 from itertools import product
-from typing import Any
+from typing import Any, ClassVar
 
 from deathnote.agents.base import Agent, Observation
+from deathnote.engine import rng as draw
 from deathnote.engine.actions import Action
 
 LOCAL_RADIUS = 2
@@ -234,20 +235,33 @@ class HeuristicAgent(Agent):
             self._geo, self._geo_key = Geometry(board), key
         return self._geo
 
+    #: the handler of each decision kind (``Decision.kind``, never the prompt's words)
+    HANDLERS: ClassVar[dict[str, str]] = {
+        "day": "_follow",
+        "accuse": "_name",
+        "chase": "_chase",
+        "switch": "_switch",
+        "apples": "_apple",
+        "stars": "_star",
+        "dice": "_dice",
+        "news": "_news",
+        "kill": "_kill",
+    }
+
     def choose(self, obs: Observation) -> Action:
-        """One legal action."""
+        """One legal action (a decision of an unknown kind is a bug: it raises)."""
         legal = obs.legal
         if len(legal) == 1:
             return legal[0]
-        kind = legal[0].kind
-        if kind == "switch":
-            return next(a for a in legal if a["use"])  # asked only while losing the Chase
-        state = obs.view["state"]
-        handler = getattr(self, f"_{kind}", None)
-        if handler is None:
-            return obs.rng.choice(legal)
-        result: Action = handler(obs, state)
+        view = obs.view
+        handler = getattr(self, self.HANDLERS[view["decision"]["kind"]])
+        result: Action = handler(obs, view["state"])
         return result
+
+    @staticmethod
+    def _switch(obs: Observation, state: dict[str, Any]) -> Action:
+        """Use it: the loser of the Chase as it stands is the one asked."""
+        return next(a for a in obs.legal if a["use"])
 
     # -- L -------------------------------------------------------------------------------
     def _follow(self, obs: Observation, state: dict[str, Any]) -> Action:
@@ -288,7 +302,7 @@ class HeuristicAgent(Agent):
         best = max(post.values())
         top = {s for s, p in post.items() if p >= best - 1e-12}
         choices = [a for a in obs.legal if a["suspect"] in top]
-        return obs.rng.choice(choices) if choices else obs.legal[0]
+        return draw.choice(obs.rng, choices) if choices else obs.legal[0]
 
     def _news(self, obs: Observation, state: dict[str, Any]) -> Action:
         geo = self.geometry(state)
@@ -408,7 +422,7 @@ class HeuristicAgent(Agent):
                 )
             scored.append((cache[key], action))
         best = max(v for v, _ in scored)
-        return obs.rng.choice([a for v, a in scored if v >= best - 1e-9])
+        return draw.choice(obs.rng, [a for v, a in scored if v >= best - 1e-9])
 
     def _covering(
         self, state: dict[str, Any], geo: Geometry, exposed: list[str], legal: Any
@@ -434,8 +448,22 @@ class HeuristicAgent(Agent):
         return [a for v, a in reach if v >= top - 1e-9]
 
     def _star(self, obs: Observation, state: dict[str, Any]) -> Action:
+        """Each Star in turn goes to the first row in ``STAR_ROW_ORDER`` with room."""
         rows = state["notebook"]["intel"]["rows"]
-        return self._row(obs, rows, STAR_ROW_ORDER)
+        count = len(obs.legal[0]["rows"])  # every choice places the same number of Stars
+        room = [r["cost"] - r["filled"] for r in rows]
+        chosen: list[int] = []
+        for _ in range(count):
+            for ability in STAR_ROW_ORDER:
+                i = next(
+                    (i for i, r in enumerate(rows) if r["ability"] == ability and room[i] > 0), -1
+                )
+                if i >= 0:
+                    room[i] -= 1
+                    chosen.append(i)
+                    break
+        wanted = tuple(sorted(chosen))
+        return next(a for a in obs.legal if tuple(a["rows"]) == wanted)
 
     # -- Kira ------------------------------------------------------------------------------
     def _kill(self, obs: Observation, state: dict[str, Any]) -> Action:
@@ -587,8 +615,6 @@ class HeuristicAgent(Agent):
                 if row["ability"] == ability and i in by_row:
                     return by_row[i]
         return obs.legal[0]
-
-    _accuse = _follow
 
 
 class CautiousAgent(HeuristicAgent):

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import orjson
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from deathnote.engine.actions import Action
 from deathnote.engine.errors import ContentError
@@ -21,6 +22,11 @@ CRIME_TYPES = ("knife", "gun", "bomb")
 RYUK_ABILITIES = ("change_dice", "points_2", "switch", "points_3")
 INTEL_ABILITIES = ("change_dice", "extra_suspect", "switch", "extra_quiet_night")
 LOCAL_RADIUS = 2  # the 5x5 Search Grid centred on a Home
+
+
+def points_text(count: int) -> str:
+    """ "1 point", "2 points"."""
+    return "1 point" if count == 1 else f"{count} points"
 
 
 def default_path(chapter: int) -> Path:
@@ -50,10 +56,10 @@ def load(path: str | Path | None, chapter: int) -> dict[str, Any]:
         if cached is not None and cached[0] == stamp:
             return cached[1]
         data = orjson.loads(file.read_bytes())
-    except OSError as exc:
-        raise ContentError(f"{file}: cannot read the file ({exc.strerror})") from None
-    except orjson.JSONDecodeError as exc:
-        raise ContentError(f"{file}: not valid JSON ({exc})") from None
+    except OSError:
+        raise ContentError(f"{file}: cannot read the file") from None
+    except orjson.JSONDecodeError:
+        raise ContentError(f"{file}: not valid JSON") from None
     validate(data, str(file), chapter)
     _FILES[key] = (stamp, data)
     tables(data, chapter)
@@ -73,123 +79,164 @@ def tables(data: Any, chapter: int) -> Tables:
     return built
 
 
-class _Checker:
-    def __init__(self, file: str) -> None:
-        self.file = file
+# -- the content file's schema (pydantic: types and ranges; strict, so a bool is no number) --
+Crime = Literal["knife", "gun", "bomb"]
 
-    def fail(self, field: str, problem: str) -> ContentError:
-        return ContentError(f"{self.file}: field {field}: {problem}")
 
-    def obj(self, value: Any, field: str) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise self.fail(field, "must be an object")
-        return value
+class _Model(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
 
-    def lst(self, value: Any, field: str, min_len: int = 1) -> list[Any]:
-        if not isinstance(value, list) or len(value) < min_len:
-            raise self.fail(field, f"must be a list of at least {min_len} item(s)")
-        return value
 
-    def int_(self, value: Any, field: str, lo: int, hi: int) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-            raise self.fail(field, f"must be an integer from {lo} to {hi}, not {value!r}")
-        return value
+class CrimeTypeModel(_Model):
+    """One crime type: its name on the cards and its points."""
 
-    def crime(self, value: Any, field: str) -> str:
-        if value not in CRIME_TYPES:
-            raise self.fail(field, f"must be one of {', '.join(CRIME_TYPES)}, not {value!r}")
-        return str(value)
+    name: str
+    points: int = Field(ge=1, le=99)
+
+
+class CrimeTypesModel(_Model):
+    """The three crime types."""
+
+    knife: CrimeTypeModel
+    gun: CrimeTypeModel
+    bomb: CrimeTypeModel
+
+
+class HomeModel(_Model):
+    """A Suspect's Home on the Map."""
+
+    letter: str = Field(min_length=1)
+    x: int = Field(ge=0)
+    y: int = Field(ge=0)
+
+
+class CriminalModel(_Model):
+    """A numbered criminal on the Map."""
+
+    number: int = Field(ge=1, le=9999)
+    type: Crime
+    x: int = Field(ge=0)
+    y: int = Field(ge=0)
+
+
+class MapModel(_Model):
+    """The Map: its size, the Suspects' Homes and the criminals."""
+
+    width: int = Field(ge=5, le=60)
+    height: int = Field(ge=5, le=60)
+    suspects: list[HomeModel] = Field(min_length=2)
+    criminals: list[CriminalModel] = Field(min_length=3)
+
+
+class SceneModel(_Model):
+    """One crime scene of a Lead card (Apples: Chapter 2)."""
+
+    type: Crime
+    apples: int = Field(0, ge=0, le=9)
+
+
+class LeadModel(_Model):
+    """A Lead card: scenes A and B."""
+
+    number: int = Field(ge=1, le=9999)
+    A: SceneModel
+    B: SceneModel
+
+
+class SuspectCardModel(_Model):
+    """A Suspect card (Stars: Chapter 2)."""
+
+    letter: str
+    stars: int = Field(0, ge=0, le=9)
+
+
+class RowModel(_Model):
+    """A row of the Ryuk or Intel tracker: its ability and its cost."""
+
+    ability: str
+    cost: int = Field(ge=1, le=20)
+
+
+class ContentModel(_Model):
+    """One chapter's content file."""
+
+    crime_types: CrimeTypesModel
+    dice: list[list[Crime]] = Field(min_length=3, max_length=3)
+    map: MapModel
+    leads: list[LeadModel] = Field(min_length=1)
+    suspects: list[SuspectCardModel] = Field(min_length=2)
+    ryuk_rows: list[RowModel] | None = None
+    intel_rows: list[RowModel] | None = None
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    """A pydantic location as the file's field path: ``map.criminals[3].type``."""
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
 
 
 def validate(data: Any, file: str, chapter: int) -> None:
     """Raise ContentError (naming ``file`` and the field) unless the content is usable."""
-    c = _Checker(file)
-    data = c.obj(data, "(top level)")
-    types = c.obj(data.get("crime_types"), "crime_types")
-    for kind in CRIME_TYPES:
-        entry = c.obj(types.get(kind), f"crime_types.{kind}")
-        if not isinstance(entry.get("name"), str):
-            raise c.fail(f"crime_types.{kind}.name", "must be a string")
-        c.int_(entry.get("points"), f"crime_types.{kind}.points", 1, 99)
-    dice = c.lst(data.get("dice"), "dice")
-    if len(dice) != 3:
-        raise c.fail("dice", "there are exactly 3 Crime Type dice")
-    for i, die in enumerate(dice):
-        for j, face in enumerate(c.lst(die, f"dice[{i}]")):
-            c.crime(face, f"dice[{i}][{j}]")
-    board = c.obj(data.get("map"), "map")
-    width = c.int_(board.get("width"), "map.width", 5, 60)
-    height = c.int_(board.get("height"), "map.height", 5, 60)
+
+    def fail(field: str, problem: str) -> ContentError:
+        return ContentError(f"{file}: field {field}: {problem}")
+
+    if not isinstance(data, dict):
+        raise fail("(top level)", "must be an object")
+    try:
+        model = ContentModel.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and p.startswith("list[")))
+        given = error.get("input")
+        shown = ""
+        if error["type"] != "missing" and isinstance(given, str | int | float | bool):
+            shown = f" (not {given!r:.40})"
+        raise fail(_where(loc), f"{error['msg']}{shown}") from None
+    for i, die in enumerate(model.dice):
+        if not die:
+            raise fail(f"dice[{i}]", "a die needs at least one face")
+    board = model.map
     cells: set[tuple[int, int]] = set()
-    suspects = c.lst(board.get("suspects"), "map.suspects", 2)
     letters: list[str] = []
-    for i, s in enumerate(suspects):
-        s = c.obj(s, f"map.suspects[{i}]")
-        letter = s.get("letter")
-        if not isinstance(letter, str) or not letter or letter in letters:
-            raise c.fail(
-                f"map.suspects[{i}].letter", f"must be a new non-empty name, not {letter!r}"
-            )
-        letters.append(letter)
-        cell = (
-            c.int_(s.get("x"), f"map.suspects[{i}].x", 0, width - 1),
-            c.int_(s.get("y"), f"map.suspects[{i}].y", 0, height - 1),
-        )
-        if cell in cells:
-            raise c.fail(f"map.suspects[{i}]", f"square {cell} is already taken")
-        cells.add(cell)
-    criminals = c.lst(board.get("criminals"), "map.criminals", 3)
+    for name, items in (("suspects", board.suspects), ("criminals", board.criminals)):
+        for i, item in enumerate(items):
+            if item.x >= board.width or item.y >= board.height:
+                raise fail(f"map.{name}[{i}]", f"square ({item.x}, {item.y}) is off the map")
+            if (item.x, item.y) in cells:
+                raise fail(f"map.{name}[{i}]", f"square {(item.x, item.y)} is already taken")
+            cells.add((item.x, item.y))
+    for i, home in enumerate(board.suspects):
+        if home.letter in letters:
+            raise fail(f"map.suspects[{i}].letter", f"must be a new name, not {home.letter!r}")
+        letters.append(home.letter)
     numbers: set[int] = set()
-    for i, k in enumerate(criminals):
-        k = c.obj(k, f"map.criminals[{i}]")
-        number = c.int_(k.get("number"), f"map.criminals[{i}].number", 1, 9999)
-        if number in numbers:
-            raise c.fail(f"map.criminals[{i}].number", f"criminal {number} appears twice")
-        numbers.add(number)
-        c.crime(k.get("type"), f"map.criminals[{i}].type")
-        cell = (
-            c.int_(k.get("x"), f"map.criminals[{i}].x", 0, width - 1),
-            c.int_(k.get("y"), f"map.criminals[{i}].y", 0, height - 1),
-        )
-        if cell in cells:
-            raise c.fail(f"map.criminals[{i}]", f"square {cell} is already taken")
-        cells.add(cell)
-    leads = c.lst(data.get("leads"), "leads")
-    for i, lead in enumerate(leads):
-        lead = c.obj(lead, f"leads[{i}]")
-        c.int_(lead.get("number"), f"leads[{i}].number", 1, 9999)
-        for side in ("A", "B"):
-            scene = c.obj(lead.get(side), f"leads[{i}].{side}")
-            c.crime(scene.get("type"), f"leads[{i}].{side}.type")
-            if chapter == 2:
-                c.int_(scene.get("apples", 0), f"leads[{i}].{side}.apples", 0, 9)
-    deck = c.lst(data.get("suspects"), "suspects", 2)
+    for i, k in enumerate(board.criminals):
+        if k.number in numbers:
+            raise fail(f"map.criminals[{i}].number", f"criminal {k.number} appears twice")
+        numbers.add(k.number)
     seen: set[str] = set()
-    for i, card in enumerate(deck):
-        card = c.obj(card, f"suspects[{i}]")
-        letter = card.get("letter")
-        if letter not in letters:
-            raise c.fail(f"suspects[{i}].letter", f"{letter!r} has no Home on the map")
-        if letter in seen:
-            raise c.fail(f"suspects[{i}].letter", f"{letter!r} appears twice")
-        seen.add(letter)
-        if chapter == 2:
-            c.int_(card.get("stars", 0), f"suspects[{i}].stars", 0, 9)
+    for i, card in enumerate(model.suspects):
+        if card.letter not in letters:
+            raise fail(f"suspects[{i}].letter", f"{card.letter!r} has no Home on the map")
+        if card.letter in seen:
+            raise fail(f"suspects[{i}].letter", f"{card.letter!r} appears twice")
+        seen.add(card.letter)
     if seen != set(letters):
         missing = sorted(set(letters) - seen)
-        raise c.fail("suspects", f"no Suspect card for {', '.join(missing)}")
+        raise fail("suspects", f"no Suspect card for {', '.join(missing)}")
     if chapter == 2:
         for key, names in (("ryuk_rows", RYUK_ABILITIES), ("intel_rows", INTEL_ABILITIES)):
-            rows = c.lst(data.get(key), key, len(names))
-            if len(rows) != len(names):
-                raise c.fail(key, f"must have exactly {len(names)} rows")
+            rows = getattr(model, key)
+            if rows is None or len(rows) != len(names):
+                raise fail(key, f"must have exactly {len(names)} rows")
             for i, row in enumerate(rows):
-                row = c.obj(row, f"{key}[{i}]")
-                if row.get("ability") not in names:
-                    raise c.fail(f"{key}[{i}].ability", f"must be one of {', '.join(names)}")
-                c.int_(row.get("cost"), f"{key}[{i}].cost", 1, 20)
-            if sorted(r["ability"] for r in rows) != sorted(names):
-                raise c.fail(key, f"must hold each ability once: {', '.join(names)}")
+                if row.ability not in names:
+                    raise fail(f"{key}[{i}].ability", f"must be one of {', '.join(names)}")
+            if sorted(r.ability for r in rows) != sorted(names):
+                raise fail(key, f"must hold each ability once: {', '.join(names)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +271,10 @@ class Tables:
     #: per crime type: criminal indices of that type
     by_type: dict[str, tuple[int, ...]]
     name_actions: tuple[Action, ...]
+    #: per criminal index: "number (Type name)" as the Nightly News announces it
+    news_names: tuple[str, ...]
+    #: per criminal index: the Suspects whose Local Area it lies outside
+    outside_of: tuple[tuple[int, ...], ...]
 
     @classmethod
     def build(cls, data: dict[str, Any], chapter: int) -> Tables:
@@ -289,7 +340,7 @@ class Tables:
                 Action.make(
                     "kill",
                     f"Kill criminal {k['number']} ({types[k['type']]['name']}, "
-                    f"{types[k['type']]['points']} points)",
+                    f"{points_text(types[k['type']]['points'])})",
                     criminal=k["number"],
                 )
                 for k in crims
@@ -302,4 +353,6 @@ class Tables:
                 Action.make("name", f"Suspect {letter} is Kira", suspect=letter)
                 for letter in letters
             ),
+            news_names=tuple(f"{k['number']} ({types[k['type']]['name']})" for k in crims),
+            outside_of=tuple(tuple(s for s in range(len(homes)) if not m >> s & 1) for m in masks),
         )

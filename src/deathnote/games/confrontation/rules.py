@@ -12,8 +12,9 @@ import random
 from functools import cache
 from itertools import combinations_with_replacement
 
+from deathnote.engine import rng as draw
 from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat
-from deathnote.games.confrontation.content import CRIME_TYPES, Tables
+from deathnote.games.confrontation.content import CRIME_TYPES, Tables, points_text
 from deathnote.games.confrontation.state import (
     ACCUSE,
     APPLES,
@@ -38,6 +39,10 @@ REGIONAL_LIMIT = {1: 2, 2: 3}
 QUIET_NIGHTS_ALLOWED = {1: 2, 2: 1}
 NEWS_SIZE = 3
 DICE_CHANGES = 3  # "change up to three of the dice"
+#: the most Stars one Suspect card may carry (the content check's bound): the Star actions
+#: list every way to place up to this many Stars in the four Intel rows
+MAX_CARD_STARS = 9
+INTEL_ROWS = 4
 
 # Reasons a Suspect is eliminated (shown in L's notebook).
 BY_CARD = "card"
@@ -53,6 +58,24 @@ ABILITY_LABELS = {
     "extra_quiet_night": "+1 Quiet Night",
 }
 POINTS_ROWS = {"points_2": 2, "points_3": 3}
+
+# -- precomputed events (frozen, shared: nobody changes an event once made) ----------------
+ONLY_L = frozenset((L,))
+ONLY_KIRA = frozenset((KIRA,))
+L_WINS_CHASE = Event("L wins the Chase and draws a Suspect card.", {"winner": "l"}, None)
+TOKENS = {
+    (k, l_side): Event(
+        f"The tokens are revealed: Kira chose {SIDES[k]}, L chose {SIDES[l_side]}.",
+        {"kira": SIDES[k], "l": SIDES[l_side]},
+        None,
+    )
+    for k in (0, 1)
+    for l_side in (0, 1)
+}
+WHY = {
+    BY_REGIONAL: "too many kills outside its Local Area",
+    BY_QUIET: "a Quiet Night rules it out",
+}
 
 # -- precomputed actions -------------------------------------------------------------------
 FOLLOW = Action.make("follow", "Follow the next lead")
@@ -70,19 +93,60 @@ DICE_SETS = tuple(
 )
 DAY_ACTIONS = (FOLLOW, START_ACCUSE)
 SWITCH_ACTIONS = (SWITCH_YES, SWITCH_NO)
+SWITCH_KEEP_ONLY = (SWITCH_NO,)
 DICE_ACTIONS = (DICE_KEEP, *DICE_SETS)
+DICE_KEEP_ONLY = (DICE_KEEP,)
 
 DECISIONS = {
-    DAY: Decision("day", "A new day: follow the next lead, or accuse a suspect?"),
-    ACCUSE: Decision("accuse", "Who is Kira?"),
-    CHASE: Decision("chase", "The Chase: choose crime scene A or B (secret until both chose)"),
-    SWITCH: Decision("switch", "Use your Last Minute A/B Switch?", covert=True),
-    APPLES: Decision("apples", "Put an Apple in a row of your Ryuk Bribery Tracker"),
-    STARS: Decision("stars", "Put a Star in a row of your Intel Tracker", covert=True),
-    DICE: Decision("dice", "Change up to 3 dice before the Nightly News?", covert=True),
-    NEWS: Decision("news", "Pick a criminal for the Nightly News"),
-    KILL: Decision("kill", "Kill one criminal from the Nightly News"),
+    DAY: Decision(
+        "day",
+        "A new day: follow the next lead, or accuse a suspect?",
+        data={"step": "day", "choose": "follow_or_accuse"},
+    ),
+    ACCUSE: Decision("accuse", "Who is Kira?", data={"step": "accuse", "choose": "suspect"}),
+    CHASE: Decision(
+        "chase",
+        "The Chase: choose crime scene A or B (secret until both chose)",
+        data={"step": "chase", "choose": "side"},
+    ),
+    SWITCH: Decision(
+        "switch",
+        "The tokens are revealed: use a Last Minute A/B Switch, or keep your token?",
+        covert=True,
+        data={"step": "switch", "choose": "use"},
+    ),
+    APPLES: Decision(
+        "apples",
+        "Put an Apple in a row of your Ryuk Bribery Tracker",
+        data={"step": "apples", "choose": "row"},
+    ),
+    DICE: Decision(
+        "dice",
+        "Before the Nightly News: change up to 3 dice, or keep them?",
+        covert=True,
+        data={"step": "dice", "choose": "faces"},
+    ),
+    NEWS: Decision(
+        "news", "Pick a criminal for the Nightly News", data={"step": "news", "choose": "criminal"}
+    ),
+    KILL: Decision(
+        "kill",
+        "Kill one criminal from the Nightly News",
+        data={"step": "kill", "choose": "criminal"},
+    ),
 }
+
+
+@cache
+def stars_decision(count: int) -> Decision:
+    """L places the ``count`` Stars of the card he drew (covert: his rows are his secret)."""
+    return Decision(
+        "stars",
+        f"Place the {count} Star{'s' if count != 1 else ''} of your Suspect card in your "
+        "Intel Tracker",
+        covert=True,
+        data={"step": "stars", "choose": "rows", "stars": count},
+    )
 
 
 @cache
@@ -91,78 +155,106 @@ def row_action(kind: str, row: int, ability: str, filled: int, cost: int) -> Act
     return Action.make(kind, f"Row {row + 1}: {ABILITY_LABELS[ability]} ({filled}/{cost})", row=row)
 
 
-# -- the match's generator, drawn exactly as ``random.Random`` draws -----------------------
-def shuffle(rng: random.Random, cards: list[int]) -> None:
-    """``rng.shuffle(cards)``, the same draws and result, without a call per card.
-
-    ``random.Random.shuffle`` swaps each position ``i`` (from the end) with
-    ``_randbelow(i + 1)``, which takes ``(i + 1).bit_length()`` random bits and retries
-    while the number is too big; this does the same inline (tests compare the two).
-    """
-    bits = rng.getrandbits
-    for i, n, k in _swaps(len(cards)):
-        j = bits(k)
-        while j >= n:
-            j = bits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-
-
-@cache
-def _swaps(size: int) -> tuple[tuple[int, int, int], ...]:
-    """For each position a shuffle swaps, from the end: (position, choices, random bits)."""
-    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
-
-
 def roll(rng: random.Random, dice: tuple[tuple[str, ...], ...]) -> list[str]:
-    """``[rng.choice(die) for die in dice]`` with the same draws (see ``shuffle``)."""
-    bits = rng.getrandbits
-    out: list[str] = []
-    for die in dice:
-        n = len(die)
-        if not n:
-            raise IndexError("a die without faces cannot be rolled")
-        k = n.bit_length()
-        j = bits(k)
-        while j >= n:
-            j = bits(k)
-        out.append(die[j])
-    return out
+    """One face of each die, drawn from the match's generator by the engine's ``choice``."""
+    choice = draw.choice
+    return [choice(rng, die) for die in dice]
 
 
 # -- set-up ------------------------------------------------------------------------------
 def new_state(tables: Tables, rng: random.Random) -> ConfState:
     """Kira draws his Suspect card at random; both decks are shuffled."""
     cards = list(range(len(tables.letters)))
-    shuffle(rng, cards)
+    draw.shuffle(rng, cards)
     identity = cards.pop()
     leads = list(range(len(tables.leads)))
-    shuffle(rng, leads)
+    draw.shuffle(rng, leads)
     return build_state(tables, identity, cards, leads)
+
+
+_SETUP: dict[tuple[int, int], tuple[Tables, list[Event]]] = {}
+
+
+def setup_events(state: ConfState) -> list[Event]:
+    """Set-up: Kira learns his identity (his card, kept secret); the table learns the rules
+    of the chapter. (The events of each identity are made once per content.)"""
+    t = state.tables
+    key = (id(t), state.identity)
+    hit = _SETUP.get(key)
+    if hit is None or hit[0] is not t:
+        if len(_SETUP) > 2048:
+            _SETUP.clear()
+        hit = _SETUP[key] = (t, _setup_events(t, state.identity))
+    return list(hit[1])
+
+
+def _setup_events(t: Tables, me: int) -> list[Event]:
+    x, y = t.homes[me]
+    chapter = t.chapter
+    return [
+        Event.public(
+            f"Chapter {chapter}: Kira wins with {TARGET_POINTS[chapter]} points or a cold case "
+            f"(more than {QUIET_NIGHTS_ALLOWED[chapter]} Quiet Night"
+            f"{'s' if QUIET_NIGHTS_ALLOWED[chapter] != 1 else ''}); L wins by naming Kira.",
+            chapter=chapter,
+        ),
+        Event.private(
+            [KIRA],
+            f"You are Kira: your secret identity is Suspect {t.letters[me]}, Home at "
+            f"({x}, {y}); {REGIONAL_LIMIT[chapter]} Regional Kills outside your Local Area.",
+            identity=t.letters[me],
+        ),
+        Event.private(
+            [L],
+            f"You are L: Kira is one of the {len(t.letters)} Suspects. Follow the leads, "
+            "read the kills and name him.",
+        ),
+    ]
+
+
+_BLANK: dict[int, ConfState] = {}
 
 
 def build_state(
     tables: Tables, identity: int, suspect_deck: list[int], lead_deck: list[int]
 ) -> ConfState:
-    """A fresh state from explicit decks (tests use it to fix the secret identity)."""
+    """A fresh state from explicit decks (tests use it to fix the secret identity): a fork
+    of the content's blank state (made once per content), with the deal."""
+    blank = _BLANK.get(id(tables))
+    if blank is None or blank.tables is not tables:
+        if len(_BLANK) > 64:
+            _BLANK.clear()
+        blank = _BLANK[id(tables)] = _blank_state(tables)
+    state = blank.fork()
+    state.identity = identity
+    state.suspect_deck = suspect_deck
+    state.lead_deck = lead_deck
+    return state
+
+
+def _blank_state(tables: Tables) -> ConfState:
     chapter = tables.chapter
     return ConfState(
         tables=tables,
-        identity=identity,
-        suspect_deck=suspect_deck,
-        lead_deck=lead_deck,
+        identity=0,
+        suspect_deck=[],
+        lead_deck=[],
         alive=[True] * len(tables.numbers),
         living={kind: len(tables.by_type[kind]) for kind in CRIME_TYPES},
         outside=[0] * len(tables.letters),
         quiet_allowed=QUIET_NIGHTS_ALLOWED[chapter],
         apples=[0] * len(tables.ryuk_rows),
         ryuk_used=[False] * len(tables.ryuk_rows),
+        ryuk_day=[0] * len(tables.ryuk_rows),
         stars=[0] * len(tables.intel_rows),
         intel_used=[False] * len(tables.intel_rows),
+        intel_day=[0] * len(tables.intel_rows),
+        intel_at=[-1] * len(tables.intel_rows),
     )
 
 
 # -- who decides, and how ------------------------------------------------------------------
-_ASK_L = {phase: {L: DECISIONS[phase]} for phase in (DAY, ACCUSE, NEWS, STARS)}
+_ASK_L = {phase: {L: DECISIONS[phase]} for phase in (DAY, ACCUSE, NEWS)}
 _ASK_KIRA = {phase: {KIRA: DECISIONS[phase]} for phase in (KILL, APPLES)}
 _ASK_BOTH = {KIRA: DECISIONS[CHASE], L: DECISIONS[CHASE]}
 _ASK_ONE = {
@@ -186,7 +278,14 @@ def pending(state: ConfState) -> dict[Seat, Decision]:
         return _ASK_ONE[SWITCH, state.switcher]
     if phase == DICE:
         return _ASK_ONE[DICE, state.dicer]
+    if phase == STARS:
+        return _ask_stars(state.stars_to_place)
     return {}
+
+
+@cache
+def _ask_stars(count: int) -> dict[Seat, Decision]:
+    return {L: stars_decision(count)}
 
 
 def legal(state: ConfState, seat: Seat) -> list[Action] | tuple[Action, ...]:
@@ -202,20 +301,50 @@ def legal(state: ConfState, seat: Seat) -> list[Action] | tuple[Action, ...]:
     if phase == KILL:
         if seat != KIRA:
             return ()
-        return [t.kill_actions[c] for c in kill_options(state)]
+        kills = t.kill_actions
+        return [kills[c] for c in kill_options(state)]
     if phase == ACCUSE:
         if seat != L:
             return ()
         return [t.name_actions[s] for s in remaining(state)]
     if phase == SWITCH:
-        return SWITCH_ACTIONS if seat == state.switcher else ()
+        if seat != state.switcher:
+            return ()
+        return SWITCH_ACTIONS if usable(state, seat, "switch") else SWITCH_KEEP_ONLY
     if phase == DICE:
-        return DICE_ACTIONS if seat == state.dicer else ()
+        if seat != state.dicer:
+            return ()
+        return DICE_ACTIONS if usable(state, seat, "change_dice") else DICE_KEEP_ONLY
     if phase == APPLES:
         return row_choices(state, "apple", t.ryuk_rows, state.apples) if seat == KIRA else ()
     if phase == STARS:
-        return row_choices(state, "star", t.intel_rows, state.stars) if seat == L else ()
+        return star_choices(state) if seat == L else ()
     return ()
+
+
+def star_choices(state: ConfState) -> tuple[Action, ...]:
+    """Every way to place the card's Stars in the Intel rows with room (as many as fit)."""
+    t = state.tables
+    room = tuple(cost - f for f, (_a, cost) in zip(state.stars, t.intel_rows, strict=True))
+    return _star_placements(room, min(state.stars_to_place, sum(room)))
+
+
+@cache
+def _star_placements(room: tuple[int, ...], count: int) -> tuple[Action, ...]:
+    out = []
+    for rows in combinations_with_replacement(range(len(room)), count):
+        if all(rows.count(i) <= r for i, r in enumerate(room)):
+            out.append(star_action(rows))
+    return tuple(out)
+
+
+@cache
+def star_action(rows: tuple[int, ...]) -> Action:
+    """Put one Star in each of these Intel rows (a row listed twice gets two)."""
+    if not rows:
+        return Action.make("star", "No room: the Stars are lost", rows=())
+    where = ", ".join(f"row {i + 1}" for i in rows)
+    return Action.make("star", f"Stars in {where}", rows=rows)
 
 
 def row_choices(
@@ -241,7 +370,10 @@ def news_choices(state: ConfState) -> list[Action]:
     out: list[Action] = []
     for kind in CRIME_TYPES:
         if kind in faces:
-            out += [actions[c] for c in t.by_type[kind] if alive[c] and c not in picked]
+            if picked:
+                out += [actions[c] for c in t.by_type[kind] if alive[c] and c not in picked]
+            else:  # the first pick of the night: nothing to leave out
+                out += [actions[c] for c in t.by_type[kind] if alive[c]]
     return out
 
 
@@ -272,6 +404,22 @@ def holds(state: ConfState, seat: Seat, ability: str) -> bool:
     )
 
 
+def usable(state: ConfState, seat: Seat, ability: str) -> bool:
+    """Whether a seat may use this ability now: held, and earned in an earlier round
+    ("He may use the ability in any future round", CONF-CH2-19)."""
+    t = state.tables
+    rows, filled, used, day = (
+        (t.ryuk_rows, state.apples, state.ryuk_used, state.ryuk_day)
+        if seat == KIRA
+        else (t.intel_rows, state.stars, state.intel_used, state.intel_day)
+    )
+    today = state.day
+    return any(
+        ab == ability and filled[i] >= cost and not used[i] and day[i] < today
+        for i, (ab, cost) in enumerate(rows)
+    )
+
+
 def _use(state: ConfState, seat: Seat, ability: str) -> None:
     t = state.tables
     rows, used = (
@@ -290,16 +438,10 @@ def apply(state: ConfState, seat: Seat, action: Action, rng: random.Random) -> l
     phase = state.phase
     t = state.tables
     if phase == CHASE:
-        state.chase[seat] = 0 if action["side"] == "A" else 1
-        if state.chase[KIRA] != NO_CHOICE and state.chase[L] != NO_CHOICE:
-            ev.append(
-                Event.public(
-                    f"The tokens are revealed: Kira chose {SIDES[state.chase[KIRA]]}, "
-                    f"L chose {SIDES[state.chase[L]]}.",
-                    kira=SIDES[state.chase[KIRA]],
-                    l=SIDES[state.chase[L]],
-                )
-            )
+        chase = state.chase
+        chase[seat] = 0 if action.args[0][1] == "A" else 1  # the only argument: side
+        if chase[0] != NO_CHOICE and chase[1] != NO_CHOICE:
+            ev.append(TOKENS[chase[0], chase[1]])
             _switch_window(state, ev, rng)
     elif phase == DAY:
         if action.kind == "follow":
@@ -308,10 +450,10 @@ def apply(state: ConfState, seat: Seat, action: Action, rng: random.Random) -> l
             state.phase = ACCUSE
     elif phase == ACCUSE:
         _accuse(state, t.letters.index(action["suspect"]), ev)
-    elif phase == NEWS:
-        _pick_news(state, t.index_of_number[action["criminal"]], ev)
+    elif phase == NEWS:  # news and kill actions have one argument: the criminal's number
+        _pick_news(state, t.index_of_number[action.args[0][1]], ev)  # type: ignore[index]
     elif phase == KILL:
-        _kill(state, t.index_of_number[action["criminal"]], ev)
+        _kill(state, t.index_of_number[action.args[0][1]], ev)  # type: ignore[index]
     elif phase == SWITCH:
         state.switch_offered[seat] = True
         if action["use"]:
@@ -339,14 +481,14 @@ def apply(state: ConfState, seat: Seat, action: Action, rng: random.Random) -> l
                     f"{who} changes the dice: {', '.join(faces)}.", seat=seat, dice=list(faces)
                 )
             )
-        if seat == L and holds(state, KIRA, "change_dice"):
-            state.dicer = KIRA
+        if seat == L:
+            state.dicer = KIRA  # Kira is asked every night too, whatever he holds
         else:
             _open_news(state, ev)
     elif phase == APPLES:
-        _place(state, KIRA, action["row"], ev, rng)
+        _place_apple(state, action["row"], ev, rng)
     elif phase == STARS:
-        _place(state, L, action["row"], ev, rng)
+        _place_stars(state, action["rows"], ev, rng)
     return ev
 
 
@@ -358,22 +500,42 @@ def _reveal_lead(state: ConfState, ev: list[Event], rng: random.Random) -> None:
         # Decision: an empty Lead deck is reshuffled from the used Lead cards.
         state.lead_deck = state.lead_discard
         state.lead_discard = []
-        shuffle(rng, state.lead_deck)
+        draw.shuffle(rng, state.lead_deck)
         ev.append(Event.public("The Lead deck ran out: the used Lead cards are reshuffled."))
-    state.lead = state.lead_deck.pop()
-    (ta, aa), (tb, ab) = t.leads[state.lead]
+    lead = state.lead = state.lead_deck.pop()
+    (ta, aa), (tb, ab) = t.leads[lead]
     ev.append(
-        Event.public(
-            f"Day {state.day}: L reveals Lead card {t.lead_numbers[state.lead]}: "
-            f"A = {t.type_names[ta]} ({t.points[ta]} pts{_apples(aa)}), "
-            f"B = {t.type_names[tb]} ({t.points[tb]} pts{_apples(ab)}).",
-            lead=t.lead_numbers[state.lead],
-            scenes={"A": [t.points[ta], aa], "B": [t.points[tb], ab]},
+        Event(
+            f"Day {state.day}: {_lead_text(t, lead)}",
+            {
+                "lead": t.lead_numbers[lead],
+                "scenes": {"A": [t.points[ta], aa], "B": [t.points[tb], ab]},
+            },
+            None,
         )
     )
     state.chase[0] = state.chase[1] = NO_CHOICE
     state.switch_offered[0] = state.switch_offered[1] = False
     state.phase = CHASE
+
+
+_LEAD_TEXT: dict[tuple[int, int], tuple[Tables, str]] = {}
+
+
+def _lead_text(t: Tables, lead: int) -> str:
+    """ "L reveals Lead card N: A = ..., B = ...", made once per content and card."""
+    hit = _LEAD_TEXT.get((id(t), lead))
+    if hit is None or hit[0] is not t:
+        if len(_LEAD_TEXT) > 4096:
+            _LEAD_TEXT.clear()
+        (ta, aa), (tb, ab) = t.leads[lead]
+        text = (
+            f"L reveals Lead card {t.lead_numbers[lead]}: "
+            f"A = {t.type_names[ta]} ({t.points[ta]} pts{_apples(aa)}), "
+            f"B = {t.type_names[tb]} ({t.points[tb]} pts{_apples(ab)})."
+        )
+        hit = _LEAD_TEXT[id(t), lead] = (t, text)
+    return hit[1]
 
 
 def _apples(n: int) -> str:
@@ -382,10 +544,13 @@ def _apples(n: int) -> str:
 
 def _switch_window(state: ConfState, ev: list[Event], rng: random.Random) -> None:
     """Decision: the seat losing the Chase as it stands may switch first; a switch may be
-    answered by the other seat's own switch. Each seat is asked at most once per Chase."""
+    answered by the other seat's own switch. Each seat is asked at most once per Chase.
+
+    In Chapter 2 the loser is asked in every Chase, whether he holds a usable Switch or
+    not (then "keep" is his only choice): who is asked tells nothing (CONF-CH2-18)."""
     if state.tables.chapter == 2:
         loser = L if state.chase[KIRA] != state.chase[L] else KIRA
-        if not state.switch_offered[loser] and holds(state, loser, "switch"):
+        if not state.switch_offered[loser]:
             state.switcher = loser
             state.phase = SWITCH
             return
@@ -405,7 +570,7 @@ def _resolve_chase(state: ConfState, ev: list[Event], rng: random.Random) -> Non
         ev.append(
             Event.public(
                 f"Kira wins the Chase and kills the {t.type_names[kind]} at crime scene "
-                f"{SIDES[side]}: +{pts} points ({state.points} in all).",
+                f"{SIDES[side]}: +{points_text(pts)} ({state.points} in all).",
                 winner="kira",
                 points=pts,
             )
@@ -418,8 +583,8 @@ def _resolve_chase(state: ConfState, ev: list[Event], rng: random.Random) -> Non
             if _next_placement(state, KIRA, ev):
                 return
     else:
-        ev.append(Event.public("L wins the Chase and draws a Suspect card.", winner="l"))
-        if _draw_suspect(state, ev) and _next_placement(state, L, ev):
+        ev.append(L_WINS_CHASE)
+        if _draw_suspect(state, ev):
             return
     _start_night(state, ev, rng)
 
@@ -433,104 +598,120 @@ def _draw_suspect(state: ConfState, ev: list[Event]) -> bool:
         return False
     s = state.suspect_deck.pop()
     state.cards_drawn.append(s)
+    state.card_days.append(state.day)
     stars = t.stars[s]
     star_text = f" with {stars} Star{'s' if stars != 1 else ''}" if t.chapter == 2 else ""
     ev.append(
-        Event.private([L], f"You draw Suspect {t.letters[s]}{star_text}.", suspect=t.letters[s])
+        Event(f"You draw Suspect {t.letters[s]}{star_text}.", {"suspect": t.letters[s]}, ONLY_L)
     )
     _eliminate(state, s, BY_CARD, ev, public=False)
-    state.stars_to_place += stars
-    return state.stars_to_place > 0
-
-
-def _next_placement(state: ConfState, seat: Seat, ev: list[Event]) -> bool:
-    """Ask for the next Apple/Star placement; False when nothing is left to place."""
-    t = state.tables
-    rows, filled = (t.ryuk_rows, state.apples) if seat == KIRA else (t.intel_rows, state.stars)
-    left = state.apples_to_place if seat == KIRA else state.stars_to_place
-    if left <= 0:
+    if t.chapter != 2:
         return False
-    if all(f >= cost for f, (_a, cost) in zip(filled, rows, strict=True)):
-        # Decision: Apples or Stars with no empty space left are lost.
-        if seat == KIRA:
-            state.apples_to_place = 0
-            ev.append(Event.public("Every Ryuk row is full: the extra Apples are lost."))
-        else:
-            state.stars_to_place = 0
-            ev.append(Event.private([L], "Every Intel row is full: the extra Stars are lost."))
-        return False
-    state.phase = APPLES if seat == KIRA else STARS
+    # Chapter 2: L places the card's Stars in one step, asked after every card he draws
+    # (even a card without Stars, or with every row full), so Kira learns nothing.
+    state.stars_to_place = stars
+    state.phase = STARS
     return True
 
 
-def _place(state: ConfState, seat: Seat, row: int, ev: list[Event], rng: random.Random) -> None:
+def _next_placement(state: ConfState, seat: Seat, ev: list[Event]) -> bool:
+    """Ask for Kira's next Apple placement; False when nothing is left to place."""
     t = state.tables
-    if seat == KIRA:
-        state.apples[row] += 1
-        state.apples_to_place -= 1
-        ability, cost = t.ryuk_rows[row]
-        if state.apples[row] >= cost:
-            if ability in POINTS_ROWS:
-                pts = POINTS_ROWS[ability]
-                state.ryuk_used[row] = True  # the Apple Core: counted at once
-                state.points += pts
-                state.ryuk_points += pts
-                ev.append(
-                    Event.public(
-                        f"Kira bribes Ryuk: a row of Apples is full, +{pts} points "
-                        f"({state.points} in all).",
-                        points=pts,
-                    )
+    if state.apples_to_place <= 0:
+        return False
+    if all(f >= cost for f, (_a, cost) in zip(state.apples, t.ryuk_rows, strict=True)):
+        # Decision: Apples with no empty space left are lost (public: the Apples earned
+        # and the rows' sizes are known, so a full tracker is no secret).
+        state.apples_to_place = 0
+        ev.append(Event.public("Every Ryuk row is full: the extra Apples are lost."))
+        return False
+    state.phase = APPLES
+    return True
+
+
+def _place_apple(state: ConfState, row: int, ev: list[Event], rng: random.Random) -> None:
+    """Kira puts one Apple in a row."""
+    t = state.tables
+    state.apples[row] += 1
+    state.apples_to_place -= 1
+    state.apple_day = state.day
+    ability, cost = t.ryuk_rows[row]
+    if state.apples[row] >= cost:
+        state.ryuk_day[row] = state.day
+        if ability in POINTS_ROWS:
+            pts = POINTS_ROWS[ability]
+            state.ryuk_used[row] = True  # the Apple Core: counted at once
+            state.points += pts
+            state.ryuk_points += pts
+            ev.append(
+                Event.public(
+                    f"Kira bribes Ryuk: a row of Apples is full, +{points_text(pts)} "
+                    f"({state.points} in all).",
+                    points=pts,
                 )
-                if _check_points(state, ev):
-                    return
-            else:
-                ev.append(
-                    Event.private(
-                        [KIRA], f"Ryuk grants you: {ABILITY_LABELS[ability]} (use it once)."
-                    )
-                )
-    else:
-        state.stars[row] += 1
-        state.stars_to_place -= 1
+            )
+            if _check_points(state, ev):
+                return
+        else:
+            ev.append(
+                Event.private([KIRA], f"Ryuk grants you: {ABILITY_LABELS[ability]} (use it once).")
+            )
+    if _next_placement(state, KIRA, ev):
+        return
+    _start_night(state, ev, rng)
+
+
+def _place_stars(
+    state: ConfState, rows: tuple[int, ...], ev: list[Event], rng: random.Random
+) -> None:
+    """L puts the card's Stars in these rows; completed rows grant their abilities."""
+    t = state.tables
+    lost = state.stars_to_place - len(rows)
+    state.stars_to_place = 0
+    state.star_day = state.day
+    if lost > 0:
+        # Decision: Stars with no empty space left are lost (CONF-CH2-17).
+        ev.append(Event.private([L], "Every Intel row is full: the extra Stars are lost."))
+    extra_card = False
+    for row in sorted(set(rows)):
+        state.stars[row] += rows.count(row)
         ability, cost = t.intel_rows[row]
-        if state.stars[row] >= cost:
-            if ability == "extra_suspect":
-                state.intel_used[row] = True
-                ev.append(Event.public("L's Intel earns him one more Suspect card."))
-                _draw_suspect(state, ev)
-            elif ability == "extra_quiet_night":
-                state.intel_used[row] = True
-                state.quiet_allowed += 1
-                ev.append(
-                    Event.public(
-                        f"L's Intel earns +1 Quiet Night: {state.quiet_allowed} Quiet Nights "
-                        "are now allowed.",
-                        quiet_allowed=state.quiet_allowed,
-                    )
+        if state.stars[row] < cost:
+            continue
+        state.intel_day[row] = state.day
+        state.intel_at[row] = len(state.cards_drawn)
+        if ability == "extra_suspect":
+            state.intel_used[row] = True
+            ev.append(Event.public("L's Intel earns him one more Suspect card."))
+            extra_card = True
+        elif ability == "extra_quiet_night":
+            state.intel_used[row] = True
+            state.quiet_allowed += 1
+            ev.append(
+                Event.public(
+                    f"L's Intel earns +1 Quiet Night: {state.quiet_allowed} Quiet Nights "
+                    "are now allowed.",
+                    quiet_allowed=state.quiet_allowed,
                 )
-            else:
-                ev.append(
-                    Event.private([L], f"Your Intel grants: {ABILITY_LABELS[ability]} (once).")
-                )
-    if _next_placement(state, seat, ev):
+            )
+        else:
+            ev.append(Event.private([L], f"Your Intel grants: {ABILITY_LABELS[ability]} (once)."))
+    if extra_card and _draw_suspect(state, ev):
         return
     _start_night(state, ev, rng)
 
 
 def _start_night(state: ConfState, ev: list[Event], rng: random.Random) -> None:
     t = state.tables
-    state.dice = roll(rng, t.dice)
-    ev.append(
-        Event.public(f"Night {state.day}: L rolls {', '.join(state.dice)}.", dice=list(state.dice))
-    )
+    dice = state.dice = roll(rng, t.dice)
+    ev.append(Event(f"Night {state.day}: L rolls {', '.join(dice)}.", {"dice": list(dice)}, None))
     if t.chapter == 2:
         # Decision: L may change the dice first, then Kira ("L must use the resulting dice").
-        for seat in (L, KIRA):
-            if holds(state, seat, "change_dice"):
-                state.dicer = seat
-                state.phase = DICE
-                return
+        # Both are asked every night, whatever they hold ("keep" is then the only choice),
+        # so the steps tell nobody who holds the ability (CONF-CH2-18).
+        state.dicer = L
+        state.phase = DICE
+        return
     _open_news(state, ev)
 
 
@@ -538,6 +719,12 @@ def _open_news(state: ConfState, ev: list[Event]) -> None:
     """Turn the dice into faces to fill; a face with too few living criminals is wild."""
     state.dicer = NO_CHOICE
     living = state.living
+    typed_faces, counts = _faces(tuple(state.dice))
+    if all(living[kind] >= n for kind, n in counts):  # the common case: no wild face
+        state.faces_left = list(typed_faces)
+        state.news = []
+        state.phase = NEWS
+        return
     faces: list[str] = []
     wild = 0
     for kind in CRIME_TYPES:
@@ -561,20 +748,26 @@ def _open_news(state: ConfState, ev: list[Event]) -> None:
     state.phase = NEWS
 
 
+@cache
+def _faces(dice: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
+    """The faces of a roll in crime-type order, and how many of each type it shows."""
+    counts = tuple((kind, dice.count(kind)) for kind in CRIME_TYPES if kind in dice)
+    return tuple(kind for kind, n in counts for _ in range(n)), counts
+
+
 def _pick_news(state: ConfState, c: int, ev: list[Event]) -> None:
     t = state.tables
     kind = t.crime_type[c]
-    state.faces_left.remove(kind if kind in state.faces_left else "any")
+    faces = state.faces_left
+    faces.remove(kind if kind in faces else "any")
     state.news.append(c)
-    if state.faces_left:
+    if faces:
         return
-    numbers = [t.numbers[k] for k in state.news]
     ev.append(
-        Event.public(
-            "Nightly News: criminals "
-            + ", ".join(f"{t.numbers[k]} ({t.type_names[t.crime_type[k]]})" for k in state.news)
-            + ".",
-            news=numbers,
+        Event(
+            "Nightly News: criminals " + ", ".join([t.news_names[k] for k in state.news]) + ".",
+            {"news": [t.numbers[k] for k in state.news]},
+            None,
         )
     )
     if kill_options(state):
@@ -632,22 +825,21 @@ def _kill(state: ConfState, c: int, ev: list[Event]) -> None:
         {"day": state.day, "news": [t.numbers[k] for k in state.news], "killed": t.numbers[c]}
     )
     ev.append(
-        Event.public(
-            f"Kira kills criminal {t.numbers[c]} ({t.type_names[kind]}): +{pts} points "
+        Event(
+            f"Kira kills criminal {t.numbers[c]} ({t.type_names[kind]}): +{points_text(pts)} "
             f"({state.points} in all).",
-            criminal=t.numbers[c],
-            points=pts,
+            {"criminal": t.numbers[c], "points": pts},
+            None,
         )
     )
     # Method 2: every Suspect with more Regional Kills than allowed is cleared.
-    mask = t.local_mask[c]
-    limit = REGIONAL_LIMIT[t.chapter]
+    over = REGIONAL_LIMIT[t.chapter] + 1
     outside = state.outside
-    for s in range(len(outside)):
-        if not mask >> s & 1:
-            outside[s] += 1
-            if outside[s] == limit + 1:
-                _eliminate(state, s, BY_REGIONAL, ev, public=True)
+    eliminated = state.eliminated
+    for s in t.outside_of[c]:
+        outside[s] += 1
+        if outside[s] == over and s not in eliminated:
+            _eliminate(state, s, BY_REGIONAL, ev, public=True)
     if _check_points(state, ev):
         return
     _next_day(state)
@@ -658,16 +850,12 @@ def _eliminate(state: ConfState, s: int, reason: str, ev: list[Event], public: b
         return
     state.eliminated[s] = reason
     if public:
-        why = {
-            BY_REGIONAL: "too many kills outside its Local Area",
-            BY_QUIET: "a Quiet Night rules it out",
-        }[reason]
+        letter = state.tables.letters[s]
         ev.append(
-            Event.private(
-                [L],
-                f"Suspect {state.tables.letters[s]} is eliminated: {why}.",
-                suspect=state.tables.letters[s],
-                reason=reason,
+            Event(
+                f"Suspect {letter} is eliminated: {WHY[reason]}.",
+                {"suspect": letter, "reason": reason},
+                ONLY_L,
             )
         )
 

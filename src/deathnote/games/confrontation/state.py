@@ -14,10 +14,10 @@ L = 1
 DAY = "day"  # L: follow the next lead or accuse
 ACCUSE = "accuse"  # L: name the suspect
 CHASE = "chase"  # both: A or B, secret until both chose
-SWITCH = "switch"  # the seat in ``switcher``: use the Last Minute A/B Switch or not
+SWITCH = "switch"  # Chapter 2, the seat in ``switcher`` (every Chase): switch or keep
 APPLES = "apples"  # Kira: put one Apple in a row
-STARS = "stars"  # L: put one Star in a row
-DICE = "dice"  # the seat in ``dicer``: change up to 3 dice or not
+STARS = "stars"  # Chapter 2, L: place the Stars of the card he drew (one step per card)
+DICE = "dice"  # Chapter 2, the seat in ``dicer`` (L, then Kira, every night): change or keep
 NEWS = "news"  # L: pick the next criminal for the Nightly News
 KILL = "kill"  # Kira: kill one criminal of the news
 OVER = "over"
@@ -62,9 +62,116 @@ class ConfState:
     outside: list[int] = field(default_factory=list)  # kills outside each Suspect's area
     apples: list[int] = field(default_factory=list)  # per Ryuk row
     ryuk_used: list[bool] = field(default_factory=list)
+    ryuk_day: list[int] = field(default_factory=list)  # day each row was completed (0: before)
     apples_to_place: int = 0
     stars: list[int] = field(default_factory=list)  # per Intel row
     intel_used: list[bool] = field(default_factory=list)
-    stars_to_place: int = 0
+    intel_day: list[int] = field(default_factory=list)
+    stars_to_place: int = 0  # the Stars of the card L places now (one decision per card)
+    # Public facts the sampler needs (what a viewer saw happen, kept as numbers):
+    card_days: list[int] = field(default_factory=list)  # the day each Suspect card was drawn
+    intel_at: list[int] = field(default_factory=list)  # per Intel row: cards drawn when done
+    apple_day: int = 0  # the day of Kira's last Apple
+    star_day: int = 0  # the day of L's last Stars step
     history: list[dict[str, object]] = field(default_factory=list)  # public notes per day
     result: Outcome | None = None
+
+    def fork(self) -> ConfState:
+        """An independent copy: every list and dict copied, the content tables shared (they
+        are frozen), the history's day notes shared (they are never changed once written)."""
+        return _fork(self)
+
+
+_SCALARS = (
+    "tables",
+    "identity",
+    "day",
+    "phase",
+    "lead",
+    "switcher",
+    "dicer",
+    "regional_used",
+    "points",
+    "chase_points",
+    "ryuk_points",
+    "quiet_nights",
+    "quiet_allowed",
+    "apples_to_place",
+    "stars_to_place",
+    "apple_day",
+    "star_day",
+    "result",
+)
+_LISTS = (
+    "suspect_deck",
+    "lead_deck",
+    "lead_discard",
+    "chase",
+    "switch_offered",
+    "dice",
+    "faces_left",
+    "news",
+    "alive",
+    "kills",
+    "cards_drawn",
+    "outside",
+    "apples",
+    "ryuk_used",
+    "ryuk_day",
+    "stars",
+    "intel_used",
+    "intel_day",
+    "history",
+    "card_days",
+    "intel_at",
+)
+_DICTS = ("living", "points_by_type", "eliminated")
+
+
+def _fork(self: ConfState) -> ConfState:
+    """``ConfState.fork`` written out field by field (a test checks every field is
+    here): it runs for every simulated game and every sampled world."""
+    twin = object.__new__(ConfState)
+    twin.tables = self.tables
+    twin.identity = self.identity
+    twin.day = self.day
+    twin.phase = self.phase
+    twin.lead = self.lead
+    twin.switcher = self.switcher
+    twin.dicer = self.dicer
+    twin.regional_used = self.regional_used
+    twin.points = self.points
+    twin.chase_points = self.chase_points
+    twin.ryuk_points = self.ryuk_points
+    twin.quiet_nights = self.quiet_nights
+    twin.quiet_allowed = self.quiet_allowed
+    twin.apples_to_place = self.apples_to_place
+    twin.stars_to_place = self.stars_to_place
+    twin.apple_day = self.apple_day
+    twin.star_day = self.star_day
+    twin.result = self.result
+    twin.suspect_deck = self.suspect_deck[:]
+    twin.lead_deck = self.lead_deck[:]
+    twin.lead_discard = self.lead_discard[:]
+    twin.chase = self.chase[:]
+    twin.switch_offered = self.switch_offered[:]
+    twin.dice = self.dice[:]
+    twin.faces_left = self.faces_left[:]
+    twin.news = self.news[:]
+    twin.alive = self.alive[:]
+    twin.kills = self.kills[:]
+    twin.cards_drawn = self.cards_drawn[:]
+    twin.outside = self.outside[:]
+    twin.apples = self.apples[:]
+    twin.ryuk_used = self.ryuk_used[:]
+    twin.ryuk_day = self.ryuk_day[:]
+    twin.stars = self.stars[:]
+    twin.intel_used = self.intel_used[:]
+    twin.intel_day = self.intel_day[:]
+    twin.history = self.history[:]
+    twin.card_days = self.card_days[:]
+    twin.intel_at = self.intel_at[:]
+    twin.living = self.living.copy()
+    twin.points_by_type = self.points_by_type.copy()
+    twin.eliminated = self.eliminated.copy()
+    return twin

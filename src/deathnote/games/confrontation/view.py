@@ -130,7 +130,10 @@ def build_view(state: ConfState, viewer: Viewer) -> dict[str, Any]:
         "news": [t.numbers[c] for c in state.news],
         "news_faces_left": list(state.faces_left),
         "kills": [t.numbers[c] for c in state.kills],
-        "history": [dict(h) for h in state.history],
+        "history": [
+            {"day": h["day"], "news": list(h["news"]), "killed": h["killed"]}  # type: ignore[call-overload]
+            for h in state.history
+        ],
         "suspect_cards_drawn": len(state.cards_drawn),
         "suspect_cards_left": len(state.suspect_deck),
         "identity": t.letters[state.identity] if over else None,

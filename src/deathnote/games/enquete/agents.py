@@ -1,8 +1,10 @@
 """A heuristic bot for every Role of Le Jeu d'Enquête, the Detective included.
 
-It reads only ``obs.view`` and ``obs.legal`` (and draws from ``obs.rng``). When it is asked
-in a window it answers the same way whether or not it holds a playable card: it reads its
-hand from the view, never anything else about the others.
+It reads only ``obs.view`` and ``obs.legal`` (and draws from ``obs.rng``), and dispatches on
+the decision's ``kind`` and ``data`` (the step, the card or Investigation, what is chosen),
+never on prompt text. When it is asked in a window it answers the same way whether or not it
+holds a playable card: it reads its hand from the view, never anything else about the
+others. Where it has no preference it picks at random; it never hides its own errors.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 
 from deathnote.agents.base import Agent, Observation
 from deathnote.engine.actions import Action
+from deathnote.engine.rng import choice as rng_choice
 
 KIRA = ("light", "misa", "higuchi")
 INVESTIGATORS = ("yagami", "matsuda", "aizawa", "mogi", "watari")
@@ -86,14 +89,10 @@ class HeuristicAgent(Agent):
             return legal[0]
         view = obs.view
         st = view["state"]
-        kind = (view.get("decision") or {}).get("kind", "")
-        prompt = (view.get("decision") or {}).get("prompt", "")
+        decision = view["decision"]
         me = st["me"]
-        try:
-            choice = self._choose(st, me, kind, prompt, legal, obs)
-        except (KeyError, ValueError, IndexError):
-            choice = None
-        return choice if choice is not None else obs.rng.choice(legal)
+        choice = self._choose(st, me, decision["kind"], decision["data"], legal, obs)
+        return choice if choice is not None else choice_of(obs, legal)
 
     # -- beliefs -------------------------------------------------------------------------------
     def suspicion(self, st: dict[str, Any], me: dict[str, Any], seat: int) -> float:
@@ -133,7 +132,7 @@ class HeuristicAgent(Agent):
         st: dict[str, Any],
         me: dict[str, Any],
         kind: str,
-        prompt: str,
+        data: dict[str, Any],
         legal: list[Action],
         obs: Observation,
     ) -> Action | None:
@@ -141,9 +140,10 @@ class HeuristicAgent(Agent):
         hand = {c["number"]: c for c in me["hand"]}
         values = [a.get("v") for a in legal]
         if kind == "respond":
-            return self.respond(st, me, prompt, legal, hand, obs)
+            return self.respond(st, me, data, legal, hand, obs)
         if kind == "setup_keep":
-            return max(legal, key=lambda a: CARD_VALUE.get(hand_id(st, a.get("v"), me, a), 2))
+            cards = data["cards"]
+            return max(legal, key=lambda a: CARD_VALUE.get(cards[str(a.get("v"))], 2))
         if kind == "investigate":
             tile = me["looking"] or {}
             wants = tile.get("id") in DISCARD_WISH.get(role, ())
@@ -160,11 +160,11 @@ class HeuristicAgent(Agent):
         if kind == "give_suspicion":
             return max(legal, key=lambda a: self.detective_score(st, me, a.get("v")))
         if kind == "detective":
-            return self.detective_pick(st, me, prompt, legal, obs)
+            return self.detective_pick(st, me, data, legal, obs)
         if kind == "target":
-            return self.target(st, me, prompt, legal, obs)
+            return self.target(st, me, data, legal, obs)
         if kind == "name_role":
-            known = me["known_roles"].get(getattr(self, "page_ref", ""))
+            known = me["known_roles"].get(data["ref"])
             return pick(legal, known) if known else None
         if kind == "mode":
             return pick(legal, "look" if role in KIRA else "reveal")
@@ -200,16 +200,13 @@ class HeuristicAgent(Agent):
         self,
         st: dict[str, Any],
         me: dict[str, Any],
-        prompt: str,
+        data: dict[str, Any],
         legal: list[Action],
         obs: Observation,
     ) -> Action | None:
-        title = prompt.split(":")[0]
-        low = title in ("Rebirth", "Overcast", "Silence")
-        if title == "Ally" or (title == "Gaze" and "discard" in prompt):
-            return None
-        if title == "Performance":
-            return None
+        if data["choose"] != "seat":
+            return None  # Ally's Roles, Gaze's discard, Performance's pair: no preference
+        low = data["tile"] in ("rebirth", "overcast", "silence")
 
         def key(a: Action) -> float:
             v = a.get("v")
@@ -224,17 +221,17 @@ class HeuristicAgent(Agent):
         self,
         st: dict[str, Any],
         me: dict[str, Any],
-        prompt: str,
+        data: dict[str, Any],
         legal: list[Action],
         obs: Observation,
     ) -> Action | None:
-        title = prompt.split(":")[0]
+        what = data.get("card") or data["step"]
         role = me["role"]
         seats = [
             a for a in legal if isinstance(a.get("v"), int) and not isinstance(a.get("v"), bool)
         ]
         refs = [a for a in legal if isinstance(a.get("v"), str)]
-        if title in ("Interrogation", "Denunciation"):
+        if what in ("interrogation", "denunciation"):
             if role in KIRA:
                 return min(
                     seats, key=lambda a: self.suspicion(st, me, a.get("v")) - 0.1 * obs.rng.random()
@@ -242,20 +239,18 @@ class HeuristicAgent(Agent):
             return max(
                 seats, key=lambda a: self.suspicion(st, me, a.get("v")) + 0.1 * obs.rng.random()
             )
-        if title == "Alibi":
+        if what == "alibi":
             return pick(legal, me["seat"]) or None
-        if title == "Page of Death Note":
+        if what == "page":
             known = [a for a in refs if a.get("v") in me["known_roles"]]
             known = [a for a in known if not self.page_friend(me, me["known_roles"][a.get("v")])]
-            choice = obs.rng.choice(known or refs)
-            self.page_ref = choice.get("v")
-            return choice
-        if title in ("Death Note", "Rem", "Silence") and seats + refs:
+            return choice_of(obs, known or refs)
+        if what in ("death_note", "rem", "silence_target") and seats + refs:
             pool = seats or refs
             return max(pool, key=lambda a: self.kill_value(st, me, a.get("v"), obs))
-        if title == "Shinigami Eyes" or title == "Wiretap" or title == "Wager":
+        if what in ("eyes", "wiretap", "wager_target"):
             unknown = [a for a in seats if self.role_of(st, me, a.get("v")) is None]
-            return obs.rng.choice(unknown or seats)
+            return choice_of(obs, unknown or seats)
         return None
 
     def kill_value(self, st: dict[str, Any], me: dict[str, Any], v: Any, obs: Observation) -> float:
@@ -304,7 +299,7 @@ class HeuristicAgent(Agent):
         self,
         st: dict[str, Any],
         me: dict[str, Any],
-        prompt: str,
+        data: dict[str, Any],
         legal: list[Action],
         hand: dict[int, dict[str, Any]],
         obs: Observation,
@@ -318,7 +313,8 @@ class HeuristicAgent(Agent):
         mine = st["seats"][me["seat"]]
         limit = st["suspicion_limit"]
         danger = not mine["revealed"] and mine["suspicions"] >= limit - 2
-        if prompt.startswith("A Role is about to die"):
+        window = data["window"]
+        if window == "death":
             for cid in (
                 ("top_secret", "false_identity", "staging")
                 if role != "matsuda"
@@ -329,8 +325,8 @@ class HeuristicAgent(Agent):
             if "fake_dn" in by_id and role in ("matsuda", "watari", "mogi"):
                 return by_id["fake_dn"]
             return passing
-        if prompt.startswith("An Investigation names"):
-            tile = (st.get("revealed_tile") or {}).get("id")
+        if window == "lie":
+            tile = data.get("tile")
             if "lie" in by_id and (
                 (role in KIRA and tile in ("decision", "resurrection", "ally"))
                 or (tile == "pursuit" and role in INVESTIGATORS)
@@ -345,7 +341,7 @@ class HeuristicAgent(Agent):
                 continue
             if role == "watari" and not card["ryuk"] and late:
                 pass
-            if cid == "alibi" and danger and prompt.startswith("Before the Detective"):
+            if cid == "alibi" and danger and window == "detective":
                 return a
             if cid == "cover_up" and mine["suspicions"] > 0:
                 return a
@@ -398,10 +394,6 @@ def pick(legal: list[Action], value: Any) -> Action | None:
     return None
 
 
-def hand_id(st: dict[str, Any], value: Any, me: dict[str, Any], action: Action) -> str:
-    """The card id behind a setup choice (read from the action label)."""
-    label = action.label
-    for cid in CARD_VALUE:
-        if cid.replace("_", " ") in label.lower():
-            return cid
-    return ""
+def choice_of(obs: Observation, options: list[Action]) -> Action:
+    """A uniformly random one of ``options`` (drawn through the engine's generator)."""
+    return rng_choice(obs.rng, options)

@@ -5,23 +5,31 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from deathnote.engine.rng import choice as rng_choice
+
 from .flow import (
+    DISCARD,
     Ctx,
+    add_fact,
     can_receive,
     card,
     draw,
     faction,
     find_step,
     fn,
+    forget_holder,
     give_suspicions,
     kill,
     learn_hand,
     learn_role,
     living,
     name,
+    pin,
+    pin_all,
     ref_label,
     ref_role,
     role_name,
+    table_order,
 )
 from .state import EnqState, Step
 
@@ -49,15 +57,6 @@ def effect(
 
 
 # -- windows --------------------------------------------------------------------------------
-def window_seat_ok(st: EnqState, window: Step, seat: int) -> bool:
-    """Whether a window still asks this seat. Only public facts: alive, holding Actions
-    (hand sizes are public) and, for a Lie window, unrevealed. Never what the hand holds."""
-    s = st.seats[seat]
-    if s.dead or not s.hand:
-        return False
-    return not (window["mode"] == "lie" and s.revealed)
-
-
 def others(st: EnqState, seat: int) -> list[int]:
     """Other living players."""
     return [s for s in living(st) if s != seat]
@@ -164,13 +163,16 @@ def window_play(ctx: Ctx, window: Step, seat: int, number: int) -> None:
     play_card(ctx, seat, number)
 
 
-def announce(ctx: Ctx, seat: int, number: int, borrowed: int | None) -> None:
+def announce(ctx: Ctx, seat: int, number: int, borrowed: int | None, forced: bool = False) -> None:
     """A played card is revealed, discarded, takes the pawn, and may trigger Friend."""
     st = ctx.st
     c = card(st, number)
     owner = seat if borrowed is None else borrowed
     st.seats[owner].hand.remove(number)
     st.discard.append(number)
+    pin_all(st, number, DISCARD)
+    if st.light_silenced and not forced and seat not in st.decision_liars:
+        add_fact(st, "not", f"p{seat}", "light")  # Light may not play now (ENQ-INV-16)
     st.stats[seat]["plays"] += 1
     source = f" from {name(borrowed)}'s hand" if borrowed is not None else ""
     ctx.say(
@@ -192,7 +194,7 @@ def play_card(
     ctx: Ctx, seat: int, number: int, borrowed: int | None = None, forced: bool = False
 ) -> None:
     """Play a card from one's hand (or, with a Death Note, from ``borrowed``'s hand)."""
-    announce(ctx, seat, number, borrowed)
+    announce(ctx, seat, number, borrowed, forced)
     CARD_START[card(ctx.st, number)["id"]](ctx, seat, number)
 
 
@@ -202,7 +204,8 @@ def _has_others(st: EnqState, seat: int) -> bool:
 
 
 def _suspectable(st: EnqState, seat: int) -> list[int]:
-    return [s for s in others(st, seat) if can_receive(st, s)]
+    """Other players who may receive a Suspicion (a dead unrevealed one too, ENQ-SUSP-02)."""
+    return [s for s in table_order(st) if s != seat and can_receive(st, s)]
 
 
 def _page_targets(st: EnqState, seat: int) -> list[str]:
@@ -249,21 +252,26 @@ def dn_target(ctx: Ctx, step: Step) -> None:
     seat, target = step["seat"], step["value"]
     st.holds += 1
     learn_hand(ctx, seat, target, "Death Note")
-    options: list[tuple[int, str]] = [(0, "Play none of them")]
-    for n in sorted(set(st.seats[target].hand)):
-        if playable(st, seat, n, None):
-            options.append((n, f"Play {card(st, n)['name']} (#{n}) from their hand"))
     ctx.then(
         ctx.pick(
             seat,
             "Death Note: play one Action from their hand?",
-            options,
+            dn_play_options(st, seat, target),
             "dn_play",
             kind="dn_play",
             target=target,
             card=step["card"],
         )
     )
+
+
+def dn_play_options(st: EnqState, seat: int, target: int) -> list[tuple[object, str]]:
+    """None, or one Action of the designated hand that the writer could play now."""
+    options: list[tuple[object, str]] = [(0, "Play none of them")]
+    for n in sorted(set(st.seats[target].hand)):
+        if playable(st, seat, n, None):
+            options.append((n, f"Play {card(st, n)['name']} (#{n}) from their hand"))
+    return options
 
 
 @fn("dn_play")
@@ -326,6 +334,8 @@ def page_name(ctx: Ctx, step: Step) -> None:
     seat, ref, named = step["seat"], step["ref"], step["value"]
     ctx.say(f"{name(seat)} designates {ref_label(ref)} and names {role_name(st, named)}.")
     learn_role(ctx, seat, ref, "Page of Death Note")
+    # Whoever dies, everyone learns whether the name was right (sampling.py keeps it).
+    add_fact(st, "is" if ref_role(st, ref) == named else "not", ref, named)
     if ref_role(st, ref) == named:
         kill(ctx, ref, seat, {"card": step["card"]})
     else:
@@ -353,8 +363,10 @@ def rem_ref(ctx: Ctx, step: Step) -> None:
     st = ctx.st
     ref = step["value"]
     if faction(ref_role(st, ref)) == "kira":
+        add_fact(st, "kira", ref)
         ctx.say(f"Rem: {ref_label(ref)} does not die.", ref=ref)
         return
+    add_fact(st, "notkira", ref)
     kill(ctx, ref, step["seat"], {"card": step["card"]})
 
 
@@ -493,9 +505,11 @@ def theft_target(ctx: Ctx, step: Step) -> None:
     seat, target = step["seat"], step["value"]
     if not st.seats[target].hand:
         return
-    n = ctx.rng.choice(sorted(st.seats[target].hand))
+    n = rng_choice(ctx.rng, sorted(st.seats[target].hand))
     st.seats[target].hand.remove(n)
     st.seats[seat].hand.append(n)
+    pin(st, [seat, target], n, seat)
+    forget_holder(st, target, [seat, target])
     ctx.say(f"{name(seat)} takes an Action from {name(target)}'s hand.")
     ctx.tell(
         [seat, target],
@@ -523,12 +537,17 @@ def bm_target(ctx: Ctx, step: Step) -> None:
         ctx.pick(
             seat,
             f"Blackmail: which Action must {name(target)} play?",
-            [(n, f"Force {card(st, n)['name']} (#{n})") for n in hand],
+            force_options(st, target),
             "bm_force",
             kind="force",
             target=target,
         )
     )
+
+
+def force_options(st: EnqState, target: int) -> list[tuple[object, str]]:
+    """Each Action of the blackmailed hand."""
+    return [(n, f"Force {card(st, n)['name']} (#{n})") for n in sorted(set(st.seats[target].hand))]
 
 
 @fn("bm_force")
@@ -546,9 +565,13 @@ def bm_force(ctx: Ctx, step: Step) -> None:
 
 @effect("cover_up", ok=lambda st, seat: st.seats[seat].suspicions > 0)
 def cover_up(ctx: Ctx, seat: int, number: int) -> None:
-    """Discard one of your Suspicions."""
-    ctx.st.seats[seat].suspicions -= 1
-    ctx.say(f"{name(seat)} discards 1 Suspicion.")
+    """Discard one of your Suspicions (none left, e.g. after Friend: no effect)."""
+    me = ctx.st.seats[seat]
+    if me.suspicions <= 0:
+        ctx.say(f"{name(seat)} has no Suspicion left to discard.", seat=seat)
+        return
+    me.suspicions -= 1
+    ctx.say(f"{name(seat)} discards 1 Suspicion.", seat=seat)
 
 
 @effect("hostage", ok=lambda st, seat: bool(_others_with_cards(st, seat)))
@@ -568,12 +591,17 @@ def hostage_target(ctx: Ctx, step: Step) -> None:
         ctx.pick(
             target,
             f"Ransom: give one Action to {name(step['seat'])}.",
-            [(n, f"Give {card(st, n)['name']} (#{n})") for n in hand],
+            ransom_options(st, target),
             "hostage_give",
             kind="give_action",
             to=step["seat"],
         )
     )
+
+
+def ransom_options(st: EnqState, giver: int) -> list[tuple[object, str]]:
+    """Each Action of the giver's hand."""
+    return [(n, f"Give {card(st, n)['name']} (#{n})") for n in sorted(set(st.seats[giver].hand))]
 
 
 @fn("hostage_give")
@@ -582,6 +610,8 @@ def hostage_give(ctx: Ctx, step: Step) -> None:
     giver, to, n = step["seat"], step["to"], step["value"]
     st.seats[giver].hand.remove(n)
     st.seats[to].hand.append(n)
+    pin(st, [giver, to], n, to)
+    forget_holder(st, giver, [giver, to])
     ctx.say(f"{name(giver)} gives an Action to {name(to)}.")
     ctx.tell([giver, to], f"{name(giver)} gave {card(st, n)['name']} (#{n}) to {name(to)}.", card=n)
 

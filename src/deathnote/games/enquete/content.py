@@ -7,10 +7,14 @@ same format. Every text carries ``source``: "printed" or "reconstructed".
 
 from __future__ import annotations
 
-from typing import Any
+from functools import cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from deathnote.engine.content import load_checked, package_json
 from deathnote.engine.content import need as _need
+from deathnote.engine.errors import ContentError
 
 ROLE_IDS = (
     "detective",
@@ -36,84 +40,109 @@ def default_content() -> dict[str, Any]:
 
 
 def load(path: str | None) -> dict[str, Any]:
-    """Default content, or the file at ``path``; validated either way."""
+    """Default content, or the file at ``path``; validated either way. The default is read
+    and validated once per process: content is never changed (views copy what they show)."""
+    if path is None:
+        return _default()
     return load_checked(path, default_content, validate, "enquete")
+
+
+@cache
+def _default() -> dict[str, Any]:
+    return load_checked(None, default_content, validate, "enquete")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+class Objective(_Strict):
+    """One objective of a Role: its check (registered by id), Apples, text."""
+
+    id: str = Field(min_length=1)
+    apples: int
+    text: str
+
+
+class Role(_Strict):
+    """A Role card."""
+
+    id: Literal[ROLE_IDS]  # type: ignore[valid-type]
+    name: str
+    faction: Literal["detective", "kira", "investigator"]
+    source: Literal[SOURCES]  # type: ignore[valid-type]
+    objectives: list[Objective] = Field(min_length=1)
+
+
+class ActionCard(_Strict):
+    """An Action card (its effect is code registered by ``id``)."""
+
+    number: int
+    id: str
+    name: str
+    name_source: Literal[SOURCES] | None = None  # type: ignore[valid-type]
+    ryuk: bool
+    action_symbol: bool
+    timing: Literal[TIMINGS]  # type: ignore[valid-type]
+    six_plus: bool
+    first_games_removable: bool
+    text: str
+    source: Literal[SOURCES]  # type: ignore[valid-type]
+
+
+class Investigation(_Strict):
+    """An Investigation tile (its effect is the step ``tile_<id>``)."""
+
+    number: int
+    id: str
+    name: str
+    name_source: Literal[SOURCES] | None = None  # type: ignore[valid-type]
+    pile: int
+    suspicions: int = Field(ge=0)
+    ryuk: bool
+    checks_role: bool
+    text: str
+    source: Literal[SOURCES]  # type: ignore[valid-type]
+
+
+class Pile(_Strict):
+    """The back of one of the five piles."""
+
+    pile: int
+    direction: Literal["clockwise", "counterclockwise"]
+    source: Literal[SOURCES]  # type: ignore[valid-type]
+
+
+class Content(_Strict):
+    """The whole content: Roles, Actions, Investigations and piles."""
+
+    roles: list[Role]
+    actions: list[ActionCard] = Field(min_length=46, max_length=46)
+    investigations: list[Investigation] = Field(min_length=25, max_length=25)
+    piles: list[Pile] = Field(min_length=5, max_length=5)
+
+
+def _field(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top)"
 
 
 def validate(data: Any, where: str) -> None:
     """Raise ContentError naming the file and field when the content is unusable."""
     _need(isinstance(data, dict), where, "(top)", "must be an object")
-    for key in ("roles", "actions", "investigations", "piles"):
-        _need(isinstance(data.get(key), list), where, key, "must be a list")
-    roles = data["roles"]
-    ids = [r.get("id") if isinstance(r, dict) else None for r in roles]
-    _need(sorted(map(str, ids)) == sorted(ROLE_IDS), where, "roles", f"must hold {ROLE_IDS}")
-    for i, role in enumerate(roles):
+    try:
+        Content.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise ContentError(f"{where}: field {_field(first['loc'])!r} {first['msg']}") from None
+    ids = sorted(r["id"] for r in data["roles"])
+    _need(ids == sorted(ROLE_IDS), where, "roles", f"must hold {ROLE_IDS}")
+    for i, card in enumerate(data["actions"]):
+        _need(card["number"] == i + 1, where, f"actions[{i}].number", f"must be {i + 1}")
+    for i, tile in enumerate(data["investigations"]):
+        _need(tile["number"] == i + 1, where, f"investigations[{i}].number", f"must be {i + 1}")
         _need(
-            role.get("source") in SOURCES, where, f"roles[{i}].source", f"must be one of {SOURCES}"
-        )
-        _need(
-            role.get("faction") in ("detective", "kira", "investigator"),
-            where,
-            f"roles[{i}].faction",
-            "must be detective, kira or investigator",
-        )
-        objs = role.get("objectives")
-        _need(
-            isinstance(objs, list) and bool(objs), where, f"roles[{i}].objectives", "must be a list"
-        )
-        for j, obj in enumerate(objs):
-            _need(
-                isinstance(obj, dict)
-                and isinstance(obj.get("apples"), int)
-                and bool(obj.get("id")),
-                where,
-                f"roles[{i}].objectives[{j}]",
-                "needs an id and integer apples",
-            )
-    actions = data["actions"]
-    _need(len(actions) == 46, where, "actions", "must list the 46 Action cards")
-    for i, card in enumerate(actions):
-        _need(isinstance(card, dict), where, f"actions[{i}]", "must be an object")
-        _need(card.get("number") == i + 1, where, f"actions[{i}].number", f"must be {i + 1}")
-        _need(card.get("timing") in TIMINGS, where, f"actions[{i}].timing", f"must be in {TIMINGS}")
-        _need(card.get("source") in SOURCES, where, f"actions[{i}].source", "must be a source")
-        for flag in ("ryuk", "action_symbol", "six_plus", "first_games_removable"):
-            _need(isinstance(card.get(flag), bool), where, f"actions[{i}].{flag}", "must be a bool")
-        _need(isinstance(card.get("id"), str), where, f"actions[{i}].id", "must be a string")
-    tiles = data["investigations"]
-    _need(len(tiles) == 25, where, "investigations", "must list the 25 tiles")
-    for i, tile in enumerate(tiles):
-        _need(isinstance(tile, dict), where, f"investigations[{i}]", "must be an object")
-        _need(tile.get("number") == i + 1, where, f"investigations[{i}].number", f"must be {i + 1}")
-        _need(
-            tile.get("pile") == i // 5 + 1,
-            where,
-            f"investigations[{i}].pile",
-            f"must be {i // 5 + 1}",
-        )
-        _need(
-            isinstance(tile.get("suspicions"), int) and tile["suspicions"] >= 0,
-            where,
-            f"investigations[{i}].suspicions",
-            "must be a non-negative integer",
-        )
-        for flag in ("ryuk", "checks_role"):
-            _need(
-                isinstance(tile.get(flag), bool),
-                where,
-                f"investigations[{i}].{flag}",
-                "must be a bool",
-            )
-        _need(
-            tile.get("source") in SOURCES, where, f"investigations[{i}].source", "must be a source"
-        )
-    piles = data["piles"]
-    _need(len(piles) == 5, where, "piles", "must describe the 5 piles")
-    for i, pile in enumerate(piles):
-        _need(
-            pile.get("direction") in ("clockwise", "counterclockwise"),
-            where,
-            f"piles[{i}].direction",
-            "must be clockwise or counterclockwise",
+            tile["pile"] == i // 5 + 1, where, f"investigations[{i}].pile", f"must be {i // 5 + 1}"
         )

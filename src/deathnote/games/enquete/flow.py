@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from deathnote.engine.actions import Event
+from deathnote.engine.rng import choice as rng_choice
+from deathnote.engine.rng import shuffle as rng_shuffle
 
 from .state import EnqState, Step
 
@@ -222,11 +224,60 @@ def holds(st: EnqState, seat: int, role: str) -> bool:
     return st.seats[seat].role == role and seat not in st.lying
 
 
+# -- what each viewer knows for certain ------------------------------------------------
+DISCARD = -1
+"""The holder of a card in the discard pile (``EnqState.pins``)."""
+
+
+def pin(st: EnqState, seats: Iterable[int], number: int, holder: int) -> None:
+    """These seats now know where this card is."""
+    for k in seats:
+        st.pins[k][number] = holder
+
+
+def pin_all(st: EnqState, number: int, holder: int) -> None:
+    """Everyone (the public too) knows where this card is (e.g. a played card)."""
+    for known in st.pins:
+        known[number] = holder
+
+
+def forget_holder(st: EnqState, holder: int, keep: Iterable[int]) -> None:
+    """An unnamed card left ``holder``'s hand: the others' certainties about it end."""
+    kept = set(keep)
+    for k, known in enumerate(st.pins):
+        if k not in kept:
+            for n in [n for n, h in known.items() if h == holder]:
+                del known[n]
+
+
+def add_fact(st: EnqState, *fact: Any) -> None:
+    """Record a public fact about Roles (once)."""
+    entry = list(fact)
+    if entry not in st.facts:
+        st.facts.append(entry)
+
+
+def tiles_gone(st: EnqState, gone: Iterable[int], to_discard: bool) -> None:
+    """Tiles left the top of the pile: who knew one of them now knows it was discarded."""
+    for t in gone:
+        for k, top in enumerate(st.tile_top):
+            if top == t and to_discard:
+                st.tile_known[k].append(t)
+    st.tile_top = [None] * len(st.tile_top)
+
+
 # -- Suspicions, reveals, draws -------------------------------------------------------
+def table_order(st: EnqState) -> list[int]:
+    """Every player, the dead included, in round order from the one next to the Detective."""
+    d = step_dir(st.direction)
+    return [(st.detective + d * i) % st.players for i in range(1, st.players)]
+
+
 def can_receive(st: EnqState, seat: int) -> bool:
-    """Living, unrevealed players without an Alibi may receive Suspicions."""
+    """Unrevealed players without an Alibi may receive Suspicions, the dead included: only
+    "a dead and revealed character" may not (ENQ-SUSP-02)."""
     s = st.seats[seat]
-    return seat != st.detective and not s.dead and not s.revealed and seat not in st.alibi
+    return seat != st.detective and not s.revealed and seat not in st.alibi
 
 
 def give_suspicions(ctx: Ctx, amounts: dict[int, int], source: str) -> None:
@@ -244,7 +295,7 @@ def give_suspicions(ctx: Ctx, amounts: dict[int, int], source: str) -> None:
             suspicions={str(s): n for s, n in got.items()},
         )
     limit = SUSPICION_LIMIT[st.players]
-    for s in ring(st, st.detective, st.direction, include_start=False):
+    for s in table_order(st):
         if s in got and st.seats[s].suspicions >= limit:
             reveal_player(ctx, s, "suspicions")
 
@@ -290,6 +341,9 @@ def draw(ctx: Ctx, seat: int, count: int = 1) -> int:
             break
         drawn.append(st.deck.pop())
     st.seats[seat].hand.extend(drawn)
+    known = st.pins[seat]
+    for n in drawn:
+        known[n] = seat
     if drawn:
         ctx.say(f"{name(seat)} draws {len(drawn)} Action{'s' * (len(drawn) > 1)}.", seat=seat)
         ctx.tell(
@@ -309,16 +363,22 @@ def refill(ctx: Ctx) -> None:
     if not st.deck and st.discard:
         st.deck = list(st.discard)
         st.discard = []
-        ctx.rng.shuffle(st.deck)
+        for known in st.pins:
+            for n in [n for n, h in known.items() if h == DISCARD]:
+                del known[n]
+        rng_shuffle(ctx.rng, st.deck)
         st.reshuffles += 1
         ctx.say("The Action discard pile is shuffled into a new draw pile.")
 
 
-def discard_card(ctx: Ctx, seat: int, number: int) -> None:
-    """Discard an Action from a hand, face down."""
+def discard_card(ctx: Ctx, seat: int, number: int, knowers: Iterable[int] = ()) -> None:
+    """Discard an Action from a hand, face down (seen by its holder and ``knowers``)."""
     st = ctx.st
     st.seats[seat].hand.remove(number)
     st.discard.append(number)
+    who = [seat, *knowers]
+    pin(st, who, number, DISCARD)
+    forget_holder(st, seat, who)
 
 
 def learn_role(ctx: Ctx, seat: int, ref: str, why: str) -> None:
@@ -334,6 +394,8 @@ def learn_hand(ctx: Ctx, seat: int, target: int, why: str) -> None:
     st = ctx.st
     hand = sorted(st.seats[target].hand)
     st.seats[seat].known_hands[target] = hand
+    for n in hand:
+        st.pins[seat][n] = target
     names = ", ".join(card(st, n)["name"] for n in hand) or "no Action"
     ctx.tell([seat], f"{why}: {name(target)} holds {names}.", target=target, cards=hand)
 
@@ -380,7 +442,7 @@ def resolve_death(ctx: Ctx, step: Step) -> None:
         options = [i for i, r in enumerate(st.inactive) if not r.dead]
         ctx.say(f"{ref_label(ref)} does not die: an inactive Role dies in its place.")
         if options:
-            die(ctx, f"i{ctx.rng.choice(options)}", by, secret=False)
+            die(ctx, f"i{rng_choice(ctx.rng, options)}", by, secret=False)
         return
     die(ctx, ref, by, secret=change == "top_secret")
 
@@ -400,6 +462,10 @@ def die(ctx: Ctx, ref: str, by: Any, secret: bool) -> None:
     s = st.seats[i]
     s.dead = True
     st.discard.extend(s.hand)
+    for known in st.pins:
+        for n in s.hand:
+            if known.get(n) == i:
+                known[n] = DISCARD
     s.hand = []
     s.suspicions = 0
     if st.pawn == i:
@@ -414,13 +480,19 @@ def die(ctx: Ctx, ref: str, by: Any, secret: bool) -> None:
 # -- End of the game --------------------------------------------------------------------
 def dead_revealed(st: EnqState) -> int:
     """How many Roles are dead and revealed."""
-    n = sum(1 for s in st.seats if s.dead and s.revealed)
-    return n + sum(1 for r in st.inactive if r.dead and r.revealed)
+    n = 0
+    for s in st.seats:
+        if s.dead and s.revealed:
+            n += 1
+    for r in st.inactive:
+        if r.dead and r.revealed:
+            n += 1
+    return n
 
 
 def end_condition(st: EnqState) -> str | None:
     """light_revealed or three_dead when met now, else None."""
-    if role_state(st, "light")[0]:
+    if "light" in st.revealed_by:  # every reveal of a Role records who revealed it
         return "light_revealed"
     if dead_revealed(st) >= 3:
         return "three_dead"
@@ -452,6 +524,15 @@ def lie_window(st: EnqState) -> Step:
     return {"k": "window", "mode": "lie", "seats": seats}
 
 
+def window_seat_ok(st: EnqState, window: Step, seat: int) -> bool:
+    """Whether a window still asks this seat. Only public facts: alive, holding Actions
+    (hand sizes are public) and, for a Lie window, unrevealed. Never what the hand holds."""
+    s = st.seats[seat]
+    if s.dead or not s.hand:
+        return False
+    return not (window["mode"] == "lie" and s.revealed)
+
+
 # -- the loop ---------------------------------------------------------------------------
 def advance(ctx: Ctx) -> None:
     """Run steps until one needs a seat's decision or the game is over."""
@@ -465,8 +546,6 @@ def advance(ctx: Ctx) -> None:
             raise RuntimeError("enquete: empty resolution stack before the end")
         top = st.stack[-1]
         if top["k"] == "window":
-            from .cards import window_seat_ok
-
             while top["seats"] and not window_seat_ok(st, top, top["seats"][0]):
                 top["seats"].pop(0)
             if top["seats"]:

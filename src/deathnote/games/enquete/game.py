@@ -4,22 +4,141 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import Field
 
 from deathnote.engine.actions import OMNISCIENT, Action, Decision, Event, Outcome, Seat, Viewer
 from deathnote.engine.errors import OptionsError
 from deathnote.engine.game import Game
+from deathnote.engine.options import GameOptions
+from deathnote.engine.rng import shuffle as rng_shuffle
+from deathnote.engine.spaces import ActionSpace, TableSpace
 
 from . import cards, rounds, tiles  # noqa: F401  (registers the step functions)
 from .cards import window_options, window_play, window_prompt
 from .content import ROLE_IDS, load
 from .flow import FN, SUSPICION_LIMIT, Ctx, advance, card, role_info, tile
-from .state import EnqState, InactiveRole, SeatState
+from .learning import action_table, encode, observation_size
+from .sampling import fork_state, sample_state
+from .state import EnqState, InactiveRole, SeatState, Step
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from deathnote.agents.base import Agent
 
-OPTION_NAMES = ("first_games", "series_apples", "detective_seat")
+
+class EnqueteOptions(GameOptions):
+    """The options of Le Jeu d'Enquête (ENQ-OPT-01, ENQ-OPT-02)."""
+
+    first_games: bool = Field(
+        False, description="First games: remove Action cards no. 28 to 36 from the deck."
+    )
+    series_apples: list[Annotated[int, Field(ge=0)]] | None = Field(
+        None,
+        description="Apples each seat carries from the earlier games of a series "
+        "(one non-negative integer per seat, in seat order).",
+    )
+    detective_seat: Annotated[int, Field(ge=0)] | None = Field(
+        None, description="Give the Detective to this seat (0 = Player 1) instead of dealing it."
+    )
+
+
+_SEAT, _CARD, _OPTION, _REF, _ROLE = "seat", "card", "option", "role_ref", "role"
+#: What each choice step chooses (``Decision.data["choose"]``): a seat, an Action card by
+#: number (0 = none), an option word, a Role reference ("p3", "i0"), a Role id, an inactive
+#: Role's index or a pair of seats ("2-3").
+CHOOSES: dict[str, str] = {
+    **dict.fromkeys(("setup_keep", "give_card", "dn_play", "bm_force", "hostage_give"), _CARD),
+    **dict.fromkeys(("tactic_choice", "discard_one", "gaze_discard"), _CARD),
+    **dict.fromkeys(("investigate", "ks_mode", "rebirth_choice", "overcast_choice"), _OPTION),
+    **dict.fromkeys(("confession_choice", "matsuda_choice", "expedient_choice"), _OPTION),
+    **dict.fromkeys(("page_ref", "rem_ref", "silence_target"), _REF),
+    **dict.fromkeys(("page_name", "ally_first", "ally_second"), _ROLE),
+    **dict.fromkeys(("ks_target", "overcast_inactive"), "inactive"),
+    "performance_pair": "pair",
+    **dict.fromkeys(
+        [
+            "give_to",
+            "give_susp",
+            "wager_chosen",
+            "wager_target",
+            "dn_target",
+            "alibi_target",
+            "eyes_target",
+            "susp_target",
+            "wiretap_target",
+            "theft_target",
+            "bm_target",
+            "hostage_target",
+            "rebirth_target",
+            "pact_add",
+            "rift_first",
+            "rift_second",
+            "rift_ballot",
+            "overcast_player",
+            "gaze_target",
+            "assault_target",
+            "love_first",
+            "love_second",
+            "confession_target",
+            "execution_target",
+            "resurrection_pick",
+            "silence_player",
+            "doubt_target",
+        ],
+        _SEAT,
+    ),
+}
+#: Step fields the deciding seat may read in ``Decision.data`` (never a secret of others:
+#: e.g. a Rift ballot's step holds the earlier votes, which stay out).
+_DATA_FIELDS = ("target", "ref", "to", "a", "player", "mode", "left", "total", "all")
+
+
+PASS = Action.make("pass", "Pass")
+
+
+@lru_cache(maxsize=8)
+def _space(players: int) -> TableSpace:
+    return TableSpace(action_table(players))
+
+
+@lru_cache(maxsize=4096)
+def _pick_action(value: Any, label: str) -> Action:
+    """The (immutable) action choosing ``value``: built once, not on every step."""
+    return Action.make("pick", label, v=value)
+
+
+@lru_cache(maxsize=1024)
+def _play_action(number: int, label: str) -> Action:
+    return Action.make("play", label, card=number)
+
+
+def decision_data(st: EnqState, top: Step) -> dict[str, Any]:
+    """The structured data of a pending step: what is chosen, the step, its card or tile."""
+    if top["k"] == "window":
+        data: dict[str, Any] = {"step": "window", "window": top["mode"], "choose": "play"}
+        if "owner" in top:
+            data["owner"] = top["owner"]
+        if st.revealed_tile is not None:
+            data["tile"] = tile(st, st.revealed_tile)["id"]
+        return data
+    fn_name = top["fn"]
+    choose = CHOOSES[fn_name]
+    data = {"step": fn_name, "choose": choose}
+    if "card" in top:
+        data["card"] = card(st, top["card"])["id"]
+        data["card_number"] = top["card"]
+    if st.revealed_tile is not None:
+        data["tile"] = tile(st, st.revealed_tile)["id"]
+    for key in _DATA_FIELDS:
+        if key in top:
+            data[key] = top[key]
+    if choose == _CARD:
+        data["cards"] = {str(v): card(st, v)["id"] for v, _ in top["options"] if v}
+    return data
 
 
 def role_key(st: EnqState, role: str) -> str:
@@ -34,35 +153,22 @@ class EnqueteGame(Game):
     name = "Death Note: Le Jeu d'Enquête"
     min_players = 4
     max_players = 8
-    rules_version = "1"
+    rules_version = "2"
     wins_mode = "mean"
+    options_model = EnqueteOptions
 
     # -- set-up ------------------------------------------------------------------------------
-    def parse_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        """``first_games`` (bool): remove cards 28-36; ``series_apples`` (one int per seat):
-        Apples carried from earlier games of a series; ``detective_seat`` (int): give the
-        Detective to that seat instead of dealing it."""
-        unknown = sorted(set(options) - set(OPTION_NAMES))
-        if unknown:
-            raise OptionsError(f"unknown option(s) {unknown}; enquete takes {list(OPTION_NAMES)}")
-        first = options.get("first_games", False)
-        if not isinstance(first, bool):
-            raise OptionsError(f"option first_games must be true or false, not {first!r}")
+    def check_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        """The checks that depend on the player count (one Apple total per seat, a seat)."""
         series = options.get("series_apples")
-        if series is not None and (
-            not isinstance(series, list)
-            or len(series) != players
-            or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in series)
-        ):
+        if series is not None and len(series) != players:
             raise OptionsError(
                 f"option series_apples must list {players} non-negative integers (one per seat)"
             )
         det = options.get("detective_seat")
-        if det is not None and (
-            not isinstance(det, int) or isinstance(det, bool) or not 0 <= det < players
-        ):
+        if det is not None and not 0 <= det < players:
             raise OptionsError(f"option detective_seat must be a seat from 0 to {players - 1}")
-        return {"first_games": first, "series_apples": series, "detective_seat": det}
+        return options
 
     def load_content(self, path: str | None, options: Mapping[str, Any]) -> Any:
         """The Roles, Actions and Investigations (package data, or a JSON file)."""
@@ -75,28 +181,35 @@ class EnqueteGame(Game):
     def new_state(
         self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
     ) -> EnqState:
-        """Deal Roles, build the Investigation pile and the Action deck, start set-up."""
+        """A fresh state (``setup`` without its events)."""
+        return self.setup(players, options, content, rng)[0]
+
+    def setup(
+        self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
+    ) -> tuple[EnqState, list[Event]]:
+        """Deal Roles, build the Investigation pile and the Action deck, start set-up; the
+        set-up events ("Your Role is ...", the first draws) are logged before any action."""
         others = [r for r in ROLE_IDS if r not in ("detective", "light")]
-        rng.shuffle(others)
+        rng_shuffle(rng, others)
         dealt = ["detective", "light", *others[: players - 2]]
-        rng.shuffle(dealt)
+        rng_shuffle(rng, dealt)
         det = options.get("detective_seat")
         if det is not None:
             i = dealt.index("detective")
             dealt[i], dealt[det] = dealt[det], dealt[i]
         inactive = others[players - 2 :]
-        rng.shuffle(inactive)
+        rng_shuffle(rng, inactive)
         deck = [
             c["number"]
             for c in content["actions"]
             if not (players < 6 and c["six_plus"])
             and not (options.get("first_games") and c["first_games_removable"])
         ]
-        rng.shuffle(deck)
+        rng_shuffle(rng, deck)
         piles: list[int] = []
         for p in range(1, 6):
             group = [t["number"] for t in content["investigations"] if t["pile"] == p]
-            rng.shuffle(group)
+            rng_shuffle(rng, group)
             piles += group
         st = EnqState(
             players=players,
@@ -108,6 +221,9 @@ class EnqueteGame(Game):
             deck=deck,
             tiles=piles,
             stats=[{"keeps": 0, "discards": 0, "plays": 0, "ryuk_plays": 0} for _ in dealt],
+            pins=[{} for _ in range(players + 1)],
+            tile_top=[None] * (players + 1),
+            tile_known=[[] for _ in range(players + 1)],
         )
         events: list[Event] = []
         ctx = Ctx(st, rng, events)
@@ -116,8 +232,7 @@ class EnqueteGame(Game):
             ctx.tell([s], f"Your Role is {role_info(st, dealt[s])['name']}.", role=dealt[s])
         rounds.setup_steps(ctx)
         advance(ctx)
-        st.setup_events = events
-        return st
+        return st, events
 
     # -- play --------------------------------------------------------------------------------
     def pending(self, state: EnqState) -> dict[Seat, Decision]:
@@ -125,28 +240,28 @@ class EnqueteGame(Game):
         if state.over or not state.stack:
             return {}
         top = state.stack[-1]
+        data = decision_data(state, top)
         if top["k"] == "window":
-            return {top["seats"][0]: Decision("respond", window_prompt(top))}
-        return {top["seat"]: Decision(top["dk"], top["prompt"])}
+            return {top["seats"][0]: Decision("respond", window_prompt(top), data=data)}
+        return {top["seat"]: Decision(top["dk"], top["prompt"], data=data)}
 
     def legal(self, state: EnqState, seat: Seat) -> Sequence[Action]:
         """Pass or a playable card in a window; one of the offered values otherwise."""
-        pend = self.pending(state)
-        if seat not in pend:
+        if state.over or not state.stack:
             return []
         top = state.stack[-1]
         if top["k"] == "window":
+            if top["seats"][0] != seat:
+                return []
             plays = window_options(state, top, seat)
-            return [
-                Action.make("pass", "Pass"),
-                *(Action.make("play", lb, card=n) for n, lb in plays),
-            ]
-        return [Action.make("pick", label, v=value) for value, label in top["options"]]
+            return [PASS, *(_play_action(n, lb) for n, lb in plays)]
+        if top["seat"] != seat:
+            return []
+        return [_pick_action(value, label) for value, label in top["options"]]
 
     def apply(self, state: EnqState, seat: Seat, action: Action, rng: random.Random) -> list[Event]:
         """Carry out the choice, then resolve until the next decision."""
-        events: list[Event] = list(state.setup_events)
-        state.setup_events = []
+        events: list[Event] = []
         ctx = Ctx(state, rng, events)
         top = state.stack.pop()
         if top["k"] == "window":
@@ -205,7 +320,7 @@ class EnqueteGame(Game):
             tokens.append({"role": r, "status": status})
         top_tile = None
         if st.revealed_tile is not None:
-            top_tile = tile(st, st.revealed_tile)
+            top_tile = dict(tile(st, st.revealed_tile))
         out: dict[str, Any] = {
             "round": st.round,
             "direction": st.direction,
@@ -238,8 +353,8 @@ class EnqueteGame(Game):
                 "objectives": [o["text"] for o in info["objectives"]],
                 "hand": [_card_view(st, n) for n in sorted(me.hand)],
                 "known_roles": dict(me.known_roles),
-                "known_hands": {str(k): v for k, v in me.known_hands.items()},
-                "looking": tile(st, st.looking)
+                "known_hands": {str(k): list(v) for k, v in me.known_hands.items()},
+                "looking": dict(tile(st, st.looking))
                 if st.looking is not None and st.current == viewer
                 else None,
             }
@@ -268,6 +383,29 @@ class EnqueteGame(Game):
         }[state.ending or "round5"]
         seats = tuple(i for i in range(len(state.seats)) if state.apples[i] > 0)
         return Outcome(winners, state.ending or "round5", reason, scores, seats)
+
+    # -- numbers for learning ------------------------------------------------------------------
+    def action_space(self, players: int, options: Mapping[str, Any]) -> ActionSpace:
+        """Pass, play each card, pick each value (rules doc: ENQ-LEARN-01)."""
+        return _space(players)
+
+    def observation_shape(self, players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
+        """One flat vector (rules doc: ENQ-LEARN-02)."""
+        return (observation_size(players),)
+
+    def observation_tensor(self, state: EnqState, viewer: Viewer) -> np.ndarray:
+        """Encoded from the viewer's own view and the seat asked (public here)."""
+        asked = next(iter(self.pending(state)), None)
+        return encode(self.view(state, viewer), state.players, asked)
+
+    # -- copies and hidden worlds -----------------------------------------------------------
+    def fork_state(self, state: EnqState) -> EnqState:
+        """A copy by hand; the content is shared (see ``sampling.py``)."""
+        return fork_state(state)
+
+    def sample_state(self, state: EnqState, viewer: Viewer, rng: random.Random) -> EnqState:
+        """A world ``viewer`` cannot tell from this one (rules doc: "How a world is sampled")."""
+        return sample_state(state, viewer, rng)
 
     def agents(self) -> Mapping[str, type[Agent]]:
         """The heuristic bot (every Role, the Detective included)."""

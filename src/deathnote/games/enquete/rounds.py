@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .flow import (
+    DISCARD,
     Ctx,
     begin_ending,
     card,
@@ -11,12 +12,14 @@ from .flow import (
     give_suspicions,
     lie_window,
     name,
+    pin,
     refill,
     ring,
     round_order,
     tile,
+    tiles_gone,
 )
-from .state import Step
+from .state import EnqState, Step
 
 
 # -- set-up ------------------------------------------------------------------------------
@@ -28,6 +31,8 @@ def setup_keep(ctx: Ctx, step: Step) -> None:
     st = ctx.st
     st.seats[seat].hand = [keep]
     st.discard.extend(other)
+    for n in other:
+        st.pins[seat][n] = DISCARD
     ctx.say(f"{name(seat)} keeps one Action and discards the other face down.", seat=seat)
 
 
@@ -35,26 +40,49 @@ def setup_steps(ctx: Ctx) -> None:
     """Deal the set-up Actions: 5 to the Detective, 2-keep-1 for each player."""
     st = ctx.st
     st.seats[st.detective].hand = [st.deck.pop() for _ in range(min(5, len(st.deck)))]
+    for n in st.seats[st.detective].hand:
+        st.pins[st.detective][n] = st.detective
     ctx.tell(
         [st.detective],
         "You draw 5 Actions: "
         + ", ".join(card(st, n)["name"] for n in st.seats[st.detective].hand),
+        cards=list(st.seats[st.detective].hand),
     )
     steps: list[Step] = []
     for s in ring(st, st.detective, "clockwise", include_start=False):
         drawn = [st.deck.pop() for _ in range(2)]
-        ctx.tell([s], "You draw " + " and ".join(card(st, n)["name"] for n in drawn) + ".")
+        for n in drawn:
+            st.pins[s][n] = s
+        ctx.tell(
+            [s], "You draw " + " and ".join(card(st, n)["name"] for n in drawn) + ".", cards=drawn
+        )
         steps.append(
             ctx.pick(
                 s,
                 "Set-up: keep one of the two Actions you drew (the other is discarded face down).",
-                [(n, f"Keep {card(st, n)['name']} (#{n})") for n in drawn],
+                keep_options(st, drawn),
                 "setup_keep",
                 kind="setup_keep",
                 drawn=drawn,
             )
         )
     ctx.then(*steps, ctx.call("round_start"))
+
+
+def keep_options(st: EnqState, drawn: list[int]) -> list[tuple[object, str]]:
+    """Keep one of the two Actions drawn at set-up."""
+    return [(n, f"Keep {card(st, n)['name']} (#{n})") for n in drawn]
+
+
+def give_card_options(st: EnqState) -> list[tuple[object, str]]:
+    """The Detective's Actions, one of which he gives."""
+    hand = sorted(st.seats[st.detective].hand)
+    return [(n, f"Give {card(st, n)['name']} (#{n})") for n in hand]
+
+
+def give_to_prompt(st: EnqState, n: int) -> str:
+    """The Detective gives the chosen Action to a player."""
+    return f"Give {card(st, n)['name']} to which player?"
 
 
 # -- the round ---------------------------------------------------------------------------
@@ -73,7 +101,7 @@ def round_start(ctx: Ctx, step: Step) -> None:
             ctx.pick(
                 d,
                 "Start of the round: choose the Action you give.",
-                [(n, f"Give {card(st, n)['name']} (#{n})") for n in sorted(st.seats[d].hand)],
+                give_card_options(st),
                 "give_card",
                 kind="give_card",
             )
@@ -92,7 +120,7 @@ def give_card(ctx: Ctx, step: Step) -> None:
     ctx.then(
         ctx.pick(
             st.detective,
-            f"Give {card(st, n)['name']} to which player?",
+            give_to_prompt(st, n),
             [(s, f"Give it to {name(s)}") for s in round_order(st)],
             "give_to",
             kind="give_to",
@@ -108,6 +136,7 @@ def give_to(ctx: Ctx, step: Step) -> None:
     n, s = step["card"], step["value"]
     st.seats[st.detective].hand.remove(n)
     st.seats[s].hand.append(n)
+    pin(st, [st.detective, s], n, s)
     ctx.say(f"The Detective gives an Action to {name(s)}.", seat=s)
     ctx.tell(
         [st.detective, s], f"The Detective gives {card(st, n)['name']} (#{n}) to {name(s)}.", card=n
@@ -145,6 +174,7 @@ def look(ctx: Ctx, step: Step) -> None:
         return
     t = st.tiles[0]
     st.looking = t
+    st.tile_top[s] = t
     info = tile(st, t)
     ctx.say(f"{name(s)} looks at the Investigation.", seat=s)
     ctx.tell([s], f"You look at Investigation {t}: {info['name']}.", tile=t)
@@ -174,6 +204,7 @@ def investigate(ctx: Ctx, step: Step) -> None:
         draws = 1
     else:
         st.tile_discard.append(st.tiles.pop(0))
+        tiles_gone(st, st.tile_discard[-1:], to_discard=True)
         ctx.say(f"{name(s)} discards the Investigation.", seat=s, choice="discard")
         draws = (1 if st.pawn == s else 0) + st.search_bonus.get(s, 0)
     draw(ctx, s, draws)
@@ -189,6 +220,7 @@ def reveal(ctx: Ctx, step: Step) -> None:
     st = ctx.st
     t = st.tiles.pop(0)
     st.revealed_tile = t
+    tiles_gone(st, [t], to_discard=False)
     info = tile(st, t)
     ctx.say(
         f"The Detective reveals Investigation {t}: {info['name']} "
@@ -214,10 +246,11 @@ def reveal(ctx: Ctx, step: Step) -> None:
 
 
 def eligible(ctx: Ctx) -> list[int]:
-    """Players who may receive the Detective's Suspicions now."""
-    from .flow import can_receive
+    """Players who may receive the Detective's Suspicions now: "among the unrevealed
+    players", so a dead unrevealed one (Top Secret) too."""
+    from .flow import can_receive, table_order
 
-    return [s for s in round_order(ctx.st) if can_receive(ctx.st, s)]
+    return [s for s in table_order(ctx.st) if can_receive(ctx.st, s)]
 
 
 @fn("distribute")
@@ -305,9 +338,11 @@ def apply_given(ctx: Ctx, step: Step) -> None:
 def round_end(ctx: Ctx, step: Step) -> None:
     """Discard the round's other Investigations; clear round effects; next round."""
     st = ctx.st
-    for t in [t for t in st.tiles if tile(st, t)["pile"] == st.round]:
+    rest = [t for t in st.tiles if tile(st, t)["pile"] == st.round]
+    for t in rest:
         st.tiles.remove(t)
         st.tile_discard.append(t)
+    tiles_gone(st, rest, to_discard=True)
     st.alibi = []
     st.extra_susp = 0
     st.preset = {}

@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from deathnote.engine.actions import Event
-
 Step = dict[str, Any]
 """One pending piece of resolution on the stack (``k``: "pick", "window" or "call")."""
 
@@ -80,4 +78,16 @@ class EnqState:
     over: bool = False
     apples: list[int] = field(default_factory=list)
     apple_lines: list[list[str]] = field(default_factory=list)
-    setup_events: list[Event] = field(default_factory=list)
+    # -- what each viewer knows for certain (index ``players`` is the public), kept as the
+    # cards and tiles move, so that a sampled world keeps exactly these fixed (sampling.py).
+    #: card number -> its holder's seat (a hand, or the set-up pair being chosen) or -1
+    #: (the discard pile).
+    pins: list[dict[int, int]] = field(default_factory=list)
+    #: the Investigation a seat knows to be on top of the pile (it looked, nobody moved it).
+    tile_top: list[int | None] = field(default_factory=list)
+    #: Investigations a seat knows to be in the face-down discard.
+    tile_known: list[list[int]] = field(default_factory=list)
+    #: public facts about Roles, e.g. ["kira", "p3"] after Rem spared Player 4.
+    facts: list[list[Any]] = field(default_factory=list)
+    #: the players who had played a Lie when Decision was revealed (public).
+    decision_liars: list[int] = field(default_factory=list)

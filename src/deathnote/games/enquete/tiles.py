@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from deathnote.engine.rng import choice as rng_choice
+
 from .flow import (
     INVESTIGATOR_ROLES,
     Ctx,
     acting_faction,
+    add_fact,
     can_receive,
     card,
+    discard_card,
     draw,
     faction,
     fn,
@@ -25,13 +29,19 @@ from .flow import (
     ring,
     role_name,
     round_order,
+    table_order,
 )
-from .state import Step
+from .state import EnqState, Step
+
+
+def unrevealed_of(st: EnqState) -> list[int]:
+    """Living unrevealed players in round order."""
+    return [s for s in round_order(st) if not st.seats[s].revealed]
 
 
 def unrevealed_living(ctx: Ctx) -> list[int]:
     """Living unrevealed players in round order."""
-    return [s for s in round_order(ctx.st) if not ctx.st.seats[s].revealed]
+    return unrevealed_of(ctx.st)
 
 
 def d_pick(
@@ -61,20 +71,25 @@ def rebirth_target(ctx: Ctx, step: Step) -> None:
     st = ctx.st
     s = step["value"]
     ctx.say(f"The Detective designates {name(s)}.", seat=s)
+    ctx.then(
+        ctx.pick(
+            s,
+            "Rebirth: keep your Role or kill it and take an inactive one?",
+            rebirth_options(st, s),
+            "rebirth_choice",
+            kind="rebirth",
+        )
+    )
+
+
+def rebirth_options(st: EnqState, s: int) -> list[tuple[object, str]]:
+    """Keep, or (an Investigator, with a living unrevealed inactive Role) exchange."""
     options: list[tuple[object, str]] = [("keep", "Keep your Role")]
     if acting_faction(st, s) == "investigator" and any(
         not r.dead and not r.revealed for r in st.inactive
     ):
         options.append(("exchange", "Kill your Role and take an inactive Role"))
-    ctx.then(
-        ctx.pick(
-            s,
-            "Rebirth: keep your Role or kill it and take an inactive one?",
-            options,
-            "rebirth_choice",
-            kind="rebirth",
-        )
-    )
+    return options
 
 
 @fn("rebirth_choice")
@@ -85,7 +100,7 @@ def rebirth_choice(ctx: Ctx, step: Step) -> None:
         ctx.say(f"{name(s)} keeps their Role.", seat=s)
         return
     choices = [i for i, r in enumerate(st.inactive) if not r.dead and not r.revealed]
-    i = ctx.rng.choice(choices)
+    i = rng_choice(ctx.rng, choices)
     old, new = st.seats[s].role, st.inactive[i].role
     st.inactive[i].role = old
     st.inactive[i].dead = True
@@ -94,6 +109,7 @@ def rebirth_choice(ctx: Ctx, step: Step) -> None:
     st.kills.append({"role": old, "by": s})
     st.seats[s].role = new
     st.seats[s].known_roles = {k: v for k, v in st.seats[s].known_roles.items() if k != f"i{i}"}
+    swap_refs(st, f"p{s}", f"i{i}", skip=s)
     ctx.say(
         f"{name(s)} kills their Role ({role_name(st, old)}), now dead and revealed as inactive "
         f"Role {i + 1}, and takes an inactive Role in exchange.",
@@ -103,6 +119,16 @@ def rebirth_choice(ctx: Ctx, step: Step) -> None:
     ctx.tell([s], f"Your new Role is {role_name(st, new)}.", role=new)
 
 
+def swap_refs(st: EnqState, a: str, b: str, skip: int) -> None:
+    """The Roles at ``a`` and ``b`` changed places: what anyone knew of one now names the
+    other, and so do the public facts (the exchanging seat ``skip`` learns its own)."""
+    swap = {a: b, b: a}
+    for k, seat in enumerate(st.seats):
+        if k != skip:
+            seat.known_roles = {swap.get(r, r): v for r, v in seat.known_roles.items()}
+    st.facts = [[swap.get(x, x) if isinstance(x, str) else x for x in f] for f in st.facts]
+
+
 # 2 Confrontation ---------------------------------------------------------------------------
 @fn("tile_confrontation")
 def tile_confrontation(ctx: Ctx, step: Step) -> None:
@@ -110,7 +136,7 @@ def tile_confrontation(ctx: Ctx, step: Step) -> None:
     if not choices:
         ctx.say("No unrevealed inactive Role: Confrontation has no effect.")
         return
-    reveal_inactive(ctx, ctx.rng.choice(choices), "detective")
+    reveal_inactive(ctx, rng_choice(ctx.rng, choices), "detective")
 
 
 # 3 Pact -------------------------------------------------------------------------------------
@@ -185,13 +211,11 @@ def tactic_next(ctx: Ctx, step: Step) -> None:
     if not seats:
         return
     s = seats[0]
-    options: list[tuple[object, str]] = [(0, "Discard nothing")]
-    options += [(n, f"Discard {card(st, n)['name']} (#{n})") for n in sorted(set(st.seats[s].hand))]
     ctx.then(
         ctx.pick(
             s,
             "Tactic: discard an Action (and receive 1 more Suspicion)?",
-            options,
+            [(0, "Discard nothing"), *discard_options(st, s)],
             "tactic_choice",
             kind="tactic",
             rest=seats[1:],
@@ -199,13 +223,17 @@ def tactic_next(ctx: Ctx, step: Step) -> None:
     )
 
 
+def discard_options(st: EnqState, s: int) -> list[tuple[object, str]]:
+    """Each Action of a hand, to discard."""
+    return [(n, f"Discard {card(st, n)['name']} (#{n})") for n in sorted(set(st.seats[s].hand))]
+
+
 @fn("tactic_choice")
 def tactic_choice(ctx: Ctx, step: Step) -> None:
     st = ctx.st
     s, n = step["seat"], step["value"]
     if n:
-        st.seats[s].hand.remove(n)
-        st.discard.append(n)
+        discard_card(ctx, s, n)
         st.preset[s] = st.preset.get(s, 0) + 1
         ctx.say(f"{name(s)} discards an Action.", seat=s)
     else:
@@ -322,19 +350,24 @@ def overcast_ask(ctx: Ctx, step: Step) -> None:
     st = ctx.st
     s = step["player"]
     ctx.say(f"Overcast: the Detective designates {name(s)}.")
-    options: list[tuple[object, str]] = [("silent", "Do not reveal yourself")]
-    if acting_faction(st, s) == "investigator":
-        options.append(("reveal", "Reveal yourself (the inactive Role is revealed too)"))
     ctx.then(
         ctx.pick(
             s,
             "Overcast: reveal yourself?",
-            options,
+            overcast_options(st, s),
             "overcast_choice",
             kind="overcast",
             inactive=step["inactive"],
         )
     )
+
+
+def overcast_options(st: EnqState, s: int) -> list[tuple[object, str]]:
+    """Stay silent, or (an Investigator) reveal yourself."""
+    options: list[tuple[object, str]] = [("silent", "Do not reveal yourself")]
+    if acting_faction(st, s) == "investigator":
+        options.append(("reveal", "Reveal yourself (the inactive Role is revealed too)"))
+    return options
 
 
 @fn("overcast_choice")
@@ -376,7 +409,7 @@ def gaze_target(ctx: Ctx, step: Step) -> None:
         d_pick(
             ctx,
             f"Gaze: discard which Action of {name(s)}?",
-            [(n, f"Discard {card(st, n)['name']} (#{n})") for n in sorted(set(st.seats[s].hand))],
+            discard_options(st, s),
             "gaze_discard",
             target=s,
         )
@@ -386,8 +419,7 @@ def gaze_target(ctx: Ctx, step: Step) -> None:
 @fn("gaze_discard")
 def gaze_discard(ctx: Ctx, step: Step) -> None:
     st = ctx.st
-    st.seats[step["target"]].hand.remove(step["value"])
-    st.discard.append(step["value"])
+    discard_card(ctx, step["target"], step["value"], knowers=[st.detective])
     ctx.say(f"The Detective discards an Action from {name(step['target'])}'s hand.")
 
 
@@ -457,7 +489,7 @@ def tile_doubt(ctx: Ctx, step: Step) -> None:
 def doubt_target(ctx: Ctx, step: Step) -> None:
     st = ctx.st
     s = step["value"]
-    count = sum(1 for x in round_order(st) if st.seats[x].suspicions == 1)
+    count = sum(1 for x in table_order(st) if st.seats[x].suspicions == 1)
     ctx.say(f"Doubt: {name(s)} must discard {count} Action(s).")
     ctx.then(ctx.call("discard_n", seat=s, left=count, why="Doubt"))
 
@@ -472,7 +504,7 @@ def discard_n(ctx: Ctx, step: Step) -> None:
         ctx.pick(
             s,
             f"{step['why']}: discard an Action ({left} to go).",
-            [(n, f"Discard {card(st, n)['name']} (#{n})") for n in sorted(set(st.seats[s].hand))],
+            discard_options(st, s),
             "discard_one",
             kind="discard",
             left=left,
@@ -483,10 +515,8 @@ def discard_n(ctx: Ctx, step: Step) -> None:
 
 @fn("discard_one")
 def discard_one(ctx: Ctx, step: Step) -> None:
-    st = ctx.st
     s = step["seat"]
-    st.seats[s].hand.remove(step["value"])
-    st.discard.append(step["value"])
+    discard_card(ctx, s, step["value"])
     ctx.say(f"{name(s)} discards an Action.")
     ctx.then(ctx.call("discard_n", seat=s, left=step["left"] - 1, why=step["why"]))
 
@@ -599,6 +629,7 @@ def tile_decision(ctx: Ctx, step: Step) -> None:
     # The public flag is the same whether or not Light escaped with a Lie.
     st.light_silenced = True
     st.silence_exempt = [s for s in st.lying if st.seats[s].role == "light"]
+    st.decision_liars = list(st.lying)
     ctx.say("Decision: Light can no longer play Actions unless forced to by a Blackmail.")
 
 
@@ -665,6 +696,10 @@ def ally_second(ctx: Ctx, step: Step) -> None:
                 return
             continue
         reveal_player(ctx, s, "detective")
+    for s in range(st.players):  # public: every holder revealed himself
+        if s != st.detective and not st.seats[s].revealed and s not in st.lying:
+            for r in named:
+                add_fact(st, "not", f"p{s}", r)
     if not holders:
         ctx.say("Ally: no player reveals themselves.")
 
@@ -677,6 +712,10 @@ def tile_matsuda(ctx: Ctx, step: Step) -> None:
     if holder is not None and st.seats[holder].dead and not st.seats[holder].revealed:
         reveal_player(ctx, holder, "detective")
         return
+    for s in range(st.players):  # public: no dead unrevealed player (without a Lie) is him
+        x = st.seats[s]
+        if x.dead and not x.revealed and s not in st.lying:
+            add_fact(st, "not", f"p{s}", "matsuda")
     asked = unrevealed_living(ctx)
     ctx.then(ctx.call("matsuda_next", seats=asked, revealed=False))
 
@@ -693,21 +732,26 @@ def matsuda_next(ctx: Ctx, step: Step) -> None:
         st.extra_susp += 2
         return
     s = seats[0]
-    options: list[tuple[object, str]] = [
-        ("no", "Do not reveal (the Detective gives 2 more Suspicions)")
-    ]
-    if holds(st, s, "matsuda"):
-        options.append(("reveal", "Reveal yourself as Matsuda"))
     ctx.then(
         ctx.pick(
             s,
             "Matsuda: reveal yourself if you are Matsuda?",
-            options,
+            matsuda_options(st, s),
             "matsuda_choice",
             kind="matsuda",
             rest=seats[1:],
         )
     )
+
+
+def matsuda_options(st: EnqState, s: int) -> list[tuple[object, str]]:
+    """Every player may decline; only Matsuda may reveal himself."""
+    options: list[tuple[object, str]] = [
+        ("no", "Do not reveal (the Detective gives 2 more Suspicions)")
+    ]
+    if holds(st, s, "matsuda"):
+        options.append(("reveal", "Reveal yourself as Matsuda"))
+    return options
 
 
 @fn("matsuda_choice")
@@ -810,10 +854,12 @@ def tile_resurrection(ctx: Ctx, step: Step) -> None:
     if not choices:
         ctx.say("Resurrection: no living inactive Role; no effect.")
         return
-    i = ctx.rng.choice(choices)
+    i = rng_choice(ctx.rng, choices)
     ctx.say(f"The Detective looks at inactive Role {i + 1}.")
     learn_role(ctx, st.detective, f"i{i}", "Resurrection")
-    ctx.then(ctx.call("resurrection_next", faction=faction(st.inactive[i].role), done=[]))
+    ctx.then(
+        ctx.call("resurrection_next", faction=faction(st.inactive[i].role), inactive=i, done=[])
+    )
 
 
 @fn("resurrection_next")
@@ -828,6 +874,7 @@ def resurrection_next(ctx: Ctx, step: Step) -> None:
             players_options(rest),
             "resurrection_pick",
             faction=step["faction"],
+            inactive=step["inactive"],
             done=step["done"],
         )
     )
@@ -837,11 +884,20 @@ def resurrection_next(ctx: Ctx, step: Step) -> None:
 def resurrection_pick(ctx: Ctx, step: Step) -> None:
     st = ctx.st
     s = step["value"]
-    if acting_faction(st, s) == step["faction"]:
+    same = acting_faction(st, s) == step["faction"]
+    add_fact(st, "faction", f"p{s}", f"i{step['inactive']}", same, s in st.lying)
+    if same:
         give_suspicions(ctx, {s: 1}, "Resurrection")
     else:
         ctx.say(f"Resurrection: {name(s)} receives nothing.")
-    ctx.then(ctx.call("resurrection_next", faction=step["faction"], done=[*step["done"], s]))
+    ctx.then(
+        ctx.call(
+            "resurrection_next",
+            faction=step["faction"],
+            inactive=step["inactive"],
+            done=[*step["done"], s],
+        )
+    )
 
 
 # 25 Silence ---------------------------------------------------------------------------------------------------------

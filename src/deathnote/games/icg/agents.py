@@ -12,6 +12,7 @@ from typing import Any
 
 from deathnote.agents.base import Agent, Observation
 from deathnote.engine.actions import Action
+from deathnote.engine.rng import choice
 
 from .deduce import Beliefs, beliefs
 
@@ -38,6 +39,10 @@ ARREST_DECAY = 0.02
 FOCUS = 0.03
 #: X-Kira opens the Shinigami Eyes on a target at least this likely to be L.
 EYES_CONFIDENCE = 0.8
+#: X-Kira's announcements: a bluff with this probability, only about a player less likely
+#: than this to be L (the truth about a likely L is what Kira needs).
+LIE_RATE = 0.25
+LIE_BELOW_L = 0.25
 
 
 class HeuristicAgent(Agent):
@@ -46,15 +51,14 @@ class HeuristicAgent(Agent):
     name = "heuristic"
 
     def choose(self, obs: Observation) -> Action:
-        """Pick one legal action."""
+        """Pick one legal action (dispatched on the decision's kind; never a random fallback)."""
         legal = list(obs.legal)
         if len(legal) == 1:
             return legal[0]
         view = obs.view
-        kind = (view.get("decision") or {}).get("kind", "")
-        handler = getattr(self, f"_{kind}", None)
-        choice = handler(view["state"], legal, obs) if handler else None
-        return choice if choice is not None else obs.rng.choice(legal)
+        kind = view["decision"]["kind"]
+        handler = HANDLERS[kind]
+        return handler(self, view["state"], legal, obs)
 
     # -- helpers -------------------------------------------------------------------------------
     @staticmethod
@@ -119,14 +123,14 @@ class HeuristicAgent(Agent):
         for m in COVER_ORDER[st["me"]["mission"]]:
             if m in clues:
                 return clues[m]
-        return obs.rng.choice(legal)
+        return choice(obs.rng, legal)
 
     def _return(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
         me = st["me"]
         for a in legal:  # take back the true cards, so the table shows decoys
             if a["clue"] in (me["identity"], me["mission"]):
                 return a
-        return obs.rng.choice(legal)
+        return choice(obs.rng, legal)
 
     def _reveal(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
         me = st["me"]
@@ -142,11 +146,22 @@ class HeuristicAgent(Agent):
             if m in clues:
                 return clues[m]
         plain = [a for c, a in clues.items() if c not in true_first]
-        return obs.rng.choice(plain or legal)
+        return choice(obs.rng, plain or legal)
 
     def _announce(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
-        # Identities help only the Death Note, so the X-Kira always tells.
-        return next(a for a in legal if a.kind == "announce")
+        # Mostly the truth (Kira needs L's true Identity for the Death Note): always on a
+        # player who may well be L, else a bluff one time in LIE_RATE, naming an Identity the
+        # table cannot rule out for that player.
+        target = st["target"]
+        seen = st["me"]["looks"][str(target)]
+        said = {a["identity"]: a for a in legal if a.kind == "announce"}
+        b = beliefs(st)
+        if self._hunted(st, b).get(target, 0.0) < LIE_BELOW_L and obs.rng.random() < LIE_RATE:
+            public = dict(st, claims=[], me=dict(st["me"], looks={}))
+            cover = sorted(beliefs(public).identities(target) - {seen})
+            if cover:
+                return said[choice(obs.rng, cover)]
+        return said[seen]
 
     def _arrest(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
         arrests = [a for a in legal if a.kind == "arrest"]
@@ -180,10 +195,10 @@ class HeuristicAgent(Agent):
                 if best is None or value > best[0]:
                     best = (value, s, ident)
         if best is None:
-            return obs.rng.choice(writes)
+            return choice(obs.rng, writes)
         _, seat, ident = best
         if writes[0].kind == "write":
-            return next((a for a in writes if a["identity"] == ident), obs.rng.choice(writes))
+            return next((a for a in writes if a["identity"] == ident), choice(obs.rng, writes))
         chosen = st["me"].get("death_note")
         target = seat
         if chosen is not None and chosen != ident:
@@ -193,4 +208,17 @@ class HeuristicAgent(Agent):
                 return hunted.get(s, 0.0) / len(ids) if chosen in ids else 0.0
 
             target = max(hunted, key=fit)
-        return next((a for a in writes if a["placement"] == target), obs.rng.choice(writes))
+        return next((a for a in writes if a["placement"] == target), choice(obs.rng, writes))
+
+
+HANDLERS = {
+    "investigate": HeuristicAgent._investigate,
+    "cover": HeuristicAgent._cover,
+    "return": HeuristicAgent._return,
+    "reveal": HeuristicAgent._reveal,
+    "eyes": HeuristicAgent._eyes,
+    "announce": HeuristicAgent._announce,
+    "arrest": HeuristicAgent._arrest,
+    "death_note": HeuristicAgent._death_note,
+}
+"""The bot's answer to each kind of decision."""

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
 from deathnote.engine.content import load_checked, package_json
 from deathnote.engine.content import need as _need
+from deathnote.engine.errors import ContentError
 
 MISSION_IDS = ("kira", "l", "x_kira", "team_member")
 """The four Mission types; every Clue set holds one Mission-Clue of each."""
@@ -26,48 +29,95 @@ def default_content() -> dict[str, Any]:
     return data
 
 
+_DEFAULT: dict[str, Any] = {}
+
+
 def load(path: str | None) -> dict[str, Any]:
-    """Default content, or the file at ``path``; validated either way."""
+    """Default content, or the file at ``path``; validated either way.
+
+    The default is read and checked once; every match shares it and never changes it.
+    """
+    if path is None:
+        if not _DEFAULT:
+            _DEFAULT.update(load_checked(None, default_content, validate, "icg"))
+        return _DEFAULT
     return load_checked(path, default_content, validate, "icg")
+
+
+class _Card(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    id: str = Field(min_length=1, description="Stable id (used in actions and records).")
+    name: str = Field(min_length=1, description="The printed name.")
+
+
+class IdentityCard(_Card):
+    """One Identity card: a character."""
+
+    source: str | None = Field(None, description="Where the name comes from (a note).")
+
+
+class MissionCard(_Card):
+    """One Mission type."""
+
+    team: str | None = Field(None, description="The team it plays for (a note).")
+
+
+class OtherMissions(BaseModel):
+    """How many of the 6 Mission cards besides Kira and L are of each kind."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    x_kira: int = Field(ge=0, description="X-Kira cards.")
+    team_member: int = Field(ge=0, description="Investigation Team Member cards.")
+
+
+class IcgContent(BaseModel):
+    """The content file of the Investigation Card Game."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    identities: list[IdentityCard] = Field(
+        min_length=IDENTITY_COUNT,
+        max_length=IDENTITY_COUNT,
+        description=f"Exactly {IDENTITY_COUNT} Identity cards.",
+    )
+    missions: list[MissionCard] = Field(
+        description=f"The Missions {list(MISSION_IDS)}, in this order."
+    )
+    other_missions: OtherMissions
 
 
 def validate(data: Any, where: str) -> None:
     """Raise ContentError naming the file and field when the content is broken."""
     _need(isinstance(data, dict), where, "(top level)", "must be an object")
-    ids = data.get("identities")
-    _need(
-        isinstance(ids, list) and len(ids) == IDENTITY_COUNT,
-        where,
-        "identities",
-        f"must list exactly {IDENTITY_COUNT} Identity cards",
-    )
-    seen: set[str] = set()
-    for i, card in enumerate(ids):
-        ok = isinstance(card, dict) and all(
-            isinstance(card.get(k), str) and card.get(k) for k in ("id", "name")
+    try:
+        model = IcgContent.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        field = "".join(
+            f"[{p}]" if isinstance(p, int) else (f".{p}" if i else str(p))
+            for i, p in enumerate(error["loc"])
         )
-        _need(ok, where, f"identities[{i}]", "needs a non-empty 'id' and 'name'")
-        _need(card["id"] not in seen, where, f"identities[{i}].id", "is a duplicate")
-        _need(card["id"] not in MISSION_IDS, where, f"identities[{i}].id", "is a Mission id")
-        seen.add(card["id"])
-    missions = data.get("missions")
+        if field.startswith("identities") and error["type"] in ("too_short", "too_long"):
+            why = f"must list exactly {IDENTITY_COUNT} Identity cards"
+        else:
+            why = error["msg"].lower()
+        raise ContentError(f"{where}: field {field or '(top level)'!r} {why}") from None
+    seen: set[str] = set()
+    for i, card in enumerate(model.identities):
+        _need(card.id not in seen, where, f"identities[{i}].id", "is a duplicate")
+        _need(card.id not in MISSION_IDS, where, f"identities[{i}].id", "is a Mission id")
+        seen.add(card.id)
     _need(
-        isinstance(missions, list)
-        and [m.get("id") if isinstance(m, dict) else None for m in missions] == list(MISSION_IDS),
+        [m.id for m in model.missions] == list(MISSION_IDS),
         where,
         "missions",
         f"must list the Missions {list(MISSION_IDS)} in this order",
     )
-    for i, m in enumerate(missions):
-        _need(
-            isinstance(m.get("name"), str) and m["name"], where, f"missions[{i}].name", "is missing"
-        )
-    mix = data.get("other_missions")
+    mix = model.other_missions
     _need(
-        isinstance(mix, dict)
-        and set(mix) == {"x_kira", "team_member"}
-        and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in mix.values())
-        and sum(mix.values()) == OTHER_MISSIONS,
+        mix.x_kira + mix.team_member == OTHER_MISSIONS,
         where,
         "other_missions",
         f"must give x_kira and team_member counts adding up to {OTHER_MISSIONS}",

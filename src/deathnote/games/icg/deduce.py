@@ -3,8 +3,9 @@
 Used by the heuristic bot; it reads only the view (what a person in that seat knows).
 For every other seat it keeps, per Mission, the Identities still consistent with the table:
 covered Clues (Light rules), revealed Clue triples (Kira rules: at least one card is true),
-Death Note misses, revealed Missions, the Shinigami Eyes' announcements, and the fact that
-each Identity is held by one player at most.
+Death Note misses, revealed Missions, the X-Kiras' announcements (believed where the table
+allows them, since they may be bluffs), and the fact that each Identity is held by one
+player at most.
 """
 
 from __future__ import annotations
@@ -61,8 +62,9 @@ def beliefs(state: dict[str, Any]) -> Beliefs:
             known_id[x["seat"]] = x["identity"]
     for k, v in me["looks"].items():
         known_id[int(k)] = v
-    for c in state["claims"]:
-        known_id.setdefault(c["seat"], c["identity"])
+    # An X-Kira's announcement may be a bluff: it narrows a player's Identity only where the
+    # table still allows it (the latest claim about each player counts).
+    claimed = {c["seat"]: c["identity"] for c in state["claims"]}
     known_mission = {x["seat"]: x["mission"] for x in seats if x["mission"] is not None}
     taken_missions = {m for s, m in known_mission.items() if s != mine and m in UNIQUE}
     if me["mission"] in UNIQUE:
@@ -103,6 +105,11 @@ def beliefs(state: dict[str, Any]) -> Beliefs:
         options[s] = {m: ids for m, ids in row.items() if ids}
         if not options[s]:  # the table contradicts itself only if we misread; stay safe
             options[s] = {m: set(base) for m in missions}
+        if s not in known_id and s in claimed:
+            narrowed = {m: ids & {claimed[s]} for m, ids in options[s].items()}
+            narrowed = {m: ids for m, ids in narrowed.items() if ids}
+            if narrowed:
+                options[s] = narrowed
     _propagate(options)
     return Beliefs(options, _mission_odds(state, options, mine))
 

@@ -4,21 +4,49 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from functools import cache
+from typing import TYPE_CHECKING, Any, Literal
 
+from pydantic import Field
+
+from deathnote.engine import rng as rand
 from deathnote.engine.actions import OMNISCIENT, Action, Decision, Event, Outcome, Seat, Viewer
-from deathnote.engine.errors import OptionsError
 from deathnote.engine.game import Game
+from deathnote.engine.options import GameOptions
+from deathnote.engine.spaces import TableSpace
 
-from . import rules
-from .content import MISSION_IDS, OTHER_MISSIONS, load
+from . import observe, rules, tables, worlds
+from .content import OTHER_MISSIONS, default_content, load
 from .state import IcgState, SeatState
 
 if TYPE_CHECKING:
-    from deathnote.agents.base import Agent
+    import numpy as np
 
-OPTION_NAMES = ("rules", "shinigami_eyes", "turn_limit", "x_kira")
+    from deathnote.agents.base import Agent
+    from deathnote.engine.spaces import ActionSpace
+
 DEFAULT_TURN_LIMIT = 100
+
+
+class IcgOptions(GameOptions):
+    """Options of the Investigation Card Game."""
+
+    rules: Literal["light", "kira"] = Field(
+        "light", description="Light rules (covered Clues) or Kira rules (Clues in hand)."
+    )
+    shinigami_eyes: bool = Field(
+        False, description="The optional Shinigami Eyes rule for X-Kira, and chasing X-Kira."
+    )
+    turn_limit: int = Field(
+        DEFAULT_TURN_LIMIT, ge=1, description="Turns played before the game ends in a draw."
+    )
+    x_kira: int | None = Field(
+        None,
+        ge=0,
+        le=OTHER_MISSIONS,
+        description="X-Kira cards among the 6 Mission cards besides Kira and L "
+        "(the rest are Team Members); none: the content's mix.",
+    )
 
 
 class IcgGame(Game):
@@ -28,35 +56,14 @@ class IcgGame(Game):
     name = "Death Note Investigation Card Game"
     min_players = 4
     max_players = 8
-    rules_version = "1"
+    #: 2: the audit (Shinigami Eyes decided after the answer, no question without an X-Kira
+    #: in the box, Kira free to bluff with his own Placement or Identity). 3: the X-Kira
+    #: announces any Identity (a lie too), set-up events logged.
+    rules_version = "3"
     wins_mode = "count"
+    options_model = IcgOptions
 
     # -- set-up ------------------------------------------------------------------------------
-    def parse_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        """``rules``: "light" (default) or "kira"; ``shinigami_eyes`` (bool); ``turn_limit``
-        (turns before a draw, default 100); ``x_kira``: X-Kira cards among the 6 other
-        Mission cards (default from the content, 2)."""
-        unknown = sorted(set(options) - set(OPTION_NAMES))
-        if unknown:
-            raise OptionsError(f"unknown option(s) {unknown}; icg takes {list(OPTION_NAMES)}")
-        which = options.get("rules", "light")
-        if which not in ("light", "kira"):
-            raise OptionsError(f"option rules must be 'light' or 'kira', not {which!r}")
-        eyes = options.get("shinigami_eyes", False)
-        if not isinstance(eyes, bool):
-            raise OptionsError(f"option shinigami_eyes must be true or false, not {eyes!r}")
-        limit = options.get("turn_limit", DEFAULT_TURN_LIMIT)
-        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
-            raise OptionsError(f"option turn_limit must be a positive integer, not {limit!r}")
-        x_kira = options.get("x_kira")
-        if x_kira is not None and (
-            not isinstance(x_kira, int)
-            or isinstance(x_kira, bool)
-            or not 0 <= x_kira <= OTHER_MISSIONS
-        ):
-            raise OptionsError(f"option x_kira must be an integer from 0 to {OTHER_MISSIONS}")
-        return {"rules": which, "shinigami_eyes": eyes, "turn_limit": limit, "x_kira": x_kira}
-
     def load_content(self, path: str | None, options: Mapping[str, Any]) -> Any:
         """The Identity characters and the Mission mix (package data, or a JSON file)."""
         return load(path)
@@ -65,13 +72,20 @@ class IcgGame(Game):
         self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
     ) -> IcgState:
         """Deal Identities and Missions, hand out the Clue sets, start turn 1."""
+        return self.setup(players, options, content, rng)[0]
+
+    def setup(
+        self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
+    ) -> tuple[IcgState, list[Event]]:
+        """Deal, tell each seat its cards (private events), and start turn 1."""
         identities = [c["id"] for c in content["identities"]]
-        rng.shuffle(identities)
+        rand.shuffle(rng, identities)
         box = mission_box(content, options)
-        rng.shuffle(box)
+        rand.shuffle(rng, box)
         dealt = ["kira", "l", *box[: players - 2]]
-        rng.shuffle(dealt)
-        clue_ids = [c["id"] for c in content["identities"]] + list(MISSION_IDS)
+        rand.shuffle(rng, dealt)
+        tab = tables.for_match(players, options["rules"], options["shinigami_eyes"], content)
+        clue_ids = list(tab.clue_ids)
         seats = [SeatState(identity=identities[s], mission=dealt[s]) for s in range(players)]
         if options["rules"] == "kira":
             for x in seats:
@@ -86,9 +100,42 @@ class IcgGame(Game):
             clue_ids=clue_ids,
             unused_missions=box[players - 2 :],
             mission_box=sorted(box),
+            tables=tab,
         )
-        rules.start_turn(st, [])
-        return st
+        events = [
+            Event.private(
+                [s],
+                f"You are {rules.player(s)}. Your Identity is {tab.names[x.identity]}; "
+                f"your Mission is {tab.names[x.mission]}.",
+                seat=s,
+                identity=x.identity,
+                mission=x.mission,
+            )
+            for s, x in enumerate(seats)
+        ]
+        rules.start_turn(st, events)
+        return st, events
+
+    def fork_state(self, state: IcgState) -> IcgState:
+        """An independent copy (content and action tables shared)."""
+        return worlds.fork(state)
+
+    def sample_state(self, state: IcgState, viewer: Viewer, rng: random.Random) -> IcgState:
+        """The unseen cards and secret choices dealt anew (docs/rules/icg.md, ICG-SAMPLE-01)."""
+        return worlds.sample(state, viewer, rng)
+
+    def action_space(self, players: int, options: Mapping[str, Any]) -> ActionSpace:
+        """Every action in a stable order (the table in docs/rules/icg.md, ICG-NUM-01)."""
+        return _space(players, options["rules"], bool(options["shinigami_eyes"]))
+
+    def observation_shape(self, players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
+        """One float vector per viewer (layout in docs/rules/icg.md, ICG-OBS-01)."""
+        return (observe.size(players),)
+
+    def observation_tensor(self, state: IcgState, viewer: Viewer) -> np.ndarray:
+        """The viewer's vector, built from its view alone."""
+        decision = rules.pending(state).get(viewer) if isinstance(viewer, int) else None
+        return observe.encode(self.view(state, viewer), viewer, decision is not None)
 
     # -- play --------------------------------------------------------------------------------
     def pending(self, state: IcgState) -> dict[Seat, Decision]:
@@ -97,7 +144,7 @@ class IcgGame(Game):
 
     def legal(self, state: IcgState, seat: Seat) -> Sequence[Action]:
         """The legal actions of a pending seat."""
-        if seat not in rules.pending(state):
+        if not rules.is_asked(state, seat):
             return []
         return rules.legal(state, seat)
 
@@ -134,7 +181,7 @@ class IcgGame(Game):
                 row["table"] = list(x.table)
                 row["hand_size"] = len(x.hand)
                 if everything:
-                    row["hand"] = sorted(x.hand, key=st.clue_ids.index)
+                    row["hand"] = [c for c in st.clue_ids if c in x.hand]
             seats.append(row)
         out: dict[str, Any] = {
             "rules": st.rules,
@@ -153,7 +200,9 @@ class IcgGame(Game):
             "clues": list(st.clue_ids),
             "mission_box": {k: st.mission_box.count(k) for k in ("x_kira", "team_member")},
             "seats": seats,
-            "history": [dict(h) for h in st.history],
+            "history": [
+                {k: list(v) if isinstance(v, list) else v for k, v in h.items()} for h in st.history
+            ],
             "death_notes": [dict(d) for d in st.death_notes],
             "claims": [dict(c) for c in st.claims],
             "ending": st.ending,
@@ -166,10 +215,10 @@ class IcgGame(Game):
                 "mission": me.mission,
                 "team": rules.TEAM[me.mission],
                 "looks": {str(k): v for k, v in me.looks.items()},
-                "picks": list(st.picks) if viewer in rules.pending(st) else [],
+                "picks": list(st.picks) if rules.is_asked(st, viewer) else [],
             }
             if st.rules == "kira":
-                mine["hand"] = sorted(me.hand, key=st.clue_ids.index)
+                mine["hand"] = [c for c in st.clue_ids if c in me.hand]
             if me.mission == "kira" and st.phase == "dn_placement":
                 mine["death_note"] = st.dn_identity
             out["me"] = mine
@@ -205,3 +254,10 @@ def mission_box(content: Mapping[str, Any], options: Mapping[str, Any]) -> list[
     if x_kira is None:
         x_kira = int(content["other_missions"]["x_kira"])
     return ["x_kira"] * x_kira + ["team_member"] * (OTHER_MISSIONS - x_kira)
+
+
+@cache
+def _space(players: int, which: str, eyes: bool) -> TableSpace:
+    # Numbered with the default content's Identity ids (the engine builds action spaces
+    # from players and options only).
+    return TableSpace(tables.build(players, which, eyes, default_content()).space)

@@ -13,6 +13,9 @@ from deathnote.engine.actions import Action, Decision, Event, Seat
 
 from .content import MISSION_IDS
 from .state import IcgState
+from .tables import player
+
+__all__ = ["player"]
 
 TEAM = {"kira": "kira", "x_kira": "kira", "l": "l", "team_member": "l"}
 """The team of each Mission: the names counted in Outcome.winners."""
@@ -24,30 +27,22 @@ RETURNED = 2  # Kira rules: Clues taken back before revealing
 
 
 # -- names -----------------------------------------------------------------------------------
-def player(seat: Seat) -> str:
-    """The public name of a seat (its Placement number)."""
-    return f"Player {seat + 1}"
-
-
 def clue_name(st: IcgState, clue: str) -> str:
     """The printed name of a Clue (an Identity or a Mission)."""
-    for card in st.content["identities"]:
-        if card["id"] == clue:
-            return str(card["name"])
-    return mission_name(st, clue)
+    return st.tables.names[clue]
 
 
 def mission_name(st: IcgState, mission: str) -> str:
     """The printed name of a Mission."""
-    for card in st.content["missions"]:
-        if card["id"] == mission:
-            return str(card["name"])
-    raise KeyError(mission)
+    return st.tables.names[mission]
+
+
+_MISSION_CLUES = frozenset(MISSION_IDS)
 
 
 def is_mission_clue(clue: str) -> bool:
     """Whether a Clue is a Mission-Clue (else an ID-Clue)."""
-    return clue in MISSION_IDS
+    return clue in _MISSION_CLUES
 
 
 def living(st: IcgState) -> list[Seat]:
@@ -66,124 +61,171 @@ def _joined(names: list[str]) -> str:
 
 
 # -- decisions -------------------------------------------------------------------------------
+ARREST_PROMPT = "Arrest phase: L may arrest a player"
+DEATH_NOTE_PROMPT = "Death Note phase: everyone closes their eyes; only Kira acts"
+
+
 def pending(st: IcgState) -> dict[Seat, Decision]:
-    """Who decides now; the Arrest and Death Note phases ask every living seat alike."""
+    """Who decides now; the Arrest and Death Note phases ask every living seat alike.
+
+    The covert decisions (Arrest, Death Note) carry the same kind, prompt and data for every
+    seat, whatever it holds: being asked tells nobody anything.
+    """
     ph = st.phase
     if ph == "over":
         return {}
     if ph == "investigate":
         assert st.current is not None
-        return {st.current: Decision("investigate", "Choose a player to investigate")}
+        return {
+            st.current: Decision(
+                "investigate",
+                "Choose a player to investigate",
+                data={"step": "investigate", "turn": st.turn},
+            )
+        }
     if ph == "cover":
         assert st.target is not None
-        return {st.target: Decision("cover", "Cover a Clue that is not yours")}
+        return {
+            st.target: Decision(
+                "cover",
+                "Cover a Clue that is not yours",
+                data={
+                    "step": "cover",
+                    "investigator": st.current,
+                    "count": cover_count(st, st.target),
+                    "picked": list(st.picks),
+                },
+            )
+        }
     if ph == "return":
         assert st.target is not None
-        return {st.target: Decision("return", "Take back a Clue you revealed before")}
+        return {
+            st.target: Decision(
+                "return",
+                "Take back a Clue you revealed before",
+                data={
+                    "step": "return",
+                    "investigator": st.current,
+                    "type": st.inv_type,
+                    "count": returns_needed(st, st.target),
+                    "picked": list(st.picks),
+                },
+            )
+        }
     if ph == "reveal":
         assert st.target is not None
         kind = "Identity" if st.inv_type == "identity" else "Mission"
-        return {st.target: Decision("reveal", f"{kind} investigation: reveal a Clue")}
+        return {
+            st.target: Decision(
+                "reveal",
+                f"{kind} investigation: reveal a Clue",
+                data={
+                    "step": "reveal",
+                    "investigator": st.current,
+                    "type": st.inv_type,
+                    "count": 3,
+                    "picked": list(st.picks),
+                },
+            )
+        }
     if ph == "eyes":
         assert st.current is not None
-        return {st.current: Decision("eyes", "The end of your investigation")}
+        return {
+            st.current: Decision(
+                "eyes",
+                "The end of your investigation",
+                data={"step": "eyes", "target": st.target},
+            )
+        }
     if ph == "announce":
         assert st.current is not None
-        return {st.current: Decision("announce", "Tell the table what your eyes saw?")}
+        return {
+            st.current: Decision(
+                "announce",
+                "Tell the table what your eyes saw (or anything else)?",
+                data={"step": "announce", "target": st.target},
+            )
+        }
     if ph == "arrest":
-        prompt = "Arrest phase: L may arrest a player"
-        return {s: Decision("arrest", prompt, covert=True) for s in st.asked}
-    prompt = "Death Note phase: everyone closes their eyes; only Kira acts"
-    return {s: Decision("death_note", prompt, covert=True) for s in st.asked}
+        data = {"step": "arrest", "turn": st.turn}
+        return {s: Decision("arrest", ARREST_PROMPT, covert=True, data=data) for s in st.asked}
+    step = "identity" if ph == "dn_identity" else "placement"
+    data = {"step": step, "turn": st.turn}
+    return {s: Decision("death_note", DEATH_NOTE_PROMPT, covert=True, data=data) for s in st.asked}
+
+
+def is_asked(st: IcgState, seat: Seat) -> bool:
+    """Whether ``seat`` is among the seats ``pending`` asks (without building decisions)."""
+    ph = st.phase
+    if ph in ("investigate", "eyes", "announce"):
+        return seat == st.current
+    if ph in ("cover", "return", "reveal"):
+        return seat == st.target
+    return seat in st.asked
 
 
 def legal(st: IcgState, seat: Seat) -> list[Action]:
     """The legal actions of a pending seat."""
     ph = st.phase
+    tab = st.tables
     if ph == "investigate":
         return _investigate_options(st, seat)
     if ph == "cover":
-        return [
-            Action.make("cover", f"Cover {clue_name(st, c)}", clue=c)
-            for c in cover_options(st, seat)
-            if c not in st.picks
-        ]
+        return [tab.cover[c] for c in cover_options(st, seat) if c not in st.picks]
     if ph == "return":
-        return [
-            Action.make("return", f"Take back {clue_name(st, c)}", clue=c)
-            for c in return_options(st, seat)
-        ]
+        return [tab.take_back[c] for c in return_options(st, seat)]
     if ph == "reveal":
-        return [
-            Action.make("reveal", f"Reveal {clue_name(st, c)}", clue=c)
-            for c in reveal_options(st, seat)
-        ]
+        return [tab.reveal[c] for c in reveal_options(st, seat)]
     if ph == "eyes":
         assert st.target is not None
-        out = [Action.make("done", "End your investigation")]
         if st.seats[seat].mission == "x_kira":
-            out.append(
-                Action.make(
-                    "open_eyes",
-                    f"Reveal X-Kira and open the Shinigami Eyes on {player(st.target)}",
-                )
-            )
-        return out
+            return [tab.done, tab.open_eyes[st.target]]
+        return [tab.done]
     if ph == "announce":
+        # Any Identity, the true one or a lie (he "can openly speak about it"); the label of
+        # the true one reminds him what he saw (only he sees his choices).
         assert st.target is not None
-        return [
-            Action.make(
-                "announce",
-                f"Say that {player(st.target)} is {clue_name(st, st.seats[seat].looks[st.target])}",
-            ),
-            Action.make("quiet", "Keep it to yourself"),
-        ]
+        seen = st.seats[seat].looks[st.target]
+        out = []
+        for ident, action in tab.announce[st.target].items():
+            if ident == seen:
+                action = Action(action.kind, action.args, action.label + " (what your eyes saw)")
+            out.append(action)
+        out.append(tab.quiet)
+        return out
     if ph == "arrest":
-        out = [Action.make("pass", "No arrest")]
         if st.seats[seat].mission == "l":
-            out += [
-                Action.make("arrest", f"Reveal L and arrest {player(t)}", target=t)
-                for t in living(st)
-                if t != seat
-            ]
-        return out
+            return [tab.no_arrest, *(tab.arrest[t] for t in living(st) if t != seat)]
+        return [tab.no_arrest]
     if ph == "dn_identity":
-        out = [Action.make("wait", "Keep your eyes closed")]
         if st.seats[seat].mission == "kira":
-            out += [
-                Action.make("write", f"Cover {c['name']} on the Death Note", identity=c["id"])
-                for c in st.content["identities"]
-            ]
-        return out
+            return [tab.wait, *tab.write.values()]
+        return [tab.wait]
     if ph == "dn_placement":
-        if st.seats[seat].mission == "kira" and st.dn_identity is not None:
-            # Any living Placement, his own too (a bluff); only his own Identity on his own
-            # Placement is left out, since that would put Kira himself out of the game.
-            own = st.dn_identity == st.seats[seat].identity
-            return [
-                Action.make("place", f"Cover Placement #{t + 1}", placement=t)
-                for t in living(st)
-                if not (own and t == seat)
-            ]
-        return [Action.make("wait", "Keep your eyes closed")]
+        x = st.seats[seat]
+        if x.mission == "kira" and st.dn_identity is not None:
+            return [tab.place[t] for t in placements(st, seat, st.dn_identity)]
+        return [tab.wait]
     return []
 
 
+def placements(st: IcgState, kira: Seat, identity: str) -> list[Seat]:
+    """The Placements Kira may cover with ``identity`` written: any living one, his own too
+    (a bluff); only his own Identity on his own Placement is left out, since that would put
+    Kira himself out of the game."""
+    own = identity == st.seats[kira].identity
+    return [t for t in living(st) if not (own and t == kira)]
+
+
 def _investigate_options(st: IcgState, seat: Seat) -> list[Action]:
-    types = ["identity", "mission"] if st.rules == "kira" else [None]
+    tab = st.tables
     out: list[Action] = []
-    for t in living(st):
-        if t == seat:
-            continue
-        for kind in types:
-            label = f"Investigate {player(t)}" + (f" ({kind.title()})" if kind else "")
-            args = {"target": t} if kind is None else {"target": t, "type": kind}
-            out.append(Action.make("investigate", label, **args))
+    for t, x in enumerate(st.seats):
+        if t != seat and not x.out:
+            out += tab.investigate[t]
     if st.eyes:
         out += [
-            Action.make("chase", f"Pass to chase X-Kira ({player(x)})", x_kira=x)
-            for x in st.order
-            if x != seat and has_eyes(st, x) and x not in st.chased
+            tab.chase[x] for x in st.order if x != seat and has_eyes(st, x) and x not in st.chased
         ]
     return out
 
@@ -196,11 +238,10 @@ def cover_options(st: IcgState, seat: Seat) -> list[str]:
     is not the Mission; else nothing.
     """
     x = st.seats[seat]
-    ids = [c for c in st.clue_ids if not is_mission_clue(c) and c not in x.covered]
-    ids = [c for c in ids if c != x.identity]
+    covered = x.covered
     if cover_count(st, seat) == 2:
-        return ids
-    return [c for c in st.clue_ids if is_mission_clue(c) and c not in x.covered and c != x.mission]
+        return [c for c in st.tables.identity_ids if c not in covered and c != x.identity]
+    return [c for c in MISSION_IDS if c not in covered and c != x.mission]
 
 
 def cover_count(st: IcgState, seat: Seat) -> int:
@@ -208,33 +249,83 @@ def cover_count(st: IcgState, seat: Seat) -> int:
 
     Public: it depends only on how many Clues of each kind are still face up.
     """
-    x = st.seats[seat]
-    ids_up = sum(1 for c in st.clue_ids if not is_mission_clue(c) and c not in x.covered)
+    covered = st.seats[seat].covered
+    if len(covered) < 6:
+        return 2  # at most 5 of the 8 ID-Clues down: at least 3 up
+    missions_down = len(_MISSION_CLUES.intersection(covered))
+    ids_up = len(st.tables.identity_ids) - (len(covered) - missions_down)
     if ids_up - 1 >= 2:
         return 2
-    missions_up = sum(1 for c in st.clue_ids if is_mission_clue(c) and c not in x.covered)
-    return 1 if missions_up - 1 >= 1 else 0
+    return 1 if len(MISSION_IDS) - missions_down - 1 >= 1 else 0
 
 
 # -- Kira rules: returning and revealing -----------------------------------------------------
+# These take the secret cards explicitly, so that the sampler can test a candidate
+# Identity and Mission against the table's history with the same code as the rules.
+def feasible_with(
+    identity: str, mission: str, inv_type: str, hand: list[str], picked: list[str]
+) -> bool:
+    """Whether ``picked`` (from ``hand``) can be completed into a legal reveal."""
+    need_id, need_m = NEED[inv_type]
+    picked_m = sum(1 for c in picked if c in _MISSION_CLUES)
+    left_id = need_id - (len(picked) - picked_m)
+    left_m = need_m - picked_m
+    if left_id < 0 or left_m < 0:
+        return False
+    rest = [c for c in hand if c not in picked]
+    rest_m = sum(1 for c in rest if c in _MISSION_CLUES)
+    if len(rest) - rest_m < left_id or rest_m < left_m:
+        return False
+    if identity in picked or mission in picked:
+        return True
+    return (left_id > 0 and identity in rest) or (left_m > 0 and mission in rest)
+
+
+def can_answer_with(
+    identity: str, mission: str, inv_type: str, hand: list[str], table: list[str]
+) -> bool:
+    """Kira rules: whether some choice of returned Clues allows a legal reveal."""
+    k = min(RETURNED, len(table))
+    return any(
+        feasible_with(identity, mission, inv_type, hand + list(back), [])
+        for back in combinations(table, k)
+    )
+
+
+def return_options_with(
+    identity: str, mission: str, inv_type: str, hand: list[str], table: list[str], picks: list[str]
+) -> list[str]:
+    """Revealed Clues that may be taken back next, keeping a legal reveal possible."""
+    k = min(RETURNED, len(table))
+    left = [c for c in table if c not in picks]
+    more = k - len(picks) - 1
+    out = []
+    for c in left:
+        rest = [d for d in left if d != c]
+        if any(
+            feasible_with(identity, mission, inv_type, hand + picks + [c, *extra], [])
+            for extra in combinations(rest, more)
+        ):
+            out.append(c)
+    return out
+
+
+def reveal_options_with(
+    identity: str, mission: str, inv_type: str, hand: list[str], picks: list[str]
+) -> list[str]:
+    """Clues in hand that may be revealed next, keeping the reveal completable."""
+    return [
+        c
+        for c in hand
+        if c not in picks and feasible_with(identity, mission, inv_type, hand, [*picks, c])
+    ]
+
+
 def feasible(st: IcgState, seat: Seat, hand: list[str], picked: list[str]) -> bool:
     """Whether ``picked`` (from ``hand``) can be completed into a legal reveal."""
     x = st.seats[seat]
     assert st.inv_type is not None
-    need_id, need_m = NEED[st.inv_type]
-    left_id = need_id - sum(1 for c in picked if not is_mission_clue(c))
-    left_m = need_m - sum(1 for c in picked if is_mission_clue(c))
-    if left_id < 0 or left_m < 0:
-        return False
-    rest = [c for c in hand if c not in picked]
-    if sum(1 for c in rest if not is_mission_clue(c)) < left_id:
-        return False
-    if sum(1 for c in rest if is_mission_clue(c)) < left_m:
-        return False
-    true = (x.identity, x.mission)
-    if any(c in true for c in picked):
-        return True
-    return (left_id > 0 and x.identity in rest) or (left_m > 0 and x.mission in rest)
+    return feasible_with(x.identity, x.mission, st.inv_type, hand, picked)
 
 
 def returns_needed(st: IcgState, seat: Seat) -> int:
@@ -245,31 +336,22 @@ def returns_needed(st: IcgState, seat: Seat) -> int:
 def can_answer(st: IcgState, seat: Seat) -> bool:
     """Kira rules: whether some choice of returned Clues allows a legal reveal."""
     x = st.seats[seat]
-    k = returns_needed(st, seat)
-    return any(feasible(st, seat, x.hand + list(back), []) for back in combinations(x.table, k))
+    assert st.inv_type is not None
+    return can_answer_with(x.identity, x.mission, st.inv_type, x.hand, x.table)
 
 
 def return_options(st: IcgState, seat: Seat) -> list[str]:
     """Revealed Clues that may be taken back, keeping a legal reveal possible."""
     x = st.seats[seat]
-    k = returns_needed(st, seat)
-    left = [c for c in x.table if c not in st.picks]
-    out = []
-    for c in left:
-        rest = [d for d in left if d != c]
-        more = k - len(st.picks) - 1
-        if any(
-            feasible(st, seat, x.hand + st.picks + [c, *extra], [])
-            for extra in combinations(rest, more)
-        ):
-            out.append(c)
-    return out
+    assert st.inv_type is not None
+    return return_options_with(x.identity, x.mission, st.inv_type, x.hand, x.table, st.picks)
 
 
 def reveal_options(st: IcgState, seat: Seat) -> list[str]:
     """Clues in hand that may be revealed next, keeping the reveal completable."""
-    hand = st.seats[seat].hand
-    return [c for c in hand if c not in st.picks and feasible(st, seat, hand, [*st.picks, c])]
+    x = st.seats[seat]
+    assert st.inv_type is not None
+    return reveal_options_with(x.identity, x.mission, st.inv_type, x.hand, st.picks)
 
 
 # -- transitions -----------------------------------------------------------------------------
@@ -301,16 +383,17 @@ def apply(st: IcgState, seat: Seat, action: Action, events: list[Event]) -> None
         _reveal(st, seat, action["clue"], events)
     elif kind in ("announce", "quiet"):
         if kind == "announce":
+            # What he says may be the truth or a bluff: the table hears a claim, not a fact.
             assert st.target is not None
-            seen = st.seats[seat].looks[st.target]
-            st.claims.append({"by": seat, "seat": st.target, "identity": seen, "turn": st.turn})
+            said = action["identity"]
+            st.claims.append({"by": seat, "seat": st.target, "identity": said, "turn": st.turn})
             events.append(
                 Event.public(
                     f"{player(seat)} (X-Kira) says that {player(st.target)} is "
-                    f"{clue_name(st, seen)}.",
+                    f"{clue_name(st, said)}.",
                     seat=seat,
                     target=st.target,
-                    identity=seen,
+                    identity=said,
                 )
             )
         _next_investigator(st, events)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .tables import Tables
 
 
 @dataclass
@@ -36,6 +39,7 @@ class IcgState:
     clue_ids: list[str]  # the 12 Clue ids of a set, in their printed order
     unused_missions: list[str]  # face down in the box (nobody sees them)
     mission_box: list[str]  # the 6 Mission cards besides Kira and L (a public fact)
+    tables: Tables  # every action of this match, labelled (shared by forks, never changed)
     turn: int = 1
     red: int = 0
     #: "investigate", "cover", "return", "reveal", "eyes", "announce", "arrest", "dn_identity",

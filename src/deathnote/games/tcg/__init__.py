@@ -8,12 +8,15 @@ from typing import TYPE_CHECKING, Any
 
 from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat, Viewer
 from deathnote.engine.game import Game
-from deathnote.games.tcg import rules
+from deathnote.games.tcg import rules, worlds
 from deathnote.games.tcg.state import ACTION, CHARACTER, MULLIGAN, TcgState
 from deathnote.games.tcg.view import build_view
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from deathnote.agents.base import Agent
+    from deathnote.engine.spaces import ActionSpace
 
 PROMPTS = {
     MULLIGAN: "Keep your opening hand or take your one mulligan?",
@@ -29,12 +32,13 @@ class TcgGame(Game):
     name = "Death Note Trading Card Game"
     min_players = 2
     max_players = 2
-    rules_version = "1"
+    rules_version = "3"
 
-    def parse_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        """Options: ``decks`` (two deck ids or card lists), ``deck`` (a file for the seat
-        ``deck_seat``, default 0), ``first`` ("random", 0 or 1)."""
-        return rules.parse_options(options)
+    options_model = rules.TcgOptions
+
+    def check_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        """Decks checked and normalized: ``{"decks": [two decks], "first": ...}``."""
+        return rules.check_options(options)
 
     def load_content(self, path: str | None, options: Mapping[str, Any]) -> Any:
         """The card pool and sample decks, validated together with the chosen decks."""
@@ -50,13 +54,26 @@ class TcgGame(Game):
         """Shuffle, decide the first player, deal."""
         return rules.new_state(options, content, rng)
 
+    def setup(
+        self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
+    ) -> tuple[TcgState, list[Event]]:
+        """The new state, with who goes first and each opening hand logged."""
+        return rules.setup(options, content, rng)
+
+    def fork_state(self, state: TcgState) -> TcgState:
+        """An independent copy; the pool is shared."""
+        return worlds.fork(state)
+
+    def sample_state(self, state: TcgState, viewer: Viewer, rng: random.Random) -> TcgState:
+        """A copy with the viewer's unseen cards and the hidden Death Note page redrawn."""
+        return worlds.sample(state, viewer, rng)
+
     def pending(self, state: TcgState) -> dict[Seat, Decision]:
-        """Only the player whose turn (or mulligan) it is decides."""
+        """Only the player whose turn (or mulligan) it is decides; ``data`` says what
+        (TCG-TURN-05)."""
         if state.winner is not None:
             return {}
-        if state.choice is not None:
-            return {state.current: Decision("target", "Choose a target (or cancel).")}
-        return {state.current: Decision(state.phase, PROMPTS[state.phase])}
+        return {state.current: rules.decision(state, PROMPTS)}
 
     def legal(self, state: TcgState, seat: Seat) -> Sequence[Action]:
         """Every legal action of the seat."""
@@ -77,6 +94,24 @@ class TcgGame(Game):
     def turn_count(self, state: TcgState) -> int:
         """Turns begun (each player's turn counts once)."""
         return state.turn
+
+    def action_space(self, players: int, options: Mapping[str, Any]) -> ActionSpace:
+        """Every action over the sample pool, numbered (TCG-NUM-01)."""
+        from deathnote.games.tcg import numbers
+
+        return numbers.default_space()
+
+    def observation_shape(self, players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
+        """One flat vector (TCG-NUM-02)."""
+        from deathnote.games.tcg import numbers
+
+        return numbers.shape(players, options)
+
+    def observation_tensor(self, state: TcgState, viewer: Viewer) -> np.ndarray:
+        """What the viewer may see, as float32 (TCG-NUM-02)."""
+        from deathnote.games.tcg import numbers
+
+        return numbers.observation(state, viewer)
 
     def agents(self) -> Mapping[str, type[Agent]]:
         """The heuristic bot."""

@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from deathnote.agents.base import Agent, Observation
+from deathnote.engine import rng as engine_rng
 from deathnote.engine.actions import Action
 
 DESTROYERS = ("deduce", "shoot")
 DRAWERS = ("announce", "puzzle", "supply", "drop")
+#: Specials whose bearer strikes back at once (a Death Note, Shoot, Switch the Notebook).
+STRIKERS = frozenset({"deathnote", "shoot", "switch"})
 
 
 def _value(fc: dict[str, Any]) -> float:
@@ -24,11 +27,13 @@ class HeuristicAgent(Agent):
     """Plays a sensible game: develop cheap Characters, work, write names, hide when marked."""
 
     name = "heuristic"
+    data: dict[str, Any]  # the data of the decision being made
 
     def choose(self, obs: Observation) -> Action:
         """One of ``obs.legal``."""
-        kind = obs.view.get("decision", {}) or {}
-        decision = kind.get("kind")
+        asked = obs.view.get("decision") or {}
+        decision = asked.get("kind")
+        self.data = asked.get("data") or {}
         state = obs.view["state"]
         me = state["players"][self.seat]
         them = state["players"][1 - self.seat]
@@ -53,12 +58,11 @@ class HeuristicAgent(Agent):
         them: dict[str, Any],
         by_kind: dict[str, list[Action]],
     ) -> Action:
-        choice = state.get("choice") or {}
         options = by_kind.get("target", [])
         if not options:
             return by_kind["cancel"][0]
         names = {a["target"]: a for a in options}
-        if choice.get("step") == "attach":
+        if self.data["step"] == "attach":
             own = sorted(
                 (fc for fc in me["field"] if fc["name"] in names), key=_value, reverse=True
             )
@@ -76,7 +80,7 @@ class HeuristicAgent(Agent):
         )
         if theirs:
             return names[theirs[0]["name"]]
-        return obs.rng.choice(options)
+        return engine_rng.choice(obs.rng, options)
 
     # -- Character phase -------------------------------------------------------------------
     def character_phase(
@@ -88,7 +92,7 @@ class HeuristicAgent(Agent):
     ) -> Action:
         if "reveal" in by_kind:
             return by_kind["reveal"][0]
-        hand = {c["number"]: c for c in me["hand"]}
+        hand = {c["id"]: c for c in me["hand"]}
         places = sorted(
             by_kind.get("place", []),
             key=lambda a: (
@@ -131,11 +135,14 @@ class HeuristicAgent(Agent):
         card = special.get("card") or {}
         if not special.get("face_up"):
             return False
-        if "destroy" in card.get("text", "") and "Death Note" not in card.get("text", ""):
+        abilities = set(card["abilities"])
+        if abilities & STRIKERS:
+            return True
+        if "deduce" in abilities:
             return any(
                 t["face_up"] and t["special"] and t["special"]["face_up"] for t in them["field"]
             )
-        return "Death Note" in card.get("text", "")
+        return False
 
     # -- Action phase ----------------------------------------------------------------------
     def action_phase(
@@ -145,10 +152,9 @@ class HeuristicAgent(Agent):
         them: dict[str, Any],
         by_kind: dict[str, list[Action]],
     ) -> Action:
-        works = sorted(
-            by_kind.get("work", []), key=lambda a: int(a.label.rsplit("+", 1)[1][:-1]), reverse=True
-        )
-        gains = sum(int(a.label.rsplit("+", 1)[1][:-1]) for a in works)
+        work = self.data["work"]
+        works = sorted(by_kind.get("work", []), key=lambda a: work[a["character"]], reverse=True)
+        gains = sum(work[a["character"]] for a in works)
         if works and me["points"] + gains >= 13:
             return works[0]
         acts = by_kind.get("act", [])
@@ -164,7 +170,7 @@ class HeuristicAgent(Agent):
                 return action
             if action["ability"] == "track":
                 return action
-        hand = {c["number"]: c for c in me["hand"]}
+        hand = {c["id"]: c for c in me["hand"]}
         events = by_kind.get("event", [])
         for action in events:
             if self.good_event(hand[action["card"]], me, them, marked, len(works)):
@@ -188,7 +194,7 @@ class HeuristicAgent(Agent):
         marked: bool,
         workers_left: int,
     ) -> bool:
-        number = card["number"]
+        number = card["number"]  # the printed number (a parallel printing's is its base's)
         deck = me["deck_count"]
         specials_up = sum(
             1 for fc in me["field"] if fc["face_up"] and fc["special"] and fc["special"]["face_up"]

@@ -51,14 +51,20 @@ def register(number: str, effect: Effect) -> None:
     EFFECTS[number] = effect
 
 
-def effect_of(number: str | None) -> Effect:
-    """The registered effect of a card (an empty one when nothing is registered)."""
-    return EFFECTS.get(number or "", Effect())
+NO_EFFECT = Effect()
 
 
-def adds_deathnote(number: str | None) -> bool:
+def effect_of(state: TcgState, card: str | None) -> Effect:
+    """The effect registered for a card's printed number (a parallel printing does what its
+    number does); an empty one when nothing is registered."""
+    if not card:
+        return NO_EFFECT
+    return EFFECTS.get(state.cards[card].printed, NO_EFFECT)
+
+
+def adds_deathnote(state: TcgState, card: str | None) -> bool:
     """Whether a Special adds a Death Note action."""
-    return any(a.deathnote for a in effect_of(number).abilities)
+    return any(a.deathnote for a in effect_of(state, card).abilities)
 
 
 # -- target kinds ----------------------------------------------------------------------------
@@ -72,12 +78,12 @@ def _opp_face_down(state: TcgState, seat: int) -> list[tuple[str, str]]:
     return [(fc.name, fc.name) for fc in state.opponent(seat).field if not fc.face_up]
 
 
-def _opp_bearing(test: Callable[[str], bool]) -> TargetFn:
+def _opp_bearing(test: Callable[[TcgState, str], bool]) -> TargetFn:
     def targets(state: TcgState, seat: int) -> list[tuple[str, str]]:
         return [
             (fc.name, f"{fc.name} ({state.cards[fc.special].label})")
             for fc in state.opponent(seat).field
-            if fc.face_up and fc.special and fc.special_face_up and test(fc.special)
+            if fc.face_up and fc.special and fc.special_face_up and test(state, fc.special)
         ]
 
     return targets
@@ -98,8 +104,8 @@ def _own_face_up(state: TcgState, seat: int) -> list[tuple[str, str]]:
 TARGETS: dict[str, TargetFn] = {
     "file": _file,
     "opp_face_down": _opp_face_down,
-    "opp_special_up": _opp_bearing(lambda n: True),
-    "opp_shinigami_up": lambda s, seat: _opp_bearing(lambda n: s.cards[n].shinigami)(s, seat),
+    "opp_special_up": _opp_bearing(lambda s, n: True),
+    "opp_shinigami_up": _opp_bearing(lambda s, n: s.cards[n].shinigami),
     "opp_deathnote_up": _opp_bearing(adds_deathnote),
     "opp_hidden_special": _opp_hidden_special,
     "own_face_up": _own_face_up,

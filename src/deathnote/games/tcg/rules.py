@@ -11,20 +11,31 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from functools import cache
+from typing import Any, Literal
 
-from deathnote.engine.actions import Action, Event, Outcome
+from pydantic import Field, ValidationInfo, field_validator
+
+from deathnote.engine.actions import Action, Decision, Event, Outcome
 from deathnote.engine.errors import ContentError, OptionsError
+from deathnote.engine.options import GameOptions
+from deathnote.engine.rng import below, shuffle
 from deathnote.games.tcg import ops
 from deathnote.games.tcg.cards import (
+    DECK_FORMAT,
+    DECK_ID,
+    DECK_KEYS,
+    DECK_SIZE,
+    PACKAGED_DECKS,
     Card,
     check_deck_cards,
     check_deck_shape,
     deck_cards,
+    deck_name,
     default_content,
     parse_pool,
+    per_pool,
     read_content,
-    read_deck_file,
 )
 from deathnote.games.tcg.effects import Ability, effect_of, targets
 from deathnote.games.tcg.state import (
@@ -39,54 +50,113 @@ from deathnote.games.tcg.state import (
 )
 
 DEFAULT_DECKS = ("kira", "l")
-SAMPLE_DECK_NAMES = {"kira": "Kira", "l": "L"}
-OPTION_NAMES = ("decks", "deck", "deck_seat", "first")
+SAMPLE_DECK_NAMES = {"kira": "Kira", "l": "L", "kira-example": "Example Kira deck"}
+PACKAGED_DECK_NAMES = (*DEFAULT_DECKS, *PACKAGED_DECKS)
 
 
 # -- options and content ---------------------------------------------------------------------
 
 
-def _deck_option(raw: Any, index: int) -> dict[str, Any]:
-    where = f"option decks[{index}]"
-    if isinstance(raw, str) and raw:
+def deck_option(raw: Any, where: str, default_name: str) -> dict[str, Any]:
+    """One deck given as data: a packaged deck's name (``{"id": name}``), or its cards
+    (a list, or ``{name, cards}``), checked for size and copies. Never a path: a name is
+    looked up in the content's fixed table of decks, nothing is opened."""
+    if isinstance(raw, Mapping) and set(raw) == {"id"}:
+        raw = raw["id"]
+    if isinstance(raw, str):
+        if not DECK_ID.fullmatch(raw):
+            raise OptionsError(
+                f"{where}: not a packaged deck name ({', '.join(PACKAGED_DECK_NAMES)}); "
+                "a deck is a name or its list of card numbers, never a file path "
+                "(the terminal's --deck FILE reads a deck file)"
+            )
         return {"id": raw}
-    if isinstance(raw, Mapping) and isinstance(raw.get("id"), str) and "cards" not in raw:
-        return {"id": raw["id"]}
-    if isinstance(raw, list | Mapping):
-        numbers = deck_cards(raw, where)
-        check_deck_shape(numbers, where)
-        name = raw.get("name") if isinstance(raw, Mapping) else None
-        return {"name": str(name or f"Deck {index + 1}"), "cards": numbers}
-    raise OptionsError(f"{where}: a deck id (kira, l) or a list of 40 card numbers")
+    if isinstance(raw, Mapping):
+        extra = set(raw) - DECK_KEYS
+        if extra:
+            raise OptionsError(f"{where}: a deck object takes only {', '.join(sorted(DECK_KEYS))}")
+        if raw.get("format", DECK_FORMAT) != DECK_FORMAT:
+            raise OptionsError(f"{where}.format: must be {DECK_FORMAT!r}")
+    elif not isinstance(raw, list):
+        raise OptionsError(
+            f"{where}: a packaged deck name ({', '.join(PACKAGED_DECK_NAMES)}) or a list of "
+            f"{DECK_SIZE} card numbers"
+        )
+    numbers = deck_cards(raw, where)
+    check_deck_shape(numbers, where)
+    return {"name": deck_name(raw, default_name, where), "cards": numbers}
 
 
-def parse_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate options; a ``deck`` file is read and stored as its card list."""
-    unknown = sorted(set(options) - set(OPTION_NAMES))
-    if unknown:
-        raise OptionsError(f"unknown tcg option(s) {unknown}; known: {', '.join(OPTION_NAMES)}")
-    raw_decks = options.get("decks", list(DEFAULT_DECKS))
-    if not isinstance(raw_decks, list) or len(raw_decks) != 2:
-        raise OptionsError("option decks: give exactly two decks, one per seat")
-    decks = [_deck_option(raw, i) for i, raw in enumerate(raw_decks)]
-    seat = options.get("deck_seat", 0)
-    if seat not in (0, 1) or isinstance(seat, bool):
-        raise OptionsError("option deck_seat: 0 or 1 (the seat that plays the --deck file)")
-    if "deck" in options:
-        path = options["deck"]
-        if not isinstance(path, str) or not path:
-            raise OptionsError("option deck: the path of a deck file")
-        decks[seat] = read_deck_file(path)
-    first = options.get("first", "random")
-    if first not in ("random", 0, 1) or isinstance(first, bool):
-        raise OptionsError("option first: 'random', 0 or 1 (the seat that goes first)")
-    return {"decks": decks, "first": first}
+class TcgOptions(GameOptions):
+    """The TCG's options (TCG-OPT-01); decks are data, never paths (TCG-OPT-02)."""
+
+    decks: list[Any] = Field(
+        default_factory=lambda: list(DEFAULT_DECKS),
+        min_length=2,
+        max_length=2,
+        description=(
+            "The two decks, seat 1 then seat 2: each a packaged deck's name (kira, l, "
+            "kira-example) or the deck itself: a list of 40 card numbers, or "
+            '{"name": ..., "cards": [...]} (never a file path).'
+        ),
+    )
+    deck: Any = Field(
+        None,
+        description=(
+            "One deck for the seat deck_seat, in the same forms (the terminal's --deck FILE "
+            "reads a deck file and passes it here)."
+        ),
+    )
+    deck_seat: int = Field(0, ge=0, le=1, description="The seat (0 or 1) that plays `deck`.")
+    first: Literal["random", 0, 1] = Field(
+        "random", description="Who goes first: 'random', 0 or 1."
+    )
+
+    @field_validator("first", mode="before")
+    @classmethod
+    def _first(cls, value: Any, info: ValidationInfo) -> Any:
+        if isinstance(value, bool):
+            raise ValueError("'random', 0 or 1 (a boolean is not a seat)")
+        if info.mode == "string" and value in ("0", "1"):
+            return int(value)  # typed as text (-o first=1)
+        return value
 
 
-def load_content(path: str | None, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The pool and sample decks (default or a file), checked with the chosen decks."""
-    data = default_content() if path is None else read_content(path)
-    where = path or "tcg content"
+def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Normalize validated options: each deck checked for size and copies, a ``deck``
+    moved to ``decks[deck_seat]``; the result has ``decks`` and ``first`` only."""
+    decks = [
+        deck_option(raw, f"option decks[{i}]", f"Deck {i + 1}")
+        for i, raw in enumerate(options["decks"])
+    ]
+    if options.get("deck") is not None:
+        decks[options["deck_seat"]] = deck_option(options["deck"], "option deck", "My deck")
+    return {"decks": decks, "first": options["first"]}
+
+
+@cache
+def _default_content() -> dict[str, Any]:
+    data = default_content()
+    check_content(data, "tcg content")
+    return data
+
+
+#: Parsed pools by the identity of their content (the content is kept alive with it).
+POOLS: dict[int, tuple[Any, dict[str, Card]]] = {}
+
+
+def pool_of(content: Mapping[str, Any]) -> dict[str, Card]:
+    """The parsed card pool of a content, parsed once (content is never changed)."""
+    found = POOLS.get(id(content))
+    if found is None or found[0] is not content:
+        if len(POOLS) >= 16:
+            POOLS.clear()
+        found = POOLS[id(content)] = (content, parse_pool(content["pool"]))
+    return found[1]
+
+
+def check_content(data: Mapping[str, Any], where: str) -> dict[str, Card]:
+    """Check a content's pool and packaged decks; its parsed pool."""
     pool = parse_pool(data["pool"], f"{where}: pool")
     kira = data["pool"].get("kira_card", {})
     decks = data["decks"]
@@ -98,12 +168,29 @@ def load_content(path: str | None, options: Mapping[str, Any]) -> dict[str, Any]
             check_deck_shape(numbers, f"{where}: deck {deck_id}")
         except OptionsError as exc:
             raise ContentError(str(exc)) from None
-        check_deck_cards(numbers, pool, kira, f"{where}: deck {deck_id}")
+        try:
+            check_deck_cards(numbers, pool, kira, f"{where}: deck {deck_id}")
+        except OptionsError as exc:
+            raise ContentError(str(exc)) from None
+    return pool
+
+
+def load_content(path: str | None, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The pool and sample decks (default or a file), checked with the chosen decks. The
+    default content is read and checked once per process and shared (never changed)."""
+    if path is None:
+        data = _default_content()
+        pool = pool_of(data)
+    else:
+        data = read_content(path)
+        pool = check_content(data, path)
+    kira = data["pool"].get("kira_card", {})
+    decks = data["decks"]
     for i, deck in enumerate(options.get("decks", [])):
         if "id" in deck:
             if deck["id"] not in decks:
                 raise OptionsError(
-                    f"option decks[{i}]: no deck {deck['id']!r}; sample decks: "
+                    f"option decks[{i}]: no packaged deck {deck['id']!r}; packaged decks: "
                     f"{', '.join(sorted(decks))}"
                 )
         else:
@@ -112,11 +199,9 @@ def load_content(path: str | None, options: Mapping[str, Any]) -> dict[str, Any]
 
 
 def seat_names(options: Mapping[str, Any]) -> list[str]:
-    """Seats are named after their decks ("Kira", "L"), or Player 1/2 when alike."""
-    names = [deck_label(d) for d in options.get("decks", DEFAULT_DECKS)]
-    if len(set(names)) != len(names):
-        return ["Player 1", "Player 2"]
-    return names
+    """Seats are Player 1 and Player 2; a deck's name (which a player may write) is shown
+    beside the seat, never used as its name."""
+    return [f"Player {i + 1}" for i in range(len(options.get("decks", DEFAULT_DECKS)))]
 
 
 def deck_label(deck: Mapping[str, Any] | str) -> str:
@@ -139,7 +224,7 @@ def deck_key(deck: Mapping[str, Any]) -> str:
 
 def new_state(options: Mapping[str, Any], content: Any, rng: random.Random) -> TcgState:
     """Shuffle, choose the first player, deal 6 cards each; then the mulligans."""
-    pool = parse_pool(content["pool"])
+    pool = pool_of(content)
     players = []
     for deck in options["decks"]:
         cards = (
@@ -149,13 +234,33 @@ def new_state(options: Mapping[str, Any], content: Any, rng: random.Random) -> T
         )
         players.append(Player(deck_label=deck_label(deck), deck_key=deck_key(deck), deck=cards))
     for player in players:  # TCG-SETUP-03: each deck is shuffled
-        rng.shuffle(player.deck)
-    first = rng.randrange(2) if options["first"] == "random" else int(options["first"])
+        shuffle(rng, player.deck)
+    first = below(rng, 2) if options["first"] == "random" else int(options["first"])
     names = sorted({c.name for c in pool.values() if c.kind == "character"})
     state = TcgState(cards=pool, file_names=names, players=players, first=first, current=first)
     for seat in (first, 1 - first):
         ops.draw(state, seat, HAND_SIZE)
     return state
+
+
+def setup(
+    options: Mapping[str, Any], content: Any, rng: random.Random
+) -> tuple[TcgState, list[Event]]:
+    """The new state and its set-up events: who goes first, and each opening hand (its
+    cards to its owner alone)."""
+    state = new_state(options, content, rng)
+    how = "chosen at random" if options["first"] == "random" else "by the options"
+    events = [
+        Event.public(
+            f"{ops.who(state, state.first)} goes first ({how}).", first=state.first, turn=0
+        ),
+        Event.public(f"Each player shuffles and draws {HAND_SIZE} cards."),
+    ]
+    for seat in (state.first, 1 - state.first):
+        hand = sorted(state.players[seat].hand)
+        text = ", ".join(state.cards[n].label for n in hand)
+        events.append(Event.private([seat], f"Your opening hand: {text}.", seat=seat, hand=hand))
+    return state, events
 
 
 # -- the turn --------------------------------------------------------------------------------
@@ -213,8 +318,10 @@ def reveal_mark(state: TcgState, seat: int) -> list[Event]:
     if other.protected:
         return [*events, Event.public(f"The Thirteen-Day Rule protects {mark.target}.")]
     events += ops.destroy(state, 1 - seat, mark.target, "Death Note")
-    source = effect_of(mark.source)
-    bonus = source.dn_points + sum(effect_of(c.number).dn_kill_bonus for c in me.field if c.face_up)
+    source = effect_of(state, mark.source)
+    bonus = source.dn_points + sum(
+        effect_of(state, c.number).dn_kill_bonus for c in me.field if c.face_up
+    )
     events += ops.gain(state, seat, bonus, "Death Note")
     if source.dn_draw and state.winner is None:
         events += ops.draw(state, seat, source.dn_draw)
@@ -250,10 +357,20 @@ def can_place(state: TcgState, seat: int, card: Card) -> bool:
     )
 
 
-def attach_targets(state: TcgState, seat: int, card: Card) -> list[FieldCharacter]:
-    """TCG-SPEC-01..04: same name (Shinigami: any), one per Character, one of each name."""
+def specials_on_field(state: TcgState, seat: int) -> set[str]:
+    """The names of the Specials on a side (TCG-SPEC-04: one of each name)."""
+    cards = state.cards
+    return {cards[fc.special].name for fc in state.players[seat].field if fc.special}
+
+
+def attach_targets(
+    state: TcgState, seat: int, card: Card, on_field: set[str] | None = None
+) -> list[FieldCharacter]:
+    """TCG-SPEC-01..04: same name (Shinigami: any), one per Character, one of each name.
+    ``on_field``: ``specials_on_field`` when the caller has it already."""
     me = state.players[seat]
-    on_field = {state.cards[fc.special].name for fc in me.field if fc.special}
+    if on_field is None:
+        on_field = specials_on_field(state, seat)
     if card.name in on_field:
         return []
     return [
@@ -266,9 +383,9 @@ def character_abilities(
 ) -> list[tuple[str, Ability]]:
     """The (source card, ability) pairs a Character may use now, Work aside."""
     me = state.players[seat]
-    found = [(fc.number, a) for a in effect_of(fc.number).abilities]
+    found = [(fc.number, a) for a in effect_of(state, fc.number).abilities]
     if fc.special and fc.special_face_up:
-        found += [(fc.special, a) for a in effect_of(fc.special).abilities]
+        found += [(fc.special, a) for a in effect_of(state, fc.special).abilities]
     out = []
     for source, ability in found:
         if ability.deathnote and me.deathnote_turn == state.turn:
@@ -283,8 +400,72 @@ def work_points(state: TcgState, fc: FieldCharacter) -> int:
     """What a Character's Work earns (TCG-VP-01)."""
     points = state.cards[fc.number].points
     if fc.special and fc.special_face_up:
-        points += effect_of(fc.special).work_bonus + effect_of(fc.number).work_bonus_with_special
+        points += (
+            effect_of(state, fc.special).work_bonus
+            + effect_of(state, fc.number).work_bonus_with_special
+        )
     return points
+
+
+#: Legal actions are immutable and equal by kind and arguments: each (kind, label, args) is
+#: made once and handed out again (bounded: cleared when it grows past ``MADE_LIMIT``).
+MADE: dict[tuple[Any, ...], Action] = {}
+MADE_LIMIT = 50_000
+
+
+def made(kind: str, label: str, **args: Any) -> Action:
+    """``Action.make(kind, label, **args)``, made once."""
+    key = (kind, label, *args.items())
+    found = MADE.get(key)
+    if found is None:
+        if len(MADE) >= MADE_LIMIT:
+            MADE.clear()
+        found = MADE[key] = Action.make(kind, label, **args)
+    return found
+
+
+class Book:
+    """The actions that depend on a card or a name only, made once per pool (labels too)."""
+
+    def __init__(self, cards: Mapping[str, Card]) -> None:
+        names = sorted({c.name for c in cards.values() if c.kind == "character"})
+        by_kind = {
+            kind: {n: c for n, c in cards.items() if c.kind == kind}
+            for kind in ("character", "special", "event")
+        }
+        self.place = {
+            n: Action.make("place", f"Place {c.name} (cost {c.cost})", card=n)
+            for n, c in by_kind["character"].items()
+        }
+        self.attach = {
+            n: Action.make("attach", f"Attach {c.label} face down", card=n)
+            for n, c in by_kind["special"].items()
+        }
+        self.event = {
+            n: Action.make("event", f"Play {c.name} (cost {c.cost})", card=n)
+            for n, c in by_kind["event"].items()
+        }
+        self.reveal = {
+            name: Action.make("reveal", f"Turn the Special on {name} face up", character=name)
+            for name in names
+        }
+        self.hide = {
+            name: Action.make("hide", f"Turn {name} face down", character=name) for name in names
+        }
+        self.show = {
+            name: Action.make("show", f"Turn {name} face up", character=name) for name in names
+        }
+        self.keep = Action.make("keep", "Keep this hand")
+        self.mulligan = Action.make("mulligan", "Mulligan: shuffle the hand back and draw 6")
+        self.next_end = Action.make("next", "End the turn")
+        self.next_action = Action.make("next", "Go to the Action phase")
+        self.end = Action.make("end", "End the turn")
+        self.cancel = Action.make("cancel", "Cancel")
+
+
+def book(state: TcgState) -> Book:
+    """The action book of the state's pool, made once per pool."""
+    return per_pool(state.cards, "book", Book)
 
 
 def choice_actions(state: TcgState, seat: int) -> list[Action]:
@@ -294,25 +475,49 @@ def choice_actions(state: TcgState, seat: int) -> list[Action]:
     if choice["step"] == "attach":
         card = state.cards[choice["card"]]
         out = [
-            Action.make("target", f"Attach {card.label} to {fc.name}", target=fc.name)
+            made("target", f"Attach {card.label} to {fc.name}", target=fc.name)
             for fc in attach_targets(state, seat, card)
         ]
     else:
         ability = find_ability(state, seat, choice)
         verb = "Write" if ability.deathnote else "Choose"
         out = [
-            Action.make("target", f"{verb} {label}", target=value)
+            made("target", f"{verb} {label}", target=value)
             for value, label in targets(state, seat, ability)
         ]
-    return [*out, Action.make("cancel", "Cancel")]
+    return [*out, book(state).cancel]
 
 
 def find_ability(state: TcgState, seat: int, choice: Mapping[str, Any]) -> Ability:
     """The ability a choice or action names."""
-    for ability in effect_of(choice["source"]).abilities:
+    for ability in effect_of(state, choice["source"]).abilities:
         if ability.key == choice["ability"]:
             return ability
     raise KeyError(choice["ability"])
+
+
+def decision(state: TcgState, prompts: Mapping[str, str]) -> Decision:
+    """The current player's decision with its data: the step (``mulligan``, ``character``,
+    ``action`` or ``target``), the turn, and what the step is about."""
+    me = state.me()
+    if state.choice is not None:
+        choice = state.choice
+        data: dict[str, Any] = {"step": choice["step"], "turn": state.turn}
+        for key in ("card", "character", "ability", "source"):
+            if choice.get(key):
+                data[key] = choice[key]
+        return Decision("target", "Choose a target (or cancel).", data=data)
+    data = {"step": state.phase, "turn": state.turn}
+    if state.phase == MULLIGAN:
+        data["hand_size"] = len(me.hand)
+    elif state.phase == CHARACTER:
+        data["may_place"] = max(0, me.allowance - me.placed)
+        data["last"] = "end" if first_turn(me) else "action"
+    else:
+        data["work"] = {
+            fc.name: work_points(state, fc) for fc in me.field if fc.face_up and fc.upright
+        }
+    return Decision(state.phase, prompts[state.phase], data=data)
 
 
 def legal_actions(state: TcgState, seat: int) -> list[Action]:
@@ -320,44 +525,39 @@ def legal_actions(state: TcgState, seat: int) -> list[Action]:
     if state.winner is not None or seat != state.current:
         return []
     me = state.players[seat]
+    b = book(state)
     if state.phase == MULLIGAN:
-        return [
-            Action.make("keep", "Keep this hand"),
-            Action.make("mulligan", "Mulligan: shuffle the hand back and draw 6"),
-        ]
+        return [b.keep, b.mulligan]
     if state.choice is not None:
         return choice_actions(state, seat)
     out: list[Action] = []
+    cards = state.cards
     if state.phase == CHARACTER:
+        on_field = specials_on_field(state, seat)
         for number in sorted(set(me.hand)):
-            card = state.cards[number]
-            if card.kind == "character" and can_place(state, seat, card):
-                out.append(
-                    Action.make("place", f"Place {card.name} (cost {card.cost})", card=number)
-                )
-            elif card.kind == "special" and attach_targets(state, seat, card):
-                out.append(Action.make("attach", f"Attach {card.label} face down", card=number))
+            card = cards[number]
+            if card.kind == "character":
+                if can_place(state, seat, card):
+                    out.append(b.place[number])
+            elif card.kind == "special" and attach_targets(state, seat, card, on_field):
+                out.append(b.attach[number])
+        turn = state.turn
         for fc in me.field:
-            if fc.special and not fc.special_face_up and fc.special_turn < state.turn:
-                label = f"Turn the Special on {fc.name} face up"
-                out.append(Action.make("reveal", label, character=fc.name))
-            if fc.flipped_turn != state.turn:
-                if fc.face_up:
-                    out.append(Action.make("hide", f"Turn {fc.name} face down", character=fc.name))
-                else:
-                    out.append(Action.make("show", f"Turn {fc.name} face up", character=fc.name))
-        last = "End the turn" if first_turn(me) else "Go to the Action phase"
-        out.append(Action.make("next", last))
+            if fc.special and not fc.special_face_up and fc.special_turn < turn:
+                out.append(b.reveal[fc.name])
+            if fc.flipped_turn != turn:
+                out.append(b.hide[fc.name] if fc.face_up else b.show[fc.name])
+        out.append(b.next_end if first_turn(me) else b.next_action)
         return out
     # Action phase
     for fc in me.field:
         if not (fc.face_up and fc.upright):
             continue
         gain = work_points(state, fc)
-        out.append(Action.make("work", f"{fc.name}: Work (+{gain})", character=fc.name))
+        out.append(made("work", f"{fc.name}: Work (+{gain})", character=fc.name))
         for source, ability in character_abilities(state, seat, fc):
             out.append(
-                Action.make(
+                made(
                     "act",
                     f"{fc.name}: {ability.name}",
                     character=fc.name,
@@ -369,11 +569,11 @@ def legal_actions(state: TcgState, seat: int) -> list[Action]:
         card = state.cards[number]
         if card.kind != "event" or card.cost > me.points:
             continue
-        abilities = effect_of(number).abilities
+        abilities = effect_of(state, number).abilities
         if not abilities or (abilities[0].target and not targets(state, seat, abilities[0])):
             continue
-        out.append(Action.make("event", f"Play {card.name} (cost {card.cost})", card=number))
-    out.append(Action.make("end", "End the turn"))
+        out.append(b.event[number])
+    out.append(b.end)
     return out
 
 
@@ -449,7 +649,7 @@ def apply_action(state: TcgState, seat: int, action: Action, rng: random.Random)
     if kind == "event":
         card = state.cards[action["card"]]
         choice = {"step": "event", "character": "", "ability": "event", "source": card.number}
-        if effect_of(card.number).abilities[0].target:
+        if effect_of(state, card.number).abilities[0].target:
             state.choice = choice
             return []
         return use_ability(state, seat, choice, "")
@@ -463,7 +663,7 @@ def mulligan(state: TcgState, seat: int, redraw: bool, rng: random.Random) -> li
     if redraw:
         me.deck += me.hand
         me.hand = []
-        rng.shuffle(me.deck)
+        shuffle(rng, me.deck)
         me.mulligan = "redrawn"
         events.append(Event.public(f"{ops.who(state, seat)} takes a mulligan."))
         events += ops.draw(state, seat, HAND_SIZE)

@@ -5,21 +5,38 @@ from __future__ import annotations
 from typing import Any
 
 from deathnote.engine.actions import OMNISCIENT, Viewer
-from deathnote.games.tcg.cards import Card
+from deathnote.games.tcg.cards import Card, per_pool
+from deathnote.games.tcg.effects import EFFECTS
 from deathnote.games.tcg.state import WIN_POINTS, FieldCharacter, TcgState
+
+
+def faces(state: TcgState) -> dict[str, dict[str, Any]]:
+    """Each card's printed face, made once per pool; views hand out copies (a view shares
+    no object with the state or another view)."""
+    return per_pool(state.cards, "faces", lambda cards: {n: card_view(c) for n, c in cards.items()})
+
+
+def short_view(card: Card) -> dict[str, Any]:
+    """A card in a pile: enough to name it (its text is on its face in hands and fields)."""
+    return {"id": card.number, "number": card.printed, "name": card.name, "kind": card.kind}
 
 
 def card_view(card: Card) -> dict[str, Any]:
     """The printed face of a card."""
     out: dict[str, Any] = {
-        "number": card.number,
+        "id": card.number,
+        "number": card.printed,
         "name": card.name,
         "kind": card.kind,
         "cost": card.cost,
         "text": card.text,
     }
+    effect = EFFECTS.get(card.printed)
+    out["abilities"] = [a.key for a in effect.abilities] if effect is not None else []
     if card.kind == "character":
         out["points"] = card.points
+    if card.print:  # a parallel printing: its printed number differs from its id
+        out["print"] = card.print
     if card.kind == "special":
         out["title"] = card.title
         out["shinigami"] = card.shinigami
@@ -29,16 +46,14 @@ def card_view(card: Card) -> dict[str, Any]:
 def field_view(state: TcgState, fc: FieldCharacter, own: bool) -> dict[str, Any]:
     """A Character on a field. Its face was shown when placed, so it stays public face down;
     a face-down Special is known only to its owner (TCG-SPEC-02)."""
-    out = {
-        **card_view(state.cards[fc.number]),
-        "face_up": fc.face_up,
-        "upright": fc.upright,
-        "special": None,
-    }
+    out = faces(state)[fc.number].copy()
+    out["face_up"] = fc.face_up
+    out["upright"] = fc.upright
+    out["special"] = None
     if fc.special is not None:
         special: dict[str, Any] = {"face_up": fc.special_face_up, "attached_turn": fc.special_turn}
         if fc.special_face_up or own:
-            special["card"] = card_view(state.cards[fc.special])
+            special["card"] = faces(state)[fc.special].copy()
         out["special"] = special
     return out
 
@@ -53,7 +68,7 @@ def player_view(state: TcgState, seat: int, viewer: Viewer) -> dict[str, Any]:
         "points": player.points,
         "deck_count": len(player.deck),
         "hand_count": len(player.hand),
-        "discard": [card_view(state.cards[n]) for n in player.discard],
+        "discard": [short_view(state.cards[n]) for n in player.discard],
         "field": [field_view(state, fc, own) for fc in player.field],
         "kira_card": "in the Character File" if player.mark else "kept apart",
         "deathnote_used_this_turn": player.deathnote_turn == state.turn and state.turn > 0,
@@ -64,7 +79,8 @@ def player_view(state: TcgState, seat: int, viewer: Viewer) -> dict[str, Any]:
         "turns_taken": player.turns_taken,
     }
     if own:
-        out["hand"] = [card_view(state.cards[n]) for n in sorted(player.hand)]
+        face = faces(state)
+        out["hand"] = [face[n].copy() for n in sorted(player.hand)]
         out["mark"] = player.mark.target if player.mark else None
     return out
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from deathnote.agents.base import Agent, Observation
 from deathnote.engine.actions import Action
+from deathnote.engine.rng import choice
 
 #: How much a card is worth keeping, by Role (higher = keep).
 KEEP: dict[str, dict[str, float]] = {
@@ -112,6 +113,8 @@ class HeuristicAgent(Agent):
                 self.learn_role(seat, "police")
             if target == me and card in ("witness", "surveillance"):
                 self.threats.add(seat)
+            if card == "exchange" and me not in (seat, target) and self.dn in (seat, target):
+                self.dn = None  # two other players swap a card each: it may have moved
         elif t == "denied":
             if self.alibi_elsewhere:
                 self.not_kira.add(d["target"])
@@ -143,9 +146,6 @@ class HeuristicAgent(Agent):
                 if self.dn == me and "death_note" not in hand:
                     self.dn = None
             elif holder is not None and holder != me:
-                self.dn = None
-        elif t == "exchanged":
-            if self.dn is not None and self.dn != me:
                 self.dn = None
         elif t == "written":
             if self.dn is not None and self.dn != me and self.dn not in self.not_kira:
@@ -219,7 +219,7 @@ class HeuristicAgent(Agent):
         """The most likely Kira among the other living seats."""
         odds = self.kira_odds()
         best = max(odds.values())
-        return obs.rng.choice(sorted(s for s, v in odds.items() if v == best))
+        return choice(obs.rng, sorted(s for s, v in odds.items() if v == best))
 
     def probe_target(self) -> int | None:
         """For the L team: a player known to hold the notebook who may be Kira. An Exchange
@@ -278,19 +278,19 @@ class HeuristicAgent(Agent):
             return legal[0]
         view = obs.view
         self.update(view)
-        kind = (view.get("decision") or {}).get("kind")
+        decision = view["decision"]
+        kind, data = decision["kind"], decision["data"]
         hand = [c["id"] for c in view["state"]["me"]["hand"]]
         if kind == "turn":
             return self.turn(obs, view, hand)
         if kind == "target":
-            card = view["state"]["step"]["card"]
-            return self.pick_seat(obs, self.target_for(card, obs, view))
+            return self.pick_seat(obs, self.target_for(data["card"], obs, view))
         if kind == "direction":
             return self.direction(obs)
         if kind == "give_lowest":
             return self.give(obs, hand, lowest=True)
         if kind == "give_back":
-            return self.give(obs, hand, lowest=False, to=view["state"]["step"].get("named"))
+            return self.give(obs, hand, lowest=False, to=data["to"])
         if kind == "vote":
             if self.role in ("kira", "worshipper"):
                 return self.pick_seat(obs, self.kill_choice(obs, allow_self=False))
@@ -299,14 +299,14 @@ class HeuristicAgent(Agent):
             if legal[0].kind in ("suggest", "write"):
                 return self.pick_seat(obs, self.kill_choice(obs, allow_self=False))
             return legal[0]
-        return obs.rng.choice(legal)
+        raise ValueError(f"the Werewolf bot has no play for a {kind!r} decision")
 
     def pick_seat(self, obs: Observation, seat: int) -> Action:
-        """The legal action naming ``seat`` (or a random one if it is not legal)."""
+        """The legal action naming ``seat`` (a bug if there is none: the bot fails loudly)."""
         for a in obs.legal:
             if a.get("seat") == seat:
                 return a
-        return obs.rng.choice(obs.legal)
+        raise ValueError(f"the Werewolf bot picked {seat}, which is not a legal choice")
 
     def kill_choice(self, obs: Observation, allow_self: bool) -> int:
         """The name the Kira team writes (or points at)."""
@@ -344,14 +344,14 @@ class HeuristicAgent(Agent):
             if self.role in ("police", "watari") and self.dn == self.seat:
                 ls = [s for s in others if self.roles.get(s) == "l"]
                 if ls:
-                    return obs.rng.choice(ls)
+                    return choice(obs.rng, ls)
             probe = self.probe_target()
             if probe is not None:
                 return probe
         if kira_team:
             pool = [s for s in others if s not in (self.kira, self.worshipper)]
             unknown = [s for s in pool if s not in self.roles]
-            return obs.rng.choice(unknown or pool or others)
+            return choice(obs.rng, unknown or pool or others)
         if card == "witness":
             unknown = [s for s in others if s not in self.roles and s not in self.not_kira]
             if unknown:
@@ -424,7 +424,7 @@ class HeuristicAgent(Agent):
                 n = self.neighbour(self.seat, step)
                 if n == good or (good is None and n in self.l_team):
                     return act
-        return obs.rng.choice([left, right])
+        return choice(obs.rng, [left, right])
 
     def give(
         self, obs: Observation, hand: list[str], lowest: bool, to: int | None = None

@@ -2,15 +2,18 @@
 
 The default content is ``content/werewolf.json``. A replacement is one JSON file of the same
 shape; card effects and Role abilities are code, keyed by the ids below, so a file may change
-names, texts, numbers, counts and which Roles play at each table size, not the ids.
+names, texts, numbers, counts and which Roles play at each table size, not the ids. The shape
+is the pydantic model ``Content``; a broken file is refused naming the file and the field.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from deathnote.engine.content import load_checked, package_json
-from deathnote.engine.content import need as _need
+from deathnote.engine.errors import ContentError
 
 ROLE_IDS = ("kira", "worshipper", "l", "police", "watari")
 CARD_IDS = (
@@ -27,94 +30,129 @@ CARD_IDS = (
     "shinigami",
 )
 TEAMS = ("kira", "l")
+TABLE_SIZES = ("4", "5", "6", "7")
+
+RoleId = Literal["kira", "worshipper", "l", "police", "watari"]
+CardId = Literal[
+    "death_note",
+    "arrest",
+    "handgun",
+    "alias",
+    "alibi",
+    "witness",
+    "surveillance",
+    "vote",
+    "exchange",
+    "interrogation",
+    "shinigami",
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="allow", frozen=True)
+
+
+class Role(_Strict):
+    """One Role card."""
+
+    id: RoleId
+    team: Literal["kira", "l"]
+    name: str
+    text: str
+    changes: list[CardId] = Field(description="cards whose number this Role may change")
+
+
+class Card(_Strict):
+    """One Investigation card."""
+
+    id: CardId
+    number: int = Field(ge=0)
+    name: str
+    text: str
+
+
+class Setup(_Strict):
+    """The Roles and cards of one table size."""
+
+    roles: list[RoleId]
+    cards: dict[CardId, int]
+    turns_before_first_judgment: Literal[1, 2, 3]
+
+    @model_validator(mode="after")
+    def _cards(self) -> Setup:
+        for cid, k in self.cards.items():
+            if k < 0:
+                raise ValueError(f"cards.{cid} must be a non-negative integer")
+        if self.roles.count("kira") != 1 or "l" not in self.roles:
+            raise ValueError("roles needs one Kira and an L")
+        if self.cards.get("death_note") != 1:
+            raise ValueError("cards.death_note must be 1")
+        arrests = self.cards.get("arrest", 0)
+        if arrests < 1:
+            raise ValueError("cards.arrest must be at least 1")
+        # Enough that the deck and discard pile never run dry together (a turn's draw):
+        # two cards per hand, the drawn card, plus every Arrest that may leave the game.
+        n = len(self.roles)
+        if sum(self.cards.values()) < 2 * n + 2 + arrests:
+            raise ValueError(f"cards must hold at least {2 * n + 2 + arrests} cards")
+        return self
+
+
+class Content(_Strict):
+    """A whole content file."""
+
+    roles: list[Role]
+    cards: list[Card]
+    setups: dict[Literal["4", "5", "6", "7"], Setup]
+
+    @model_validator(mode="after")
+    def _complete(self) -> Content:
+        for what, ids, items in (
+            ("roles", ROLE_IDS, self.roles),
+            ("cards", CARD_IDS, self.cards),
+        ):
+            got = [x.id for x in items]
+            if len(set(got)) != len(got):
+                raise ValueError(f"{what} holds a duplicate id")
+            if set(got) != set(ids):
+                raise ValueError(f"{what} must hold exactly {list(ids)}")
+        for size in TABLE_SIZES:
+            table = self.setups.get(size)  # type: ignore[call-overload]
+            if table is None:
+                raise ValueError(f"setups.{size} is missing")
+            if len(table.roles) != int(size):
+                raise ValueError(f"setups.{size}.roles must list {size} Role ids")
+        return self
 
 
 def default_content() -> dict[str, Any]:
-    """The content shipped with the package."""
+    """The content shipped with the package (a fresh copy)."""
     data: dict[str, Any] = package_json("deathnote.games.werewolf", "werewolf.json")
     return data
 
 
+_DEFAULT: dict[str, Any] | None = None
+
+
 def load(path: str | None) -> dict[str, Any]:
-    """Default content, or the file at ``path``; validated either way."""
+    """Default content, or the file at ``path``; validated either way.
+
+    The default is read and checked once per process and shared by every match (content is
+    never changed by a game)."""
+    global _DEFAULT
+    if path is None:
+        if _DEFAULT is None:
+            _DEFAULT = load_checked(None, default_content, validate, "werewolf")
+        return _DEFAULT
     return load_checked(path, default_content, validate, "werewolf")
 
 
 def validate(data: Any, where: str) -> None:
     """Raise ContentError naming the file and field if ``data`` is not valid content."""
-    _need(isinstance(data, dict), where, "(top)", "must be an object")
-    roles = data.get("roles")
-    _need(isinstance(roles, list), where, "roles", "must be a list")
-    seen = set()
-    for i, r in enumerate(roles):
-        f = f"roles[{i}]"
-        _need(isinstance(r, dict), where, f, "must be an object")
-        _need(r.get("id") in ROLE_IDS, where, f"{f}.id", f"must be one of {list(ROLE_IDS)}")
-        _need(r["id"] not in seen, where, f"{f}.id", "is a duplicate")
-        seen.add(r["id"])
-        _need(r.get("team") in TEAMS, where, f"{f}.team", f"must be one of {list(TEAMS)}")
-        _need(isinstance(r.get("name"), str), where, f"{f}.name", "must be a string")
-        _need(isinstance(r.get("text"), str), where, f"{f}.text", "must be a string")
-        changes = r.get("changes")
-        _need(
-            isinstance(changes, list) and all(c in CARD_IDS for c in changes),
-            where,
-            f"{f}.changes",
-            "must list card ids",
-        )
-    _need(seen == set(ROLE_IDS), where, "roles", f"must hold exactly {list(ROLE_IDS)}")
-    cards = data.get("cards")
-    _need(isinstance(cards, list), where, "cards", "must be a list")
-    seen = set()
-    for i, c in enumerate(cards):
-        f = f"cards[{i}]"
-        _need(isinstance(c, dict), where, f, "must be an object")
-        _need(c.get("id") in CARD_IDS, where, f"{f}.id", f"must be one of {list(CARD_IDS)}")
-        _need(c["id"] not in seen, where, f"{f}.id", "is a duplicate")
-        seen.add(c["id"])
-        n = c.get("number")
-        _need(
-            isinstance(n, int) and not isinstance(n, bool) and n >= 0,
-            where,
-            f"{f}.number",
-            "must be a non-negative integer",
-        )
-        _need(isinstance(c.get("name"), str), where, f"{f}.name", "must be a string")
-        _need(isinstance(c.get("text"), str), where, f"{f}.text", "must be a string")
-    _need(seen == set(CARD_IDS), where, "cards", f"must hold exactly {list(CARD_IDS)}")
-    setups = data.get("setups")
-    _need(isinstance(setups, dict), where, "setups", "must be an object")
-    for n in range(4, 8):
-        f = f"setups.{n}"
-        s = setups.get(str(n))
-        _need(isinstance(s, dict), where, f, "must be an object")
-        rl = s.get("roles")
-        _need(
-            isinstance(rl, list) and len(rl) == n and all(x in ROLE_IDS for x in rl),
-            where,
-            f"{f}.roles",
-            f"must list {n} Role ids",
-        )
-        _need(rl.count("kira") == 1 and "l" in rl, where, f"{f}.roles", "needs one Kira and an L")
-        counts = s.get("cards")
-        _need(isinstance(counts, dict), where, f"{f}.cards", "must be an object")
-        for cid, k in counts.items():
-            _need(cid in CARD_IDS, where, f"{f}.cards.{cid}", "is not a card id")
-            _need(
-                isinstance(k, int) and not isinstance(k, bool) and k >= 0,
-                where,
-                f"{f}.cards.{cid}",
-                "must be a non-negative integer",
-            )
-        _need(counts.get("death_note") == 1, where, f"{f}.cards.death_note", "must be 1")
-        _need(counts.get("arrest", 0) >= 1, where, f"{f}.cards.arrest", "must be at least 1")
-        # Enough that the deck and discard pile never run dry together (a turn's draw):
-        # two cards per hand, the drawn card, plus every Arrest that may leave the game.
-        _need(
-            sum(counts.values()) >= 2 * n + 2 + counts.get("arrest", 0),
-            where,
-            f"{f}.cards",
-            f"must hold at least {2 * n + 2 + counts.get('arrest', 0)} cards",
-        )
-        t = s.get("turns_before_first_judgment")
-        _need(t in (1, 2, 3), where, f"{f}.turns_before_first_judgment", "must be 1, 2 or 3")
+    try:
+        Content.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        field = ".".join(str(p) for p in error["loc"]) or "(top)"
+        message = str(error["msg"]).removeprefix("Value error, ")
+        raise ContentError(f"{where}: field {field!r}: {message}") from None

@@ -4,22 +4,47 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field
 
 from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat, Viewer
 from deathnote.engine.errors import OptionsError
 from deathnote.engine.game import Game
+from deathnote.engine.options import GameOptions
+from deathnote.engine.rng import below, shuffle
+from deathnote.engine.spaces import ActionSpace, TableSpace
 
 from . import rules as R
 from .content import load
 from .state import SeatState, WwState
+from .tables import Tables
 from .view import build_view
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from deathnote.agents.base import Agent
 
-OPTION_NAMES = ("first_player", "handgun_reveal")
-HANDGUN_REVEALS = ("table", "shooter")
+
+class WerewolfOptions(GameOptions):
+    """The options of Death Note Werewolf."""
+
+    first_player: int | None = Field(
+        default=None,
+        description="The seat (0 = Player 1) that starts each Investigation Phase; "
+        "drawn at random and announced when absent.",
+    )
+    handgun_reveal: Literal["table", "shooter"] = Field(
+        default="table",
+        description='Who sees the card a Handgun reveals: "table" (everyone) or '
+        '"shooter" (only the shooter and the named player).',
+    )
+
+
+#: The eyes-closed and "lowest-numbered card" decisions: nobody is shown who is still
+#: deciding (waiting lists, idle times), as whether a seat has a real choice is its secret.
+COVERT_STEPS = ("judgment", "shinigami", "interrogate", "give_lowest")
 
 
 class WerewolfGame(Game):
@@ -29,25 +54,16 @@ class WerewolfGame(Game):
     name = "Death Note Werewolf"
     min_players = 4
     max_players = 7
-    rules_version = "2"
+    rules_version = "3"
+    options_model = WerewolfOptions
 
     # -- set-up ------------------------------------------------------------------------------
-    def parse_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        """``first_player`` (seat number; random when absent): who starts each Investigation
-        Phase. ``handgun_reveal``: "table" (default, everyone sees the revealed card) or
-        "shooter" (only the shooter and the named player)."""
-        unknown = sorted(set(options) - set(OPTION_NAMES))
-        if unknown:
-            raise OptionsError(f"unknown option(s) {unknown}; werewolf takes {list(OPTION_NAMES)}")
+    def check_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        """``first_player`` must be one of the seats."""
         first = options.get("first_player")
-        if first is not None and (
-            not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players
-        ):
+        if first is not None and not 0 <= first < players:
             raise OptionsError(f"option first_player must be a seat from 0 to {players - 1}")
-        reveal = options.get("handgun_reveal", "table")
-        if reveal not in HANDGUN_REVEALS:
-            raise OptionsError(f"option handgun_reveal must be one of {list(HANDGUN_REVEALS)}")
-        return {"first_player": first, "handgun_reveal": reveal}
+        return options
 
     def load_content(self, path: str | None, options: Mapping[str, Any]) -> Any:
         """Roles, cards and set-ups (package data, or a JSON file)."""
@@ -56,38 +72,46 @@ class WerewolfGame(Game):
     def new_state(
         self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
     ) -> WwState:
+        """A fresh state (``setup`` also returns the set-up events)."""
+        return self.setup(players, options, content, rng)[0]
+
+    def setup(
+        self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
+    ) -> tuple[WwState, list[Event]]:
         """Deal Roles, deal hands with DEATH NOTE and one Arrest guaranteed, pick the first
-        player, let Watari see the L players."""
-        table = content["setups"][str(players)]
+        player, let Watari see the L players; the first turn begins. The events say each
+        player's Role and hand, Watari's look and who starts."""
+        tables = Tables(content, players)
+        table = tables.setup
         roles = list(table["roles"])
-        rng.shuffle(roles)
+        shuffle(rng, roles)
         cards = [cid for cid, k in sorted(table["cards"].items()) for _ in range(k)]
         cards.remove("death_note")
         cards.remove("arrest")
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         dealt = [*cards[: 2 * players - 2], "death_note", "arrest"]
         deck = cards[2 * players - 2 :]
-        rng.shuffle(dealt)
+        shuffle(rng, dealt)
         first = options.get("first_player")
         if first is None:
-            first = rng.randrange(players)
+            first = below(rng, players)
         st = WwState(
             players=players,
             seats=[SeatState(role=r, hand=dealt[2 * s : 2 * s + 2]) for s, r in enumerate(roles)],
             content=content,
             options=dict(options),
             first=first,
+            tables=tables,
             deck=deck,
         )
         events: list[Event] = []
         ctx = R.Ctx(st, rng, events)
         for s, x in enumerate(st.seats):
-            info = R.role_info(st, x.role)
             hand = ", ".join(R.cname(st, c) for c in R.sort_cards(st, x.hand))
+            team = "Kira" if tables.team[x.role] == "kira" else "L"
             ctx.tell(
                 [s],
-                f"Your Role is {info['name']} ({'Kira' if info['team'] == 'kira' else 'L'} team). "
-                f"Your hand: {hand}.",
+                f"Your Role is {tables.role_name[x.role]} ({team} team). Your hand: {hand}.",
                 type="deal",
                 seat=s,
                 role=x.role,
@@ -109,123 +133,90 @@ class WerewolfGame(Game):
                 )
         ctx.say(f"{R.pname(first)} is the first player.", type="first", seat=first)
         R.start_investigation(ctx)
-        st.setup_events = events
-        return st
+        st.remember(events)
+        return st, events
 
     # -- play --------------------------------------------------------------------------------
     def pending(self, state: WwState) -> dict[Seat, Decision]:
         """Who decides now: one seat, or every living player at once, each in secret (Vote,
         Interrogation, and the eyes-closed Judgment and Shinigami, where everyone is asked
-        alike)."""
+        alike). The eyes-closed and lowest-card decisions are covert (see COVERT_STEPS)."""
         step = state.step
         if state.winner or step is None:
             return {}
         k = step["k"]
         if k == "vote":
-            return {
-                s: Decision("vote", "Vote: point at the player you believe is Kira.")
-                for s in R.alive(state)
-                if str(s) not in step["votes"]
-            }
+            votes = step["votes"]
+            d = _decision(state, "vote")
+            return {s: d for s, x in enumerate(state.seats) if x.alive and s not in votes}
         if k == "interrogate":
+            picks = step["picks"]
+            way = 1 if step["dir"] == "left" else -1
             return {
-                s: Decision(
-                    "give_lowest",
-                    f"Interrogation: pass your lowest-numbered card to the {step['dir']}.",
-                )
-                for s in R.alive(state)
-                if str(s) not in step["picks"]
+                s: _decision(state, "interrogate", step["dir"], R.neighbour(state, s, way))
+                for s, x in enumerate(state.seats)
+                if x.alive and s not in picks
             }
-        if k == "judgment":
-            return {
-                s: Decision("judgment", "Judgment: everyone's eyes are closed.")
-                for s in R.alive(state)
-                if s not in step["done"]
-            }
-        if k == "shinigami":
-            return {
-                s: Decision("shinigami", "Shinigami: everyone's eyes are closed.")
-                for s in R.alive(state)
-                if s not in step["done"]
-            }
+        if k == "judgment" or k == "shinigami":
+            done = step["done"]
+            d = _decision(state, k)
+            return {s: d for s, x in enumerate(state.seats) if x.alive and s not in done}
         seat = step["seat"]
-        prompts = {
-            "turn": ("turn", "Your turn: play a card, or pass by discarding one."),
-            "target": ("target", f"Name a player for {R.cname(state, step.get('card', 'vote'))}."),
-            "direction": ("direction", "Interrogation: pass cards to the left or to the right?"),
-            "give_lowest": (
-                "give_lowest",
-                f"Exchange: give {R.pname(step.get('to', 0))} your lowest-numbered card.",
-            ),
-            "give_back": ("give_back", f"Exchange: give {R.pname(step.get('to', 0))} one card."),
-        }
-        kind, prompt = prompts[k]
-        return {seat: Decision(kind, prompt)}
+        if k == "target":
+            return {seat: _decision(state, k, step["card"])}
+        if k == "give_lowest":
+            return {seat: _decision(state, k, step["to"])}
+        if k == "give_back":
+            return {seat: _decision(state, k, step["to"], step["took"])}
+        return {seat: _decision(state, k)}
 
     def legal(self, state: WwState, seat: Seat) -> Sequence[Action]:
-        """The choices of a pending seat."""
-        if seat not in self.pending(state):
-            return []
+        """The choices of a pending seat (empty for a seat not asked)."""
         st, step = state, state.step
-        assert step is not None
+        if st.winner or step is None or not 0 <= seat < st.players or not st.seats[seat].alive:
+            return []
+        t = st.tables
         k = step["k"]
         if k == "turn":
-            return R.turn_actions(st, seat)
+            return R.turn_actions(st, seat) if seat == step["seat"] else []
         if k == "target":
-            return [
-                Action.make("target", f"Name {R.pname(t)}", seat=t) for t in R.targets(st, seat)
-            ]
+            return [t.target[s] for s in R.targets(st, seat)] if seat == step["seat"] else []
         if k == "direction":
-            return [
-                Action.make("direction", "Pass to the left", dir="left"),
-                Action.make("direction", "Pass to the right", dir="right"),
-            ]
-        if k in ("give_lowest", "interrogate"):
-            return [
-                Action.make("give", f"Give {R.cname(st, c)}", card=c)
-                for c in R.lowest_choices(st, seat)
-            ]
+            return list(t.direction) if seat == step["seat"] else []
+        if k == "give_lowest":
+            return [t.give[c] for c in R.lowest_choices(st, seat)] if seat == step["seat"] else []
+        if k == "interrogate":
+            if seat in step["picks"]:
+                return []
+            return [t.give[c] for c in R.lowest_choices(st, seat)]
         if k == "give_back":
+            if seat != step["seat"]:
+                return []
+            took = step["took"]
             return [
-                Action.make(
-                    "give",
-                    f"Give {R.cname(st, c)}"
-                    + (" (the card you took)" if c == step["took"] else ""),
-                    card=c,
-                )
+                (t.give_took if c == took else t.give)[c]
                 for c in R.sort_cards(st, set(st.seats[seat].hand))
             ]
         if k == "vote":
-            return [
-                Action.make("vote", f"Point at {R.pname(t)}", seat=t) for t in R.targets(st, seat)
-            ]
+            return [] if seat in step["votes"] else [t.vote[s] for s in R.targets(st, seat)]
         if k in ("judgment", "shinigami"):
+            if seat in step["done"]:
+                return []
             if (k == "shinigami" or step["stage"] == "suggest") and seat == step["worshipper"]:
                 return [
-                    Action.make("suggest", "Point Kira at no one", seat=R.NO_SUGGESTION),
-                    *(
-                        Action.make("suggest", f"Point Kira at {R.pname(t)}", seat=t)
-                        for t in R.suggest_targets(st, seat)
-                    ),
+                    t.suggest[R.NO_SUGGESTION],
+                    *(t.suggest[s] for s in R.suggest_targets(st, seat)),
                 ]
-            if k == "shinigami":
-                return [Action.make("wait", "Keep your eyes closed and tap the table")]
-            if step["stage"] == "write" and seat == step["kira"]:
+            if k == "judgment" and step["stage"] == "write" and seat == step["kira"]:
                 return [
-                    Action.make(
-                        "write",
-                        f"Write {R.pname(t)}" + (" (yourself)" if t == seat else ""),
-                        seat=t,
-                    )
-                    for t in R.write_targets(st, seat)
+                    (t.write_self if s == seat else t.write)[s] for s in R.write_targets(st, seat)
                 ]
-            return [Action.make("wait", "Keep your eyes closed and tap the table")]
+            return list(t.wait)
         return []  # pragma: no cover
 
     def apply(self, state: WwState, seat: Seat, action: Action, rng: random.Random) -> list[Event]:
         """Carry out the choice, then play on until the next decision."""
-        events: list[Event] = list(state.setup_events)
-        state.setup_events = []
+        events: list[Event] = []
         ctx = R.Ctx(state, rng, events)
         step = state.step
         assert step is not None
@@ -246,7 +237,7 @@ class WerewolfGame(Game):
             )
             state.step = {"k": "interrogate", "seat": seat, "dir": action["dir"], "picks": {}}
         elif k == "interrogate":
-            step["picks"][str(seat)] = action["card"]
+            step["picks"][seat] = action["card"]
             if len(step["picks"]) == len(R.alive(state)):
                 R.interrogate(ctx, step["dir"])
         elif k == "give_lowest":
@@ -254,13 +245,14 @@ class WerewolfGame(Game):
         elif k == "give_back":
             R.give_back(ctx, seat, step["to"], action["card"])
         elif k == "vote":
-            step["votes"][str(seat)] = action["seat"]
+            step["votes"][seat] = action["seat"]
             if len(step["votes"]) == len(R.alive(state)):
                 R.vote(ctx)
         elif k == "judgment":
             R.judgment_done(ctx, seat, action.get("seat"))
         elif k == "shinigami":
             R.shinigami_done(ctx, seat, action.get("seat"))
+        state.remember(events)
         return events
 
     # -- views -------------------------------------------------------------------------------
@@ -280,6 +272,37 @@ class WerewolfGame(Game):
             winning_seats=seats,
         )
 
+    # -- copies and hidden worlds --------------------------------------------------------------
+    def fork_state(self, state: WwState) -> WwState:
+        """An independent copy; content and the look-up tables are shared."""
+        return state.fork()
+
+    def sample_state(self, state: WwState, viewer: Viewer, rng: random.Random) -> WwState:
+        """Roles, hands and the deck redrawn among the deals consistent with what ``viewer``
+        saw (WW-SAMPLE-01 in the rules doc says what is exact and what is approximated)."""
+        from .sample import sample
+
+        return sample(state, viewer, rng)
+
+    # -- numbers for learning --------------------------------------------------------------------
+    def action_space(self, players: int, options: Mapping[str, Any]) -> ActionSpace:
+        """Every action of the game for this table size, numbered (WW-NUM-ACTIONS table)."""
+        return TableSpace(_space_tables(players).all_actions())
+
+    def observation_shape(self, players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
+        """One flat float32 vector (layout in the rules doc, WW-OBS-01)."""
+        from .observe import observation_size
+
+        return (observation_size(players),)
+
+    def observation_tensor(self, state: WwState, viewer: Viewer) -> np.ndarray:
+        """The viewer's observation, built from its view only."""
+        from .observe import observation
+
+        asked = isinstance(viewer, int) and viewer in self.pending(state)
+        return observation(build_view(state, viewer), state.players, viewer, asked)
+
+    # -- extras --------------------------------------------------------------------------------
     def agents(self) -> Mapping[str, type[Agent]]:
         """The heuristic bot (every Role)."""
         from .agents import HeuristicAgent
@@ -289,3 +312,71 @@ class WerewolfGame(Game):
     def turn_count(self, state: WwState) -> int:
         """Judgment Phases played."""
         return state.judgments
+
+
+def _space_tables(players: int) -> Tables:
+    """Tables for the default content (action labels only; numbering uses card ids)."""
+    from .content import default_content
+
+    return Tables(default_content(), players)
+
+
+def _decision(st: WwState, k: str, *args: Any) -> Decision:
+    """The decision of a step kind (built once per table and arguments)."""
+    cache = st.tables.decisions
+    key = (k, *args)
+    d = cache.get(key)
+    if d is None:
+        d = cache[key] = _make_decision(st, k, *args)
+    return d
+
+
+def _make_decision(st: WwState, k: str, *args: Any) -> Decision:
+    covert = k in COVERT_STEPS
+    if k == "vote":
+        return Decision("vote", "Vote: point at the player you believe is Kira.", data={"step": k})
+    if k == "interrogate":
+        direction, to = args
+        return Decision(
+            "give_lowest",
+            f"Interrogation: pass your lowest-numbered card to the {direction}.",
+            covert,
+            data={"step": "interrogation", "dir": direction, "to": to},
+        )
+    if k == "judgment":
+        return Decision("judgment", "Judgment: everyone's eyes are closed.", covert, {"step": k})
+    if k == "shinigami":
+        return Decision("shinigami", "Shinigami: everyone's eyes are closed.", covert, {"step": k})
+    if k == "turn":
+        return Decision(
+            "turn", "Your turn: play a card, or pass by discarding one.", data={"step": k}
+        )
+    if k == "target":
+        (card,) = args
+        return Decision(
+            "target",
+            f"Name a player for {R.cname(st, card)}.",
+            data={"step": k, "card": card},
+        )
+    if k == "direction":
+        return Decision(
+            "direction",
+            "Interrogation: pass cards to the left or to the right?",
+            data={"step": k, "card": "interrogation"},
+        )
+    if k == "give_lowest":
+        (to,) = args
+        return Decision(
+            "give_lowest",
+            f"Exchange: give {R.pname(to)} your lowest-numbered card.",
+            covert,
+            data={"step": "exchange", "to": to},
+        )
+    if k == "give_back":
+        to, took = args
+        return Decision(
+            "give_back",
+            f"Exchange: give {R.pname(to)} one card.",
+            data={"step": "exchange", "to": to, "took": took},
+        )
+    raise AssertionError(k)  # pragma: no cover

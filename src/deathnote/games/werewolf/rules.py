@@ -12,21 +12,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from deathnote.engine.actions import Action, Event
+from deathnote.engine.rng import shuffle
 
+from .content import ROLE_IDS
 from .state import SeatState, WwState
+from .tables import (
+    NEVER_PLAYED,
+    NO_SUGGESTION,
+    PLAYABLE,
+    PLAYED_ONLY_BY,
+    TARGETED,
+    UNDISCARDABLE,
+    pname,
+)
 
-#: Cards that need a target player when played.
-TARGETED = ("arrest", "handgun", "witness", "surveillance", "exchange")
-#: Cards that can never be discarded to pass (DEATH NOTE also can never be played).
-UNDISCARDABLE = ("death_note", "arrest")
-#: Cards whose play is restricted to Roles (the others are played by anyone).
-PLAYED_ONLY_BY = {"arrest": ("l",), "handgun": ("police",)}
-#: Cards that are held, never played: their effect works from the hand.
-NEVER_PLAYED = ("death_note", "alias", "alibi")
 #: How many times the FAQ "draw again" may repeat before the turn is given up (never seen
 #: with the printed set-ups; it only guards against a replacement content that jams).
 FAQ_LIMIT = 40
-NO_SUGGESTION = -1
 
 
 @dataclass
@@ -39,47 +41,42 @@ class Ctx:
 
     def say(self, text: str, **data: Any) -> None:
         """A public event."""
-        self.events.append(Event.public(text, **data))
+        self.events.append(Event(text, data))
 
     def tell(self, seats: Iterable[int], text: str, **data: Any) -> None:
         """A private event for exactly these seats."""
-        self.events.append(Event.private(seats, text, **data))
+        self.events.append(Event(text, data, frozenset(seats)))
 
 
 # -- content look-ups ----------------------------------------------------------------------
 def card(st: WwState, cid: str) -> dict[str, Any]:
     """The content entry of a card id (a copy)."""
-    return dict(st.cards_by_id[cid])
+    return dict(st.tables.cards[cid])
 
 
 def number(st: WwState, cid: str) -> int:
     """The printed number of a card."""
-    return int(st.cards_by_id[cid]["number"])
+    return st.tables.number[cid]
 
 
 def cname(st: WwState, cid: str) -> str:
     """The printed name of a card."""
-    return str(st.cards_by_id[cid]["name"])
+    return st.tables.name[cid]
 
 
 def role_info(st: WwState, rid: str) -> dict[str, Any]:
     """The content entry of a Role id (a copy)."""
-    return dict(st.roles_by_id[rid])
+    return dict(st.tables.roles[rid])
 
 
 def team_of(st: WwState, seat: int) -> str:
     """The team of a seat ("kira" or "l")."""
-    return str(role_info(st, st.seats[seat].role)["team"])
-
-
-def pname(seat: int) -> str:
-    """The public name of a seat."""
-    return f"Player {seat + 1}"
+    return st.tables.team[st.seats[seat].role]
 
 
 def sort_cards(st: WwState, cards: Iterable[str]) -> list[str]:
     """Cards in printed-number order."""
-    return sorted(cards, key=lambda c: (number(st, c), c))
+    return sorted(cards, key=st.tables.key.__getitem__)
 
 
 def alive(st: WwState) -> list[int]:
@@ -104,8 +101,7 @@ def seat_of(st: WwState, role: str) -> int | None:
 
 def setup(st: WwState) -> dict[str, Any]:
     """The set-up of this table size."""
-    table: dict[str, Any] = st.content["setups"][str(st.players)]
-    return table
+    return st.tables.setup
 
 
 # -- the number-changing ability ------------------------------------------------------------
@@ -116,12 +112,22 @@ def lowest_choices(st: WwState, seat: int) -> list[str]:
     kept (set above every other card); the other cards compare by their printed numbers.
     """
     x = st.seats[seat]
-    changeable = set(role_info(st, x.role)["changes"])
-    fixed = [c for c in x.hand if c not in changeable]
-    out = {c for c in x.hand if c in changeable}
-    if fixed:
-        low = min(number(st, c) for c in fixed)
-        out |= {c for c in fixed if number(st, c) == low}
+    return lowest_of(st, x.role, x.hand)
+
+
+def lowest_of(st: WwState, role: str, hand: Iterable[str]) -> list[str]:
+    """``lowest_choices`` for a Role and a hand."""
+    changeable = st.tables.changes[role]
+    num = st.tables.number
+    out = set()
+    low = None
+    for c in hand:
+        if c in changeable:
+            out.add(c)
+        elif low is None or num[c] < low:
+            low = num[c]
+    if low is not None:
+        out.update(c for c in hand if c not in changeable and num[c] == low)
     return sort_cards(st, out)
 
 
@@ -134,27 +140,36 @@ def printed_lowest(st: WwState, seat: int) -> str | None:
 # -- the turn --------------------------------------------------------------------------------
 def can_play(st: WwState, seat: int, cid: str) -> bool:
     """Whether this seat's Role may play this card."""
-    if cid in NEVER_PLAYED:
-        return False
-    roles = PLAYED_ONLY_BY.get(cid)
-    return roles is None or st.seats[seat].role in roles
+    return cid in playable_by(st.seats[seat].role)
+
+
+def playable_by(role: str) -> frozenset[str]:
+    """The cards a Role may play (never DEATH NOTE, Alias, Alibi; Arrest and Handgun only by
+    their Roles)."""
+    return _PLAYABLE[role]
+
+
+_PLAYABLE = {
+    role: frozenset(
+        c
+        for c in PLAYABLE
+        if c not in NEVER_PLAYED and (c not in PLAYED_ONLY_BY or role in PLAYED_ONLY_BY[c])
+    )
+    for role in ROLE_IDS
+}
 
 
 def turn_actions(st: WwState, seat: int) -> list[Action]:
     """Play a card or pass by discarding one (Shinigami must be played when held)."""
     hand = st.seats[seat].hand
+    t = st.tables
     if "shinigami" in hand:
-        return [Action.make("play", f"Play {cname(st, 'shinigami')}", card="shinigami")]
+        return [t.play["shinigami"]]
     kinds = sort_cards(st, set(hand))
-    plays = [
-        Action.make("play", f"Play {cname(st, c)}", card=c) for c in kinds if can_play(st, seat, c)
-    ]
-    discards = [
-        Action.make("discard", f"Pass: discard {cname(st, c)}", card=c)
-        for c in kinds
-        if c not in UNDISCARDABLE
-    ]
-    return plays + discards
+    mine = _PLAYABLE[st.seats[seat].role]
+    plays = [t.play[c] for c in kinds if c in mine]
+    plays.extend(t.discard[c] for c in kinds if c not in UNDISCARDABLE)
+    return plays
 
 
 def draw(ctx: Ctx) -> str | None:
@@ -163,7 +178,7 @@ def draw(ctx: Ctx) -> str | None:
     if not st.deck and st.discard:
         st.deck = list(st.discard)
         st.discard.clear()
-        ctx.rng.shuffle(st.deck)
+        shuffle(ctx.rng, st.deck)
         st.reshuffles += 1
         ctx.say(
             "The deck is empty: the discard pile is shuffled into a new deck.",
@@ -214,10 +229,12 @@ def next_turn(ctx: Ctx) -> None:
         ctx.say(f"{pname(seat)} draws a card.", type="draw", seat=seat)
         ctx.tell([seat], f"You draw {cname(st, c)}.", type="drew", seat=seat, card=c)
     tries = 0
-    while not turn_actions(st, seat) and tries < FAQ_LIMIT:
+    playable = bool(turn_actions(st, seat))
+    while not playable and tries < FAQ_LIMIT:
         tries += 1
         stuck_redraw(ctx, seat)
-    if not turn_actions(st, seat):
+        playable = bool(turn_actions(st, seat))
+    if not playable:
         ctx.say(f"{pname(seat)} still cannot play; the turn passes.", type="stuck_end", seat=seat)
         next_turn(ctx)
         return
@@ -241,7 +258,7 @@ def stuck_redraw(ctx: Ctx, seat: int) -> None:
         back = sort_cards(st, hand)[0]
     hand.remove(back)
     st.deck.append(back)
-    ctx.rng.shuffle(st.deck)
+    shuffle(ctx.rng, st.deck)
     st.drawn = new
     ctx.tell(
         [seat],
@@ -310,8 +327,14 @@ def targets(st: WwState, seat: int) -> list[int]:
 def resolve_target(ctx: Ctx, seat: int, cid: str, target: int) -> None:
     """Carry out a targeted card."""
     st = ctx.st
+    text = f"{pname(seat)} names {pname(target)} ({cname(st, cid)})."
+    if cid == "exchange":
+        text = (
+            f"{pname(seat)} names {pname(target)} ({cname(st, cid)}): {pname(target)} gives "
+            f"them their lowest-numbered card and gets one card back."
+        )
     ctx.say(
-        f"{pname(seat)} names {pname(target)} ({cname(st, cid)}).",
+        text,
         type="target",
         seat=seat,
         card=cid,
@@ -334,7 +357,7 @@ def resolve_target(ctx: Ctx, seat: int, cid: str, target: int) -> None:
         st.seats[seat].known_roles[target] = role
         ctx.tell(
             [seat],
-            f"Witness: {pname(target)} is {role_info(st, role)['name']}.",
+            f"Witness: {pname(target)} is {st.tables.role_name[role]}.",
             type="witness",
             seat=seat,
             target=target,
@@ -343,7 +366,7 @@ def resolve_target(ctx: Ctx, seat: int, cid: str, target: int) -> None:
         end_turn(ctx)
     elif cid == "surveillance":
         hand = sort_cards(st, st.seats[target].hand)
-        st.seats[seat].seen_hands[target] = hand
+        st.seats[seat].seen_hands[target] = list(hand)  # the event keeps its own list
         ctx.tell(
             [seat],
             f"Surveillance: {pname(target)} holds " + ", ".join(cname(st, c) for c in hand) + ".",
@@ -396,9 +419,12 @@ def give_lowest(ctx: Ctx, giver: int, taker: int, cid: str) -> None:
 
 
 def give_back(ctx: Ctx, giver: int, taker: int, cid: str) -> None:
-    """Exchange, second half: the player of the card gives any one card."""
+    """Exchange, second half: the player of the card gives any one card.
+
+    The two players see the pass (one entry each); the table was told at the naming what
+    the Exchange does, and nothing more about it is public, so it gets no entry of its own
+    (rules version 2 also logged "gives a card back", a second entry for the two players)."""
     _pass_card(ctx, giver, taker, cid, lowest=False)
-    ctx.say(f"{pname(giver)} gives a card back to {pname(taker)}.", type="exchanged")
     end_turn(ctx)
 
 
@@ -583,11 +609,11 @@ def die(ctx: Ctx, target: int, x: SeatState) -> None:
     x.alive = False
     cards = list(x.hand)
     x.hand.clear()
-    ctx.rng.shuffle(cards)
+    shuffle(ctx.rng, cards)
     st.deck.extend(cards)
     ctx.say(
         f"{pname(target)} dies of a heart attack. They were "
-        f"{role_info(st, x.role)['name']}; their {len(cards)} cards go under the deck.",
+        f"{st.tables.role_name[x.role]}; their {len(cards)} cards go under the deck.",
         type="death",
         target=target,
         role=x.role,
@@ -607,9 +633,7 @@ def finish(ctx: Ctx, winner: str, condition: str, reason: str) -> None:
     st.winner, st.condition, st.reason = winner, condition, reason
     st.step = None
     st.order = []
-    roles = ", ".join(
-        f"{pname(s)}: {role_info(st, x.role)['name']}" for s, x in enumerate(st.seats)
-    )
+    roles = ", ".join(f"{pname(s)}: {st.tables.role_name[x.role]}" for s, x in enumerate(st.seats))
     ctx.say(
         f"{reason} The {'Kira' if winner == 'kira' else 'L'} team wins. Roles: {roles}.",
         type="end",

@@ -11,7 +11,7 @@ from .state import WwState
 
 
 def _card(st: WwState, cid: str) -> dict[str, Any]:
-    c = R.card(st, cid)
+    c = st.tables.cards[cid]
     return {"id": cid, "number": c["number"], "name": c["name"], "text": c["text"]}
 
 
@@ -70,7 +70,7 @@ def build_view(st: WwState, viewer: Viewer) -> dict[str, Any]:
         "removed": list(st.removed),
         "roles_in_game": sorted(table["roles"]),
         "cards_in_game": dict(sorted(table["cards"].items())),
-        "card_list": [_card(st, c["id"]) for c in st.content["cards"]],
+        "card_list": [_card(st, c) for c in st.tables.cards],
         "handgun_reveal": st.options["handgun_reveal"],
         "step": public_step(st),
         "seats": seats,

@@ -1,0 +1,210 @@
+"""Numbers for learning: the stable action table and the observation tensor.
+
+Both follow the chapter's packaged content (its Suspect letters and criminal numbers); a
+custom content file with other letters or numbers has no action numbers for them (the
+space raises ``IllegalAction``). Layouts: CONF-NUM-01 and CONF-NUM-02 in the rules doc.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations_with_replacement
+from typing import Any
+
+import numpy as np
+
+from deathnote.engine.actions import Action
+from deathnote.engine.spaces import TableSpace
+from deathnote.games.confrontation import content
+from deathnote.games.confrontation.content import CRIME_TYPES
+from deathnote.games.confrontation.rules import (
+    CHASE_ACTIONS,
+    DAY_ACTIONS,
+    DICE_ACTIONS,
+    INTEL_ROWS,
+    MAX_CARD_STARS,
+    SWITCH_ACTIONS,
+    star_action,
+)
+
+PHASES = ("day", "accuse", "chase", "switch", "apples", "stars", "dice", "news", "kill", "over")
+REASONS = ("card", "regional", "quiet")
+ROWS = 4  # tracker rows in Chapter 2 (Ryuk and Intel alike)
+
+
+def _tables(chapter: int) -> content.Tables:
+    return content.tables(content.load(None, chapter), chapter)
+
+
+@cache
+def action_table(chapter: int) -> TableSpace:
+    """Every action of a chapter, in a fixed order (the table in CONF-NUM-01)."""
+    t = _tables(chapter)
+    actions: list[Action] = [*DAY_ACTIONS, *t.name_actions, *CHASE_ACTIONS, *SWITCH_ACTIONS]
+    actions += DICE_ACTIONS
+    actions += [Action.make("apple", row=i) for i in range(ROWS)]
+    for count in range(MAX_CARD_STARS + 1):
+        actions += [
+            star_action(rows) for rows in combinations_with_replacement(range(INTEL_ROWS), count)
+        ]
+    actions += t.news_actions
+    actions += t.kill_actions
+    return TableSpace(actions)
+
+
+@cache
+def _layout(chapter: int) -> tuple[int, int, int]:
+    t = _tables(chapter)
+    c, s = len(t.numbers), len(t.letters)
+    size = (
+        4  # viewer: kira, l, spectator, omniscient
+        + len(PHASES)
+        + 12  # scalars
+        + 10  # the Lead card
+        + 8  # the Chase
+        + 7  # dice and faces left
+        + 2 * c  # criminals: killed, on tonight's news
+        + s  # identity, when the viewer sees it
+        + _kira_size(c)
+        + _l_size(s)
+    )
+    return size, c, s
+
+
+def _kira_size(c: int) -> int:
+    return 1 + c + c + 6 + 3 * ROWS + 1
+
+
+def _l_size(s: int) -> int:
+    return 1 + s * (2 + len(REASONS)) + s + 1 + 3 * ROWS + 1
+
+
+def shape(chapter: int) -> tuple[int]:
+    """The tensor's shape for a chapter."""
+    return (_layout(chapter)[0],)
+
+
+def tensor(view: dict[str, Any], viewer: Any, chapter: int) -> np.ndarray:
+    """The observation of one viewer, built from that viewer's own view only."""
+    size, c, s = _layout(chapter)
+    out = np.zeros(size, dtype=np.float32)
+    t = _tables(chapter)
+    at = 0
+    who = {0: 0, 1: 1, "spectator": 2, "omniscient": 3}[viewer]
+    out[at + who] = 1.0
+    at += 4
+    out[at + PHASES.index(view["phase"])] = 1.0
+    at += len(PHASES)
+    target = float(view["target_points"])
+    by_type = view["kira_points_by_type"]
+    scalars = (
+        float(view["chapter"] == 2),
+        view["day"] / 30.0,
+        view["kira_points"] / target,
+        by_type["knife"] / target,
+        by_type["gun"] / target,
+        by_type["bomb"] / target,
+        view["quiet_nights"] / 3.0,
+        view["quiet_allowed"] / 3.0,
+        view["regional_limit"] / 3.0,
+        view["leads_left"] / 12.0,
+        view["suspect_cards_drawn"] / s,
+        view["suspect_cards_left"] / s,
+    )
+    out[at : at + 12] = scalars
+    at += 12
+    lead = view["lead"]
+    if lead is not None:
+        for side in ("A", "B"):
+            scene = lead[side]
+            out[at + CRIME_TYPES.index(scene["type"])] = 1.0
+            out[at + 3] = scene["points"] / 3.0
+            out[at + 4] = scene["apples"] / 3.0
+            at += 5
+    else:
+        at += 10
+    chase = view["chase"]
+    out[at] = float(chase["chosen"]["kira"])
+    out[at + 1] = float(chase["chosen"]["l"])
+    if chase["revealed"] is not None:
+        out[at + 2 + (chase["revealed"]["kira"] == "B")] = 1.0
+        out[at + 4 + (chase["revealed"]["l"] == "B")] = 1.0
+    mine = (view["notebook"] or {}).get("my_choice")
+    if mine is not None:
+        out[at + 6 + (mine == "B")] = 1.0
+    at += 8
+    for face in view["dice"]:
+        out[at + CRIME_TYPES.index(face)] += 1.0 / 3.0
+    for face in view["news_faces_left"]:
+        out[at + 3 + ((*CRIME_TYPES, "any").index(face))] += 1.0 / 3.0
+    at += 7
+    index = t.index_of_number
+    for k in view["map"]["criminals"]:
+        if k["killed"]:
+            out[at + index[k["number"]]] = 1.0
+    for number in view["news"]:
+        out[at + c + index[number]] = 1.0
+    at += 2 * c
+    letters = t.letters
+    books = view.get("notebooks") or {}
+    nb = view["notebook"]
+    kira = books.get("kira") or (nb if nb and nb["role"] == "kira" else None)
+    l_book = books.get("l") or (nb if nb and nb["role"] == "l" else None)
+    identity = view["identity"] or (kira["identity"] if kira else None)
+    if identity is not None:
+        out[at + letters.index(identity)] = 1.0
+    at += s
+    _kira_block(out, at, kira, index, c)
+    at += _kira_size(c)
+    _l_block(out, at, l_book, letters, s)
+    return out
+
+
+def _rows(out: np.ndarray, at: int, tracker: dict[str, Any] | None) -> None:
+    if tracker is None:
+        return
+    for i, row in enumerate(tracker["rows"][:ROWS]):
+        out[at + 3 * i] = row["filled"] / row["cost"]
+        out[at + 3 * i + 1] = float(row["complete"])
+        out[at + 3 * i + 2] = float(row["used"])
+    out[at + 3 * ROWS] = tracker["to_place"] / 9.0
+
+
+def _kira_block(
+    out: np.ndarray, at: int, nb: dict[str, Any] | None, index: dict[int, int], c: int
+) -> None:
+    if nb is None:
+        return
+    out[at] = 1.0
+    for number in nb["local_criminals"]:
+        out[at + 1 + index[number]] = 1.0
+    for number in nb["regional_kills"]:
+        out[at + 1 + c + index[number]] = 1.0
+    base = at + 1 + 2 * c
+    out[base] = nb["regional_used"] / 3.0
+    out[base + 1] = nb["regional_left"] / 3.0
+    out[base + 2] = nb["chase_points"] / 20.0
+    out[base + 3] = nb["ryuk_points"] / 20.0
+    out[base + 4] = nb["home"]["x"] / 16.0
+    out[base + 5] = nb["home"]["y"] / 16.0
+    _rows(out, base + 6, nb["ryuk"])
+
+
+def _l_block(
+    out: np.ndarray, at: int, nb: dict[str, Any] | None, letters: tuple[str, ...], s: int
+) -> None:
+    if nb is None:
+        return
+    out[at] = 1.0
+    width = 2 + len(REASONS)
+    for i, row in enumerate(nb["suspects"]):
+        base = at + 1 + i * width
+        out[base] = float(row["status"] == "remaining")
+        out[base + 1] = row["outside_kills"] / 4.0
+        if row["reason"] is not None:
+            out[base + 2 + REASONS.index(row["reason"])] = 1.0
+    base = at + 1 + s * width
+    for letter in nb["cards"]:
+        out[base + letters.index(letter)] = 1.0
+    out[base + s] = len(nb["cards"]) / s
+    _rows(out, base + s + 1, nb["intel"])

@@ -1,0 +1,265 @@
+"""Sampled worlds: a copy of a state with everything a viewer cannot see drawn anew.
+
+What is hidden, and from whom (CONF-SAMPLE-01 in the rules doc says how each is drawn):
+
+- from L and a spectator: Kira's identity, Kira's Chase token while L has not chosen,
+  where Kira's Apples lie in his Ryuk rows (and when a row he holds was completed);
+- from Kira and a spectator: which Suspect cards L drew (their number is public), L's
+  Chase token while Kira has not chosen, where L's Stars lie in his Intel rows;
+- from every seat: the order of the Suspect deck and of the Lead deck.
+
+The omniscient viewer, and every viewer once the game is over, sees all: the copy is
+unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import cast
+
+from deathnote.engine import rng as draw
+from deathnote.engine.actions import OMNISCIENT, Viewer
+from deathnote.games.confrontation.rules import BY_CARD, BY_QUIET, BY_REGIONAL, REGIONAL_LIMIT
+from deathnote.games.confrontation.state import (
+    CHASE,
+    KILL,
+    KIRA,
+    NO_CHOICE,
+    OVER,
+    STARS,
+    ConfState,
+    L,
+)
+
+#: joint draws of an identity and L's cards tried before the true ones are kept (the true
+#: world always agrees with the viewer, so the fallback never contradicts him)
+TRIES = 200
+#: the Intel rows whose completion is announced to everyone
+PUBLIC_INTEL = ("extra_suspect", "extra_quiet_night")
+
+
+def sample(state: ConfState, viewer: Viewer, rng: random.Random) -> ConfState:
+    """A copy of ``state`` drawn among the worlds ``viewer`` cannot tell from it."""
+    world = state.fork()
+    if viewer == OMNISCIENT or state.phase == OVER:
+        return world
+    draw.shuffle(rng, world.lead_deck)  # nobody has seen the order of the Lead cards left
+    sees_kira = viewer == KIRA
+    sees_l = viewer == L
+    if not sees_kira:
+        _redraw_token(world, KIRA, rng)
+        _redraw_apples(world, rng)
+    if not sees_l:
+        _redraw_token(world, L, rng)
+    if sees_l:
+        candidates = [s for s in _candidates(state) if s not in state.eliminated]
+        world.identity = candidates[draw.below(rng, len(candidates))]
+        _deal_rest(world, rng)
+    elif sees_kira:
+        _redraw_cards(world, [state.identity], rng)
+    else:
+        _redraw_cards(world, _candidates(state), rng)
+    world.regional_used = world.outside[world.identity]
+    return world
+
+
+# -- the Suspects ------------------------------------------------------------------------
+def public_eliminations(state: ConfState) -> dict[int, tuple[int, str]]:
+    """Suspects the public record rules out (Methods 2 and 3): Suspect -> (night, reason),
+    the first night and reason; L's notebook adds the cards he drew."""
+    t = state.tables
+    limit = REGIONAL_LIMIT[t.chapter]
+    n = len(t.letters)
+    outside = [0] * n
+    out: dict[int, tuple[int, str]] = {}
+    for night in state.history:
+        day = cast(int, night["day"])
+        killed = cast("int | None", night["killed"])
+        if killed is not None:
+            mask = t.local_mask[t.index_of_number[killed]]
+            for s in range(n):
+                if not mask >> s & 1:
+                    outside[s] += 1
+                    if outside[s] == limit + 1 and s not in out:
+                        out[s] = (day, BY_REGIONAL)
+        else:
+            near = 0
+            for number in cast("list[int]", night["news"]):
+                near |= t.local_mask[t.index_of_number[number]]
+            for s in range(n):
+                if (near >> s & 1 or outside[s] < limit) and s not in out:
+                    out[s] = (day, BY_QUIET)
+    return out
+
+
+def _candidates(state: ConfState) -> list[int]:
+    """The Suspects the public record allows as Kira: not ruled out by a kill or a Quiet
+    Night, and, while Kira is asked to kill, with a kill allowed among tonight's news."""
+    t = state.tables
+    ruled = public_eliminations(state)
+    limit = REGIONAL_LIMIT[t.chapter]
+    out = []
+    for s in range(len(t.letters)):
+        if s in ruled:
+            continue
+        no_kill = state.outside[s] >= limit and not any(
+            t.local_mask[c] >> s & 1 for c in state.news
+        )
+        if state.phase == KILL and no_kill:
+            continue
+        out.append(s)
+    return out
+
+
+def _deal_rest(world: ConfState, rng: random.Random) -> None:
+    """The Suspect deck: every card not Kira's and not drawn, in a random order."""
+    drawn = set(world.cards_drawn)
+    deck = [s for s in range(len(world.tables.letters)) if s != world.identity and s not in drawn]
+    draw.shuffle(rng, deck)
+    world.suspect_deck = deck
+
+
+def _redraw_cards(world: ConfState, identities: list[int], rng: random.Random) -> None:
+    """Kira's identity (among ``identities``) and the cards L drew, drawn together until
+    the cards' Stars explain every public Intel row L completed; then L's Stars spread."""
+    t = world.tables
+    n = len(t.letters)
+    k = len(world.cards_drawn)
+    for _ in range(TRIES):
+        me = identities[draw.below(rng, len(identities))]
+        others = [s for s in range(n) if s != me]
+        cards = draw.sample(rng, others, k)
+        if _stars_agree(world, cards):
+            world.identity = me
+            world.cards_drawn = cards
+            _deal_rest(world, rng)
+            _rebuild_notebook(world)
+            _redraw_stars(world, rng)
+            return
+    _deal_rest(world, rng)  # no draw agreed: the true identity and cards (always agree)
+
+
+def _placed_cards(world: ConfState) -> int:
+    """The cards whose Stars L has placed (the last one waits while he is asked)."""
+    return len(world.cards_drawn) - (1 if world.phase == STARS else 0)
+
+
+def _stars_agree(world: ConfState, cards: list[int]) -> bool:
+    """Whether L, drawing ``cards``, could have completed the announced Intel rows when he
+    did (enough Stars by then) and not the others (no Star beyond their room)."""
+    t = world.tables
+    if t.chapter != 2:
+        return True
+    rows = t.intel_rows
+    stars = [t.stars[c] for c in cards]
+    for i, (ability, _cost) in enumerate(rows):
+        if ability in PUBLIC_INTEL and world.intel_used[i]:
+            at = world.intel_at[i]
+            need = sum(
+                c
+                for j, (a, c) in enumerate(rows)
+                if a in PUBLIC_INTEL and world.intel_used[j] and 0 <= world.intel_at[j] <= at
+            )
+            if at < 1 or sum(stars[:at]) < need:
+                return False
+    fixed, room = _fixed_and_room(world, rows, world.stars, world.intel_used, PUBLIC_INTEL)
+    placed = min(sum(stars[: _placed_cards(world)]), sum(c for _a, c in rows))
+    return fixed <= placed <= fixed + sum(room)
+
+
+def _fixed_and_room(
+    world: ConfState,
+    rows: tuple[tuple[str, int], ...],
+    filled: list[int],
+    used: list[bool],
+    public: tuple[str, ...],
+) -> tuple[int, list[int]]:
+    """The marks every viewer knows (rows whose use or completion was announced) and the
+    room the others leave: an unannounced public row stops one short of its cost."""
+    fixed = 0
+    room = []
+    for i, (ability, cost) in enumerate(rows):
+        if used[i]:
+            fixed += cost
+            room.append(0)
+        elif ability in public:
+            room.append(cost - 1)
+        else:
+            room.append(cost)
+    return fixed, room
+
+
+def _spread(rng: random.Random, room: list[int], count: int) -> list[int]:
+    """``count`` marks dropped one at a time into rows with room, each uniformly."""
+    out = [0] * len(room)
+    left = list(room)
+    for _ in range(count):
+        open_rows = [i for i, r in enumerate(left) if r > 0]
+        i = open_rows[draw.below(rng, len(open_rows))]
+        out[i] += 1
+        left[i] -= 1
+    return out
+
+
+def _redraw_stars(world: ConfState, rng: random.Random) -> None:
+    t = world.tables
+    if t.chapter != 2:
+        return
+    rows = t.intel_rows
+    fixed, room = _fixed_and_room(world, rows, world.stars, world.intel_used, PUBLIC_INTEL)
+    stars = [t.stars[c] for c in world.cards_drawn]
+    placed = min(sum(stars[: _placed_cards(world)]), sum(c for _a, c in rows))
+    spread = _spread(rng, room, placed - fixed)
+    for i, (_ability, cost) in enumerate(rows):
+        if world.intel_used[i]:
+            continue
+        world.stars[i] = spread[i]
+        world.intel_day[i] = world.star_day if spread[i] >= cost else 0
+        world.intel_at[i] = -1
+    if world.phase == STARS:
+        world.stars_to_place = t.stars[world.cards_drawn[-1]]
+
+
+def _rebuild_notebook(world: ConfState) -> None:
+    """L's eliminations for the drawn cards: a card counts from the day it was drawn (the
+    Chase comes before that day's night), the public record from its night."""
+    public = public_eliminations(world)
+    out: dict[int, str] = {}
+    first: dict[int, tuple[int, int]] = {}
+    for s, (night, reason) in public.items():
+        first[s] = (night, 1)
+        out[s] = reason
+    for s, day in zip(world.cards_drawn, world.card_days, strict=True):
+        if s not in first or (day, 0) < first[s]:
+            first[s] = (day, 0)
+            out[s] = BY_CARD
+    world.eliminated = {s: out[s] for s in sorted(first, key=first.__getitem__)}
+
+
+# -- secret choices and Kira's tracker ---------------------------------------------------------
+def _redraw_token(world: ConfState, seat: int, rng: random.Random) -> None:
+    """A token laid face down while the other seat has not chosen: either side alike."""
+    if (
+        world.phase == CHASE
+        and world.chase[seat] != NO_CHOICE
+        and world.chase[1 - seat] == NO_CHOICE
+    ):
+        world.chase[seat] = draw.below(rng, 2)
+
+
+def _redraw_apples(world: ConfState, rng: random.Random) -> None:
+    """Kira's Apples spread again over the rows, keeping what was announced (points rows
+    completed, abilities used) and every unannounced points row short of full."""
+    t = world.tables
+    if t.chapter != 2:
+        return
+    rows = t.ryuk_rows
+    fixed, room = _fixed_and_room(
+        world, rows, world.apples, world.ryuk_used, ("points_2", "points_3")
+    )
+    spread = _spread(rng, room, sum(world.apples) - fixed)
+    for i, (_ability, cost) in enumerate(rows):
+        if world.ryuk_used[i]:
+            continue
+        world.apples[i] = spread[i]
+        world.ryuk_day[i] = world.apple_day if spread[i] >= cost else 0

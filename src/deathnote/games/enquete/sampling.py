@@ -1,0 +1,360 @@
+"""Copies of a state and worlds a viewer cannot tell from the real one.
+
+``fork_state`` copies by hand (the content is shared, never copied). ``sample_state``
+redraws what a viewer cannot see, as the rules doc's "How a world is sampled" describes:
+the hidden Roles are permuted among the slots the viewer does not know (keeping the public
+facts about Roles), the cards the viewer cannot place are dealt anew into the same places
+(hands, set-up pairs, draw pile, discard) keeping each place's size, the Investigations the
+viewer has not seen are shuffled within their pile's places, and choices other seats made
+in secret (votes, the Detective's Suspicions before they land, a designation not yet
+announced) are drawn again. Everyone else's knowledge (their looks, their certainties) is
+renamed by the same permutations, so the sample stays consistent for every seat.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from deathnote.engine.actions import OMNISCIENT, Viewer
+from deathnote.engine.rng import choice, sample, shuffle
+
+from .cards import _page_targets, dn_play_options, force_options, others, ransom_options
+from .flow import INVESTIGATOR_ROLES, faction, name, ref_role, role_name, round_order, tile
+from .rounds import give_card_options, give_to_prompt, keep_options
+from .state import EnqState, InactiveRole, SeatState, Step
+from .tiles import (
+    discard_options,
+    matsuda_options,
+    overcast_options,
+    players_options,
+    rebirth_options,
+    unrevealed_of,
+)
+
+_COPY = (list, dict)
+
+
+def _copy_step(step: Step) -> Step:
+    return {k: (v.copy() if type(v) in _COPY else v) for k, v in step.items()}
+
+
+def _copy_seat(seat: SeatState) -> SeatState:
+    twin = object.__new__(SeatState)
+    twin.__dict__.update(seat.__dict__)
+    twin.hand = seat.hand.copy()
+    twin.extra = [e.copy() for e in seat.extra]
+    twin.known_roles = seat.known_roles.copy()
+    twin.known_hands = {k: v.copy() for k, v in seat.known_hands.items()}
+    return twin
+
+
+def fork_state(st: EnqState) -> EnqState:
+    """An independent copy; the content (and the options, never changed) are shared."""
+    twin = object.__new__(EnqState)
+    twin.__dict__.update(st.__dict__)
+    twin.seats = [_copy_seat(x) for x in st.seats]
+    twin.inactive = [InactiveRole(r.role, r.revealed, r.dead) for r in st.inactive]
+    for attr in (
+        "deck",
+        "discard",
+        "tiles",
+        "tile_discard",
+        "alibi",
+        "no_draw",
+        "no_draw_next",
+        "lying",
+        "silence_exempt",
+        "tile_flags",
+        "apples",
+        "tile_top",
+        "decision_liars",
+        "search_bonus",
+        "preset",
+        "given",
+        "revealed_by",
+    ):
+        setattr(twin, attr, getattr(st, attr).copy())
+    twin.kills = [k.copy() for k in st.kills]
+    twin.stats = [x.copy() for x in st.stats]
+    twin.apple_lines = [x.copy() for x in st.apple_lines]
+    twin.pins = [x.copy() for x in st.pins]
+    twin.tile_known = [x.copy() for x in st.tile_known]
+    twin.facts = [x.copy() for x in st.facts]
+    twin.stack = [_copy_step(s) for s in st.stack]
+    return twin
+
+
+# -- options that depend on hidden things, rebuilt after a redraw -----------------------------
+def _opts(options: list[tuple[object, str]]) -> list[list[Any]]:
+    return [[v, label] for v, label in options]
+
+
+REBUILD: dict[str, Callable[[EnqState, Step], list[tuple[object, str]]]] = {
+    "setup_keep": lambda st, s: keep_options(st, s["drawn"]),
+    "give_card": lambda st, s: give_card_options(st),
+    "dn_play": lambda st, s: dn_play_options(st, s["seat"], s["target"]),
+    "bm_force": lambda st, s: force_options(st, s["target"]),
+    "hostage_give": lambda st, s: ransom_options(st, s["seat"]),
+    "tactic_choice": lambda st, s: [(0, "Discard nothing"), *discard_options(st, s["seat"])],
+    "discard_one": lambda st, s: discard_options(st, s["seat"]),
+    "gaze_discard": lambda st, s: discard_options(st, s["target"]),
+    "rebirth_choice": lambda st, s: rebirth_options(st, s["seat"]),
+    "overcast_choice": lambda st, s: overcast_options(st, s["seat"]),
+    "matsuda_choice": lambda st, s: matsuda_options(st, s["seat"]),
+    "rift_second": lambda st, s: players_options([x for x in unrevealed_of(st) if x != s["a"]]),
+    "love_second": lambda st, s: players_options([x for x in round_order(st) if x != s["a"]]),
+    "pact_add": lambda st, s: players_options(
+        [x for x in unrevealed_of(st) if x not in s["chosen"]]
+    ),
+    "ally_second": lambda st, s: [
+        (r, f"Name {role_name(st, r)}") for r in INVESTIGATOR_ROLES if r != s["a"]
+    ],
+}
+
+
+def rebuild_options(st: EnqState, step: Step) -> None:
+    """Recompute a choice step's options (and prompt) from the state as it is now."""
+    if step["k"] != "pick":
+        return
+    fn_name = step["fn"]
+    if fn_name in REBUILD:
+        step["options"] = _opts(REBUILD[fn_name](st, step))
+    if fn_name == "give_to":
+        step["prompt"] = give_to_prompt(st, step["card"])
+    if fn_name in ("bm_force",):
+        step["prompt"] = f"Blackmail: which Action must {name(step['target'])} play?"
+
+
+# -- sampling ----------------------------------------------------------------------------------
+def sample_state(st: EnqState, viewer: Viewer, rng: random.Random) -> EnqState:
+    """A copy in which all that ``viewer`` cannot see is drawn anew (see the module doc)."""
+    twin = fork_state(st)
+    if viewer == OMNISCIENT:
+        return twin
+    me = viewer if isinstance(viewer, int) else st.players
+    _redraw_choices(twin, viewer, me, rng)
+    _sample_roles(twin, viewer, rng)
+    _sample_cards(twin, me, rng)
+    _sample_tiles(twin, me, rng)
+    for step in twin.stack:
+        if step["k"] == "pick" and step["seat"] != viewer:
+            rebuild_options(twin, step)
+    return twin
+
+
+def _fact_refs(fact: list[Any]) -> list[str]:
+    """The Role references a fact is about."""
+    return [fact[1], fact[2]] if fact[0] == "faction" else [fact[1]]
+
+
+def _holds_fact(role_at: Callable[[str], str], fact: list[Any]) -> bool:
+    kind = fact[0]
+    if kind == "kira":
+        return faction(role_at(fact[1])) == "kira"
+    if kind == "notkira":
+        return faction(role_at(fact[1])) != "kira"
+    if kind == "is":
+        return role_at(fact[1]) == fact[2]
+    if kind == "not":
+        return role_at(fact[1]) != fact[2]
+    if kind == "faction":
+        mine = faction(role_at(fact[1]))
+        if fact[4] and mine != "detective":
+            mine = "investigator" if mine == "kira" else "kira"
+        return (mine == faction(role_at(fact[2]))) == fact[3]
+    raise ValueError(f"unknown fact {fact!r}")
+
+
+def _sample_roles(st: EnqState, viewer: Viewer, rng: random.Random) -> None:
+    """Permute the Roles the viewer does not know among their slots, keeping the facts."""
+    if st.over:
+        return  # every Role is turned over at the end
+    known: set[str] = set()
+    if isinstance(viewer, int):
+        known = {f"p{viewer}", *st.seats[viewer].known_roles}
+    slots = [
+        f"p{s}"
+        for s, x in enumerate(st.seats)
+        if s != st.detective and not x.revealed and f"p{s}" not in known
+    ]
+    slots += [f"i{i}" for i, r in enumerate(st.inactive) if not r.revealed and f"i{i}" not in known]
+    if len(slots) < 2:
+        return
+    roles = [ref_role(st, x) for x in slots]
+    facts = [f for f in st.facts if any(x in slots for x in _fact_refs(f))]
+    fixed = {x: ref_role(st, x) for f in facts for x in _fact_refs(f)}
+    drawn = _draw_roles(slots, roles, facts, fixed, rng)
+    sigma = dict(zip(roles, drawn, strict=True))
+    for ref, role in zip(slots, drawn, strict=True):
+        if ref[0] == "p":
+            st.seats[int(ref[1:])].role = role
+        else:
+            st.inactive[int(ref[1:])].role = role
+    for k in st.kills:
+        k["role"] = sigma.get(k["role"], k["role"])
+    for s, x in enumerate(st.seats):
+        if s != viewer:
+            x.known_roles = {r: sigma.get(v, v) for r, v in x.known_roles.items()}
+    if st.light_silenced:
+        st.silence_exempt = [s for s in st.decision_liars if st.seats[s].role == "light"]
+    for step in st.stack:
+        if "faction" in step and "inactive" in step:  # Resurrection: the looked-at Role
+            step["faction"] = faction(st.inactive[step["inactive"]].role)
+
+
+def _draw_roles(
+    slots: list[str],
+    roles: list[str],
+    facts: list[list[Any]],
+    fixed: dict[str, str],
+    rng: random.Random,
+) -> list[str]:
+    """A uniform permutation of ``roles`` over ``slots`` that keeps every fact (rejection,
+    then a randomised search, which always succeeds since the truth keeps them)."""
+    for _ in range(64):
+        drawn = list(roles)
+        shuffle(rng, drawn)
+        at = dict(fixed)
+        at.update(zip(slots, drawn, strict=True))
+        if all(_holds_fact(at.__getitem__, f) for f in facts):
+            return drawn
+    # Depth-first over the slots, each trying the Roles left in a random order.
+    at = dict(fixed)
+
+    def ok() -> bool:
+        for f in facts:
+            if all(x in at for x in _fact_refs(f)) and not _holds_fact(at.__getitem__, f):
+                return False
+        return True
+
+    for x in slots:
+        at.pop(x, None)
+
+    def place(i: int, left: list[str]) -> bool:
+        if i == len(slots):
+            return True
+        order = list(left)
+        shuffle(rng, order)
+        for role in order:
+            at[slots[i]] = role
+            if ok() and place(i + 1, [r for r in left if r != role]):
+                return True
+            del at[slots[i]]
+        return False
+
+    if not place(0, list(roles)):
+        raise RuntimeError("enquete: the public facts about Roles contradict each other")
+    return [at[x] for x in slots]
+
+
+def _sample_cards(st: EnqState, me: int, rng: random.Random) -> None:
+    """Deal the cards the viewer cannot place anew into the same places."""
+    known = st.pins[me]
+    places: list[list[int]] = [x.hand for s, x in enumerate(st.seats) if s != me]
+    places += [s["drawn"] for s in st.stack if s.get("fn") == "setup_keep" and s["seat"] != me]
+    places += [st.deck, st.discard]
+    spots: list[tuple[list[int], int]] = []
+    cards: list[int] = []
+    for place in places:
+        for i, n in enumerate(place):
+            if n not in known:
+                spots.append((place, i))
+                cards.append(n)
+    if len(cards) < 2:
+        return
+    drawn = list(cards)
+    shuffle(rng, drawn)
+    pi = dict(zip(cards, drawn, strict=True))
+    for (place, i), n in zip(spots, drawn, strict=True):
+        place[i] = n
+    for k, pins in enumerate(st.pins):
+        if k != me:
+            st.pins[k] = {pi.get(n, n): h for n, h in pins.items()}
+    for s, x in enumerate(st.seats):
+        if s != me:
+            x.known_hands = {t: [pi.get(n, n) for n in h] for t, h in x.known_hands.items()}
+    for step in st.stack:
+        if step.get("fn") == "give_to":
+            step["card"] = pi.get(step["card"], step["card"])
+
+
+def _sample_tiles(st: EnqState, me: int, rng: random.Random) -> None:
+    """Shuffle the Investigations the viewer has not seen within their pile's places."""
+    known = set(st.tile_known[me])
+    if st.tile_top[me] is not None:
+        known.add(st.tile_top[me])  # type: ignore[arg-type]
+    tau: dict[int, int] = {}
+    for pile in range(1, 6):
+        spots: list[tuple[list[int], int]] = []
+        group: list[int] = []
+        for place in (st.tiles, st.tile_discard):
+            for i, t in enumerate(place):
+                if t not in known and tile(st, t)["pile"] == pile:
+                    spots.append((place, i))
+                    group.append(t)
+        drawn = list(group)
+        shuffle(rng, drawn)
+        for (place, i), t in zip(spots, drawn, strict=True):
+            place[i] = t
+        tau.update(zip(group, drawn, strict=True))
+    for k in range(len(st.tile_top)):
+        if k != me:
+            top = st.tile_top[k]
+            st.tile_top[k] = None if top is None else tau.get(top, top)
+            st.tile_known[k] = [tau.get(t, t) for t in st.tile_known[k]]
+    if st.looking is not None:
+        st.looking = st.tiles[0]
+
+
+def _redraw_choices(st: EnqState, viewer: Viewer, me: int, rng: random.Random) -> None:
+    """Choices other seats made in secret, not yet shown to anyone else, are drawn again."""
+    if not st.stack:
+        return
+    top = st.stack[-1]
+    if top["k"] != "pick" or top["seat"] == viewer:
+        return
+    fn_name = top["fn"]
+    seat = top["seat"]
+    if fn_name == "give_susp" and st.given:
+        # The Detective's Suspicions so far land together later: who got them is secret.
+        total = sum(st.given.values())
+        seats = [v for v, _ in top["options"]]
+        given: dict[int, int] = {}
+        for _ in range(total):
+            s = choice(rng, seats)
+            given[s] = given.get(s, 0) + 1
+        st.given = given
+    elif fn_name == "rift_ballot":
+        top["votes"] = {
+            v: (x if v == viewer else choice(rng, (top["a"], top["b"])))
+            for v, x in top["votes"].items()
+        }
+    elif fn_name in ("dn_play", "bm_force"):
+        # The designated player is named only when the effect resolves.
+        pool = others(st, seat)
+        if fn_name == "bm_force":
+            pool = [s for s in pool if st.seats[s].hand]
+        old, new = top["target"], choice(rng, pool)
+        if new != old:
+            top["target"] = new
+            mine = st.seats[seat]
+            mine.known_hands.pop(old, None)
+            mine.known_hands[new] = sorted(st.seats[new].hand)
+            pins = st.pins[seat]
+            for n in [n for n, h in pins.items() if h == old]:
+                del pins[n]
+            for n in st.seats[new].hand:
+                pins[n] = new
+    elif fn_name == "page_name":
+        top["ref"] = choice(rng, _page_targets(st, seat))
+    elif fn_name in ("rift_second", "overcast_inactive"):
+        key = "a" if fn_name == "rift_second" else "player"
+        top[key] = choice(rng, unrevealed_of(st))
+    elif fn_name == "love_second":
+        top["a"] = choice(rng, round_order(st))
+    elif fn_name == "ally_second":
+        top["a"] = choice(rng, INVESTIGATOR_ROLES)
+    elif fn_name == "pact_add" and top["chosen"]:
+        top["chosen"] = sample(rng, unrevealed_of(st), len(top["chosen"]))

@@ -1,0 +1,138 @@
+"""The observation vector of one viewer, encoded from that viewer's view alone.
+
+Layout (documented in docs/rules/icg.md, ICG-OBS-01); N is the number of players, there are
+always 8 Identities, 4 Missions and 12 Clues (the content check makes sure of it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Viewer
+
+from .content import IDENTITY_COUNT, MISSION_IDS
+
+PHASES = (
+    "investigate",
+    "cover",
+    "return",
+    "reveal",
+    "eyes",
+    "announce",
+    "arrest",
+    "dn_identity",
+    "dn_placement",
+    "over",
+)
+CLUES = IDENTITY_COUNT + len(MISSION_IDS)
+#: Per seat: out, Mission (4), Identity (8), eyes open, covered (12), on the table (12),
+#: hand size, investigations received, still to investigate, chased, last claim (8),
+#: Death Note misses (8).
+SEAT = 1 + 4 + IDENTITY_COUNT + 1 + CLUES + CLUES + 1 + 1 + 1 + 1 + IDENTITY_COUNT + IDENTITY_COUNT
+
+
+def header(players: int) -> int:
+    """Length of the part before the per-seat rows."""
+    return (
+        (players + 2)  # viewer: a seat, the spectator, the omniscient viewer
+        + IDENTITY_COUNT
+        + len(MISSION_IDS)  # the viewer's own cards
+        + 1  # the viewer is asked now
+        + len(PHASES)
+        + 1  # turn / turn limit
+        + 2  # Kira rules, Shinigami Eyes
+        + 2  # the box: X-Kiras / 6, Team Members / 6
+        + 3 * players  # red, investigator, investigated
+        + 2  # investigation type (Kira rules)
+        + CLUES  # the viewer's Clues picked so far
+        + IDENTITY_COUNT  # Kira's own Death Note Identity (Placement step)
+    )
+
+
+def size(players: int) -> int:
+    """Length of the whole vector."""
+    return header(players) + players * SEAT
+
+
+def encode(view: dict[str, Any], viewer: Viewer, asked: bool) -> np.ndarray:
+    """The vector of ``view`` (the game part of ``viewer``'s view)."""
+    seats = view["seats"]
+    n = len(seats)
+    out = np.zeros(size(n), dtype=np.float32)
+    ident = {c["id"]: k for k, c in enumerate(view["identities"])}
+    clue = {c: k for k, c in enumerate(view["clues"])}
+    mission = {m: k for k, m in enumerate(MISSION_IDS)}
+    at = 0
+
+    def one(index: int | None, width: int) -> None:
+        nonlocal at
+        if index is not None:
+            out[at + index] = 1.0
+        at += width
+
+    def value(x: float) -> None:
+        nonlocal at
+        out[at] = x
+        at += 1
+
+    def many(indices: list[int], width: int) -> None:
+        nonlocal at
+        for k in indices:
+            out[at + k] = 1.0
+        at += width
+
+    me = view.get("me")
+    if viewer == SPECTATOR:
+        one(n, n + 2)
+    elif viewer == OMNISCIENT:
+        one(n + 1, n + 2)
+    else:
+        one(int(viewer), n + 2)
+    one(ident[me["identity"]] if me else None, IDENTITY_COUNT)
+    one(mission[me["mission"]] if me else None, len(MISSION_IDS))
+    value(1.0 if asked else 0.0)
+    one(PHASES.index(view["phase"]), len(PHASES))
+    value(view["turn"] / view["turn_limit"])
+    value(1.0 if view["rules"] == "kira" else 0.0)
+    value(1.0 if view["shinigami_eyes"] else 0.0)
+    value(view["mission_box"]["x_kira"] / 6)
+    value(view["mission_box"]["team_member"] / 6)
+    one(view["red"], n)
+    one(view["current"], n)
+    one(view["target"], n)
+    one({"identity": 0, "mission": 1}.get(view["type"] or ""), 2)
+    many([clue[c] for c in (me["picks"] if me else [])], CLUES)
+    own_dn = me.get("death_note") if me else None
+    one(ident[own_dn] if own_dn else None, IDENTITY_COUNT)
+    looks = {int(k): v for k, v in me["looks"].items()} if me else {}
+    received = [0] * n
+    for h in view["history"]:
+        received[h["seat"]] += 1
+    claims: dict[int, str] = {}
+    for c in view["claims"]:
+        claims[c["seat"]] = c["identity"]
+    misses: dict[int, list[int]] = {}
+    for d in view["death_notes"]:
+        if d["seat"] is not None and not d["hit"]:
+            misses.setdefault(d["seat"], []).append(ident[d["identity"]])
+    for s, row in enumerate(seats):
+        known = row["identity"]
+        if me and s == me["seat"]:
+            known = me["identity"]
+        known = known or looks.get(s)
+        value(1.0 if row["out"] else 0.0)
+        one(mission[row["mission"]] if row["mission"] else None, len(MISSION_IDS))
+        one(ident[known] if known else None, IDENTITY_COUNT)
+        value(1.0 if row["eyes"] else 0.0)
+        many([clue[c] for c in row.get("covered", [])], CLUES)
+        many([clue[c] for c in row.get("table", [])], CLUES)
+        value(row.get("hand_size", 0) / CLUES)
+        value(received[s] / 10)
+        value(1.0 if s in view["to_investigate"] else 0.0)
+        value(1.0 if s in view["chased"] else 0.0)
+        one(ident[claims[s]] if s in claims else None, IDENTITY_COUNT)
+        many(misses.get(s, []), IDENTITY_COUNT)
+    assert at == len(out)
+    return out

@@ -1,0 +1,375 @@
+"""Copies and hidden worlds: ``fork`` copies a state, ``sample`` redraws what a viewer cannot see.
+
+What a seat cannot see in this game: the other players' Identity and Mission cards (and so
+the Mission cards left in the box), the Clue a player has picked so far in a two- or
+three-card answer, who has already answered in the eyes-closed phases, Kira's Death Note
+choice before it is resolved, and what another X-Kira's Shinigami Eyes saw. Everything
+else (covered or revealed Clues, hands in the Kira rules, which are the Clues not on the
+table, Death Note results, revealed Missions) is on the table.
+
+``sample`` keeps what the viewer knows (its own cards, its looks, every public fact) and
+deals the rest anew among the deals that agree with the table's whole history, tested with
+the rules' own functions:
+
+- Light rules: no covered Clue is the player's Identity or Mission.
+- Kira rules: replaying each player's answers with the candidate Identity and Mission, every
+  Clue taken back and revealed was a legal choice, and "cannot reveal" happened exactly
+  when no legal reveal existed.
+- A Death Note miss: the covered Placement is not the covered Identity.
+- Identities are all different; Kira and L are dealt; no more X-Kiras or Team Members than
+  the box holds.
+
+It first draws uniform deals of the unseen cards and keeps the first that agrees; after
+``TRIES`` misses it lists every consistent deal (if there are at most ``ENUMERATED``) and
+draws one, weighted by the ways to deal it from the physical cards: both are exact, a
+uniform deal of the cards conditioned on the table. Failing both, it builds a deal seat by
+seat, each seat's card pair drawn uniformly among those still possible, backtracking on a
+dead end (every consistent deal can appear, but not with equal odds).
+The X-Kira's announcements may be lies and so constrain nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from functools import lru_cache
+from itertools import product
+
+from deathnote.engine import rng as rand
+from deathnote.engine.actions import OMNISCIENT, Viewer
+
+from . import rules
+from .content import MISSION_IDS
+from .state import IcgState, SeatState
+
+#: Uniform deals tried before the enumeration.
+TRIES = 64
+#: The most consistent deals enumerated before the seat-by-seat construction.
+ENUMERATED = 1000
+UNIQUE = ("kira", "l")
+
+Record = tuple[str, tuple[str, ...], tuple[str, ...] | None, bool]
+"""A Kira-rules answer: (type, Clues taken back, Clues revealed or None if under way, unable)."""
+
+
+def fork(st: IcgState) -> IcgState:
+    """An independent copy; content and action tables are shared."""
+    twin = copy.copy(st)
+    twin.seats = [
+        SeatState(
+            x.identity,
+            x.mission,
+            x.out,
+            x.mission_revealed,
+            list(x.covered),
+            list(x.hand),
+            list(x.table),
+            dict(x.looks),
+        )
+        for x in st.seats
+    ]
+    twin.unused_missions = list(st.unused_missions)
+    twin.mission_box = list(st.mission_box)
+    twin.order = list(st.order)
+    twin.done = list(st.done)
+    twin.chased = list(st.chased)
+    twin.picks = list(st.picks)
+    twin.asked = list(st.asked)
+    # Records are only ever reassigned key by key, so a shallow copy of each is enough.
+    twin.history = [dict(h) for h in st.history]
+    twin.death_notes = [dict(d) for d in st.death_notes]
+    twin.claims = [dict(c) for c in st.claims]
+    return twin
+
+
+def sample(st: IcgState, viewer: Viewer, rng: random.Random) -> IcgState:
+    """A copy with everything ``viewer`` cannot see drawn anew (see the module text)."""
+    w = fork(st)
+    if viewer == OMNISCIENT or st.phase == "over":
+        return w  # the end turns every card over
+    me = viewer if isinstance(viewer, int) else None
+    _deal(st, w, me, rng)
+    _redraw_choices(st, w, me, rng)
+    return w
+
+
+# -- the deal ---------------------------------------------------------------------------------
+def _deal(st: IcgState, w: IcgState, me: int | None, rng: random.Random) -> None:
+    identities = st.tables.identity_ids
+    known_id: dict[int, str] = {}
+    known_m: dict[int, str] = {}
+    for s, x in enumerate(st.seats):
+        if s == me or x.out:  # an out player's Identity matched the Death Note, in public
+            known_id[s] = x.identity
+        if s == me or x.mission_revealed:
+            known_m[s] = x.mission
+    if me is not None:
+        known_id.update(st.seats[me].looks)
+    misses: dict[int, set[str]] = {}
+    for d in st.death_notes:
+        if d["seat"] is not None and not d["hit"]:
+            misses.setdefault(d["seat"], set()).add(d["identity"])
+    full = [s for s in range(st.players) if s in known_id and s in known_m]
+    free = [s for s in range(st.players) if s not in full]
+    used = {known_id[s] for s in full}
+    avail = Counter({m: 1 for m in UNIQUE})
+    avail.update(st.mission_box)
+    for s in full:
+        avail[known_m[s]] -= 1
+    taken = {i for s, i in known_id.items()}
+    domains: dict[int, frozenset[tuple[str, str]]] = {}
+    for s in free:
+        if s in known_id:
+            ids = [known_id[s]]
+        else:
+            ids = [i for i in identities if i not in taken and i not in misses.get(s, ())]
+        missions = [known_m[s]] if s in known_m else [m for m in MISSION_IDS if avail[m] > 0]
+        x = st.seats[s]
+        if st.rules == "light":
+            pairs = frozenset(
+                (i, m)
+                for i, m in product(ids, missions)
+                if i not in x.covered and m not in x.covered
+            )
+        else:
+            allowed = _kira_pairs(st.tables.clue_ids, _records(st, s))
+            pairs = frozenset(p for p in product(ids, missions) if p in allowed)
+        domains[s] = pairs
+    deal = _uniform(identities, used, avail, free, domains, rng)
+    if deal is None:
+        deal = _enumerated(used, avail, free, domains, rng)
+    if deal is None:
+        deal = _backtrack(used, avail, free, domains, rng)
+    if deal is None:  # cannot happen in real play (the true deal agrees); stay truthful
+        deal = {s: (st.seats[s].identity, st.seats[s].mission) for s in free}
+    for s, (i, m) in deal.items():
+        w.seats[s].identity, w.seats[s].mission = i, m
+    left = Counter(st.mission_box)
+    for x in w.seats:
+        if x.mission not in UNIQUE:
+            left[x.mission] -= 1
+    w.unused_missions = sorted(left.elements())
+    rand.shuffle(rng, w.unused_missions)
+    for s, x in enumerate(w.seats):
+        if s != me:
+            x.looks = {t: w.seats[t].identity for t in x.looks}
+
+
+def _uniform(
+    identities: tuple[str, ...],
+    used: set[str],
+    avail: Counter[str],
+    free: list[int],
+    domains: dict[int, frozenset[tuple[str, str]]],
+    rng: random.Random,
+) -> dict[int, tuple[str, str]] | None:
+    """A uniformly drawn deal of the unseen cards, if one of ``TRIES`` agrees."""
+    pool_ids = [i for i in identities if i not in used]
+    uniques = [m for m in UNIQUE if avail[m] > 0]
+    others = [m for m in MISSION_IDS if m not in UNIQUE for _ in range(max(0, avail[m]))]
+    extra = len(free) - len(uniques)
+    if extra < 0 or extra > len(others) or len(free) > len(pool_ids):
+        return None
+    for _ in range(TRIES):
+        ids = rand.sample(rng, pool_ids, len(free))
+        missions = uniques + rand.sample(rng, others, extra)
+        rand.shuffle(rng, missions)
+        if all((ids[k], missions[k]) in domains[s] for k, s in enumerate(free)):
+            return {s: (ids[k], missions[k]) for k, s in enumerate(free)}
+    return None
+
+
+def _enumerated(
+    used: set[str],
+    avail: Counter[str],
+    free: list[int],
+    domains: dict[int, frozenset[tuple[str, str]]],
+    rng: random.Random,
+) -> dict[int, tuple[str, str]] | None:
+    """A deal drawn exactly among all consistent ones, if there are at most ``ENUMERATED``.
+
+    Each deal of Missions is weighted by the number of ways to deal it from the physical
+    cards (two X-Kira cards make "X-Kira here" twice as likely as one would), so the draw is
+    the same as a uniform deal of the cards, kept when it agrees.
+    """
+    order = sorted(free, key=lambda s: (len(domains[s]), s))
+    left = Counter(avail)
+    taken = set(used)
+    pairs: list[tuple[str, str]] = []
+    found: list[tuple[float, tuple[tuple[str, str], ...]]] = []
+
+    def go(k: int, weight: float) -> bool:
+        if k == len(order):
+            if all(left[m] == 0 for m in UNIQUE):
+                found.append((weight, tuple(pairs)))
+            return len(found) <= ENUMERATED
+        if sum(1 for m in UNIQUE if left[m] > 0) > len(order) - k:
+            return True
+        for i, m in sorted(domains[order[k]]):
+            if i in taken or left[m] <= 0:
+                continue
+            ways = left[m]
+            taken.add(i)
+            left[m] -= 1
+            pairs.append((i, m))
+            more = go(k + 1, weight * ways)
+            pairs.pop()
+            left[m] += 1
+            taken.discard(i)
+            if not more:
+                return False
+        return True
+
+    if not go(0, 1.0) or not found:
+        return None
+    point = rng.random() * sum(w for w, _ in found)
+    chosen = found[-1][1]
+    for weight, pairs_of_deal in found:
+        point -= weight
+        if point < 0:
+            chosen = pairs_of_deal
+            break
+    return dict(zip(order, chosen, strict=True))
+
+
+def _backtrack(
+    used: set[str],
+    avail: Counter[str],
+    free: list[int],
+    domains: dict[int, frozenset[tuple[str, str]]],
+    rng: random.Random,
+) -> dict[int, tuple[str, str]] | None:
+    """A consistent deal built seat by seat (the most constrained seat first)."""
+    order = sorted(free, key=lambda s: (len(domains[s]), s))
+    left = Counter(avail)
+    taken = set(used)
+    deal: dict[int, tuple[str, str]] = {}
+
+    def go(k: int) -> bool:
+        if k == len(order):
+            return all(left[m] == 0 for m in UNIQUE)
+        if sum(1 for m in UNIQUE if left[m] > 0) > len(order) - k:
+            return False
+        s = order[k]
+        options = sorted(domains[s])
+        rand.shuffle(rng, options)
+        for i, m in options:
+            if i in taken or left[m] <= 0:
+                continue
+            taken.add(i)
+            left[m] -= 1
+            deal[s] = (i, m)
+            if go(k + 1):
+                return True
+            taken.discard(i)
+            left[m] += 1
+            del deal[s]
+        return False
+
+    return deal if go(0) else None
+
+
+def _records(st: IcgState, seat: int) -> tuple[Record, ...]:
+    """Kira rules: the public record of every answer of ``seat``, in order."""
+    out: list[Record] = []
+    under_way = st.phase in ("return", "reveal") and st.target == seat
+    last = len(st.history) - 1
+    for n, h in enumerate(st.history):
+        if h["seat"] != seat:
+            continue
+        if under_way and n == last:
+            returned = tuple(h["returned"]) if st.phase == "reveal" else ()
+            out.append((h["type"], returned, None, False))
+        else:
+            out.append(
+                (h["type"], tuple(h["returned"]), tuple(h["revealed"]), bool(h.get("unable")))
+            )
+    return tuple(out)
+
+
+@lru_cache(maxsize=16384)
+def _kira_pairs(
+    clue_ids: tuple[str, ...], records: tuple[Record, ...]
+) -> frozenset[tuple[str, str]]:
+    """The (Identity, Mission) pairs with which every recorded answer was legal.
+
+    Built on the pairs of all answers but the last (cached), so a game's samples test each
+    answer once.
+    """
+    if not records:
+        identities = [c for c in clue_ids if c not in MISSION_IDS]
+        return frozenset(product(identities, MISSION_IDS))
+    earlier = _kira_pairs(clue_ids, records[:-1])
+    table: list[str] = []
+    for _kind, returned, revealed, _unable in records[:-1]:
+        table = [c for c in table if c not in returned] + list(revealed or ())
+    last = records[-1]
+    return frozenset(p for p in earlier if _answer_agrees(clue_ids, table, last, *p))
+
+
+def _answer_agrees(
+    clue_ids: tuple[str, ...], table: list[str], record: Record, identity: str, mission: str
+) -> bool:
+    """Whether one answer, given the table before it, was legal with these cards."""
+    kind, returned, revealed, unable = record
+    if revealed is not None and identity not in revealed and mission not in revealed:
+        return False  # a legal reveal shows at least one true card (quick test first)
+    hand = [c for c in clue_ids if c not in table]
+    if rules.can_answer_with(identity, mission, kind, hand, table) == unable:
+        return False
+    if unable:
+        return True
+    picks: list[str] = []
+    for c in returned:
+        if c not in rules.return_options_with(identity, mission, kind, hand, table, picks):
+            return False
+        picks.append(c)
+    if revealed is None:
+        return True  # the answer under way: what was taken back was legal
+    table = [c for c in table if c not in returned]
+    hand = [c for c in clue_ids if c not in table]
+    picks = []
+    for c in revealed:
+        if c not in rules.reveal_options_with(identity, mission, kind, hand, picks):
+            return False
+        picks.append(c)
+    return True
+
+
+# -- secret choices ----------------------------------------------------------------------------
+def _redraw_choices(st: IcgState, w: IcgState, me: int | None, rng: random.Random) -> None:
+    ph = w.phase
+    if ph in ("cover", "return", "reveal") and w.target != me:
+        _redraw_picks(w, rng)
+    if ph in ("arrest", "dn_identity", "dn_placement"):
+        alive = rules.living(w)
+        while True:
+            asked = [s for s in alive if (s in st.asked if s == me else rand.below(rng, 2))]
+            if asked:
+                break
+        w.asked = asked
+        kira = next(s for s, x in enumerate(w.seats) if x.mission == "kira")
+        if ph != "arrest" and kira != me:
+            w.dn_identity = w.dn_placement = None
+            answered = kira not in w.asked
+            if ph == "dn_placement" or answered:
+                w.dn_identity = rand.choice(rng, [None, *w.tables.identity_ids])
+            if ph == "dn_placement" and answered and w.dn_identity is not None:
+                w.dn_placement = rand.choice(rng, rules.placements(w, kira, w.dn_identity))
+
+
+def _redraw_picks(w: IcgState, rng: random.Random) -> None:
+    """The first Clues of an answer under way, drawn among the legal ones (how many too)."""
+    target = w.target
+    assert target is not None
+    if w.phase == "cover":
+        need = rules.cover_count(w, target)
+    elif w.phase == "return":
+        need = rules.returns_needed(w, target)
+    else:
+        need = 3
+    w.picks = []
+    for _ in range(rand.below(rng, max(1, need))):
+        options = rules.legal(w, target)
+        w.picks.append(rand.choice(rng, options)["clue"])

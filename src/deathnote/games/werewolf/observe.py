@@ -1,0 +1,150 @@
+"""The observation tensor of Death Note Werewolf: a flat float32 vector built from a view.
+
+It is built from ``Match.view(viewer)``'s ``state`` part only (what the viewer may see), so two
+worlds the viewer cannot tell apart give equal vectors. The layout (``P`` = players, card and
+Role blocks in the order of ``content.CARD_IDS`` and ``content.ROLE_IDS``) is in the rules doc
+(WW-OBS-01) and in ``SECTIONS``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from deathnote.engine.actions import OMNISCIENT, Viewer
+
+from .content import CARD_IDS, ROLE_IDS, TEAMS
+
+CARD = {c: i for i, c in enumerate(CARD_IDS)}
+ROLE = {r: i for i, r in enumerate(ROLE_IDS)}
+STEP_KINDS = (
+    "turn",
+    "target",
+    "direction",
+    "give_lowest",
+    "give_back",
+    "vote",
+    "interrogate",
+    "judgment",
+    "shinigami",
+)
+PHASES = ("investigation", "judgment")
+NC, NR = len(CARD_IDS), len(ROLE_IDS)
+#: Per seat: alive, hand size, first player, current player, Role known (one-hot), hand known.
+SEAT_BLOCK = 4 + NR + NC
+
+
+def sections(players: int) -> list[tuple[str, int]]:
+    """The named parts of the vector, in order, with their lengths."""
+    p = players
+    return [
+        ("viewer: seat one-hot, spectator, omniscient", p + 2),
+        ("my Role one-hot", NR),
+        ("my hand: count per card", NC),
+        ("I am asked to decide", 1),
+        ("per seat: alive, hand size, first, current, known Role, known hand", p * SEAT_BLOCK),
+        ("discard pile: count per card", NC),
+        ("out of the game: count per card", NC),
+        ("deck size", 1),
+        ("phase one-hot", len(PHASES)),
+        ("Judgment Phases played", 1),
+        ("turns left before Judgment", 1),
+        ("step kind one-hot", len(STEP_KINDS)),
+        ("step player one-hot", p),
+        ("step named player one-hot", p),
+        ("step card one-hot", NC),
+        ("Interrogation direction: left, right", 2),
+        ("card I took (Exchange) one-hot", NC),
+        ("Worshipper's pointing seen by Kira: seat one-hot, no one", p + 1),
+        ("winning team one-hot", len(TEAMS)),
+        ("Handgun reveals to the shooter only", 1),
+    ]
+
+
+def observation_size(players: int) -> int:
+    """The length of the vector for this table size."""
+    return sum(n for _, n in sections(players))
+
+
+def observation(view: dict[str, Any], players: int, viewer: Viewer, asked: bool) -> np.ndarray:
+    """The vector of one viewer's view (``Game.view`` output) and whether it is asked."""
+    p = players
+    out = np.zeros(observation_size(p), dtype=np.float32)
+    me = view.get("me")
+    i = 0
+    if isinstance(viewer, int):
+        out[i + viewer] = 1
+    elif viewer == OMNISCIENT:
+        out[i + p + 1] = 1
+    else:
+        out[i + p] = 1
+    i += p + 2
+    if me is not None:
+        out[i + ROLE[me["role"]]] = 1
+    i += NR
+    if me is not None:
+        for c in me["hand"]:
+            out[i + CARD[c["id"]]] += 1
+    i += NC
+    out[i] = asked
+    i += 1
+    known = me["known_roles"] if me is not None else {}
+    seen = me["seen_hands"] if me is not None else {}
+    hands = view.get("hands")
+    for x in view["seats"]:
+        s = x["seat"]
+        out[i] = x["alive"]
+        out[i + 1] = x["hand_size"]
+        out[i + 2] = x["first"]
+        out[i + 3] = x["current"]
+        role = x["role"] or known.get(str(s))
+        if role is not None:
+            out[i + 4 + ROLE[role]] = 1
+        hand = hands[s] if hands is not None else seen.get(str(s), ())
+        for c in hand:
+            out[i + 4 + NR + CARD[c]] += 1
+        i += SEAT_BLOCK
+    for c in view["discard"]:
+        out[i + CARD[c]] += 1
+    i += NC
+    for c in view["removed"]:
+        out[i + CARD[c]] += 1
+    i += NC
+    out[i] = view["deck"]
+    i += 1
+    out[i + PHASES.index(view["phase"])] = 1
+    i += len(PHASES)
+    out[i] = view["judgments"]
+    out[i + 1] = view["turns_left"]
+    i += 2
+    step = view["step"] or {}
+    if step:
+        out[i + STEP_KINDS.index(step["kind"])] = 1
+    i += len(STEP_KINDS)
+    if "player" in step:
+        out[i + step["player"]] = 1
+    i += p
+    if "named" in step:
+        out[i + step["named"]] = 1
+    i += p
+    if "card" in step:
+        out[i + CARD[step["card"]]] = 1
+    i += NC
+    if "dir" in step:
+        out[i + (0 if step["dir"] == "left" else 1)] = 1
+    i += 2
+    if me is not None and "took" in me:
+        out[i + CARD[me["took"]]] = 1
+    i += NC
+    if me is not None and "suggested" in me:
+        pointed = me["suggested"]
+        out[i + (p if pointed < 0 else pointed)] = 1
+    i += p + 1
+    if view["winner"] is not None:
+        out[i + TEAMS.index(view["winner"])] = 1
+    i += len(TEAMS)
+    out[i] = view["handgun_reveal"] == "shooter"
+    i += 1
+    assert i == out.size
+    return out

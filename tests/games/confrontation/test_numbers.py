@@ -1,0 +1,55 @@
+"""Stable action numbers and observation tensors (CONF-NUM-01, CONF-NUM-02)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from deathnote.engine import rng as draw
+from deathnote.engine.actions import OMNISCIENT, SPECTATOR
+from deathnote.engine.match import Match
+from deathnote.games.confrontation import GAME
+from deathnote.games.confrontation.state import KIRA, L
+
+from .test_sample import mid_games
+
+VIEWERS = (KIRA, L, SPECTATOR, OMNISCIENT)
+
+
+def test_every_legal_action_has_a_stable_number() -> None:
+    sizes = {}
+    for chapter in (1, 2):
+        space = GAME.action_space(2, {"chapter": chapter})
+        assert space is GAME.action_space(2, {"chapter": chapter})
+        sizes[chapter] = space.size
+        for seed in range(40):
+            match = Match.create("confrontation", 2, seed=seed, options={"chapter": chapter})
+            rng = random.Random(seed)
+            while match.outcome() is None:
+                seat = min(match.pending())
+                for action in match.legal(seat):
+                    index = match.action_id(action)
+                    assert match.action_at(index) == action
+                    assert match.action_at(index, seat) is action
+                mask = match.legal_mask(seat)
+                assert mask.sum() == len(match.legal(seat))
+                match.submit(seat, draw.choice(rng, match.legal(seat)))
+    assert sizes == {1: 2 + 20 + 2 + 2 + 11 + 4 + 715 + 60, 2: 2 + 20 + 2 + 2 + 11 + 4 + 715 + 120}
+
+
+def test_observation_is_fixed_float32_and_only_from_the_view() -> None:
+    """Worlds the viewer cannot tell apart (sampled for it) give equal tensors; the
+    tensor changes with what the viewer sees."""
+    rng = random.Random(8)
+    for chapter in (1, 2):
+        shape = GAME.observation_shape(2, {"chapter": chapter})
+        for match in mid_games(chapter, 25, seed=30 + chapter):
+            for viewer in VIEWERS:
+                obs = match.observation_tensor(viewer)
+                assert obs.dtype == np.float32 and obs.shape == shape
+                for _ in range(3):
+                    world = match.sample_world(viewer, rng)
+                    assert np.array_equal(world.observation_tensor(viewer), obs)
+            kira, l_obs = match.observation_tensor(KIRA), match.observation_tensor(L)
+            assert not np.array_equal(kira, l_obs)

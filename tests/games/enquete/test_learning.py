@@ -1,0 +1,56 @@
+"""Stable action numbers and observation tensors."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from deathnote.agents import RandomAgent, agent_rng, observe
+from deathnote.engine import OMNISCIENT, SPECTATOR, Match
+
+
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_every_legal_action_has_a_stable_number(players: int) -> None:
+    sizes = set()
+    for seed in range(5):
+        m = Match.create("enquete", players, seed)
+        sizes.add(m.action_space.size)
+        agents = [RandomAgent(s) for s in range(players)]
+        rngs = [agent_rng(seed, s) for s in range(players)]
+        while m.outcome() is None:
+            s = min(m.pending())
+            ids = [m.action_id(a) for a in m.legal(s)]
+            assert len(set(ids)) == len(ids)
+            for a, i in zip(m.legal(s), ids, strict=True):
+                assert m.action_at(i) == a and m.action_at(i, seat=s).label == a.label
+            assert int(m.legal_mask(s).sum()) == len(ids)
+            m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
+    assert len(sizes) == 1
+    again = Match.create("enquete", players, 99).action_space
+    assert [again.at(i) for i in range(again.size)] == list(m.action_space.actions)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("players", [4, 5, 8])
+def test_observations_have_a_fixed_shape_and_only_what_the_viewer_sees(players: int) -> None:
+    rng = random.Random(players)
+    differ = 0
+    for seed in range(3):
+        m = Match.create("enquete", players, seed)
+        agents = [RandomAgent(s) for s in range(players)]
+        rngs = [agent_rng(seed, s) for s in range(players)]
+        while m.outcome() is None:
+            if len(m.actions) % 11 == 0:
+                for viewer in [*range(players), SPECTATOR]:
+                    obs = m.observation_tensor(viewer)
+                    assert obs.shape == m.observation_shape() and obs.dtype == np.float32
+                    world = m.sample_world(viewer, rng)
+                    # A world the viewer cannot tell apart gives the same tensor...
+                    assert np.array_equal(world.observation_tensor(viewer), obs)
+                    # ...while the omniscient one usually sees more.
+                    differ += not np.array_equal(world.observation_tensor(OMNISCIENT), obs)
+            s = min(m.pending())
+            m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
+        assert m.observation_tensor(0).shape == m.observation_shape()
+    assert differ > 0
