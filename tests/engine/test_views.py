@@ -86,11 +86,18 @@ def test_private_events_stay_private_in_deltas() -> None:
 def test_log_entries_are_fresh_objects_every_call() -> None:
     match = Match.create("tcg", 2, seed=2)
     advance(match, 30)
+    expected = slow_log(match, 0)
+    setup = len(expected) - len(match.view(0, since=0)["log"])
     first = match.view(0)
     first["log"][0]["text"] = "scribbled"
     first["log"][0]["data"]["zz"] = 1
+    # An entry whose data holds a list (an opening hand): that list is the view's own.
+    nested = next(e for e in first["log"] if isinstance(e["data"].get("hand"), list))
+    nested["data"]["hand"].append("scribbled")
     first["log"].append("zz")
-    assert match.view(0)["log"] == slow_log(match, 0)
+    assert match.view(0)["log"] == expected
+    assert match.view(0, since=0)["log"] == expected[setup:]
+    assert slow_log(match, 0) == expected  # the events themselves are untouched
 
 
 def test_forks_keep_their_own_index() -> None:

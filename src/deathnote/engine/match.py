@@ -50,6 +50,10 @@ def content_digest(content: Any) -> str:
     return hashlib.sha256(blob).hexdigest()[:16]
 
 
+#: Types of event data values that a shallow copy of the data leaves unshared.
+_PLAIN = frozenset({int, str, float, bool, type(None)})
+
+
 class Match:
     """One running game: the full truth, the seeded generator and the accepted actions.
 
@@ -79,9 +83,11 @@ class Match:
         #: ``_steps[k]``: how many events there were after ``k`` actions.
         self._steps: list[int] = [len(self.events)]
         # Who may see each event, settled once per event (when a view first needs it):
-        # the JSON of every event and, per viewer, the numbers of the events it may see.
+        # the JSON of events whose data is not plain and, per viewer, the numbers of the
+        # events it may see.
         self._indexed = 0
-        self._blobs: list[bytes] = []
+        #: per event: its JSON when its data holds more than plain values, else None
+        self._blobs: list[bytes | None] = []
         self._seen: dict[Viewer, list[int]] = {}
         self._index_shared = False
         # The latest snapshot (a fork taken before action ``_snap_step``), for rollbacks.
@@ -387,7 +393,9 @@ class Match:
 
     # -- views ------------------------------------------------------------------------------
     def _index_events(self) -> None:
-        """Settle who may see the events not yet indexed, and build their JSON once."""
+        """Settle who may see the events not yet indexed; an event whose data holds
+        anything but plain values (a list, a dict) has its JSON built once, so every log
+        gets fresh copies of it."""
         events = self.events
         if self._indexed == len(events):
             return
@@ -402,9 +410,14 @@ class Match:
         omniscient = seen[OMNISCIENT]
         blobs = self._blobs
         dumps = orjson.dumps
+        plain = _PLAIN
         for number in range(self._indexed, len(events)):
             event = events[number]
-            blobs.append(dumps(event.to_json()))
+            data = event.data
+            if all(type(value) in plain for value in data.values()):
+                blobs.append(None)  # its to_json() is a fresh copy already
+            else:
+                blobs.append(dumps(event.to_json()))
             if event.audience is None:
                 for numbers in everyone:
                     numbers.append(number)
@@ -431,11 +444,11 @@ class Match:
             start = bisect_left(numbers, self._steps[since])
         if start == len(numbers):
             return []
-        blobs = self._blobs
-        parsed: list[dict[str, Any]] = orjson.loads(
-            b"[" + b",".join([blobs[i] for i in numbers[start:]]) + b"]"
-        )
-        return parsed
+        blobs, events, loads = self._blobs, self.events, orjson.loads
+        return [
+            events[i].to_json() if (blob := blobs[i]) is None else loads(blob)
+            for i in numbers[start:]
+        ]
 
     def view(self, viewer: Viewer, since: int | None = None) -> dict[str, Any]:
         """Everything the viewer may see, JSON-ready: state, log, own decision and choices.
