@@ -65,7 +65,8 @@ def test_replay_pages_start_from_snapshots_and_match_a_replay(
             message = ws.receive_json()
             if message["type"] == "view" and message["view"]["outcome"] is not None:
                 break
-    steps = client.get(f"/api/rooms/{room}/replay").json()["steps"]
+    token = created["creator_token"]  # the replay needs one of the room's links
+    steps = client.get(f"/api/rooms/{room}/replay?token={token}").json()["steps"]
     assert steps > 3 * REPLAY_EVERY
     record = app.state.manager.get(room).match.record()
     expected = {
@@ -87,7 +88,9 @@ def test_replay_pages_start_from_snapshots_and_match_a_replay(
     monkeypatch.setattr(Match, "replay", no_replay)
     for (step, view), viewer in zip(expected.items(), [0, 1, "spectator"], strict=True):
         submits = 0
-        page = client.get(f"/api/rooms/{room}/replay?viewer={viewer}&step={step}").json()
+        page = client.get(
+            f"/api/rooms/{room}/replay?token={token}&viewer={viewer}&step={step}"
+        ).json()
         assert submits < REPLAY_EVERY
         assert page["step"] == step and page["view"] == view
 

@@ -19,6 +19,7 @@ from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.match import Match
 from deathnote.engine.play import MAX_ACTIONS, Table
 from deathnote.engine.registry import get_game
+from deathnote.engine.rng import RNG_VERSION
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -154,6 +155,9 @@ class Summary:
         wins: dict[str, float] = means if self.mode == "mean" else dict(sorted(self.wins.items()))
         return {
             "game": self.game,
+            # Figures are comparable only under the same rules and the same draws.
+            "rules_version": get_game(self.game).rules_version,
+            "rng_version": RNG_VERSION,
             "games": self.done,
             "seed": self.seed,
             "agents": self.agents,

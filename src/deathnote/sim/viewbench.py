@@ -152,7 +152,11 @@ def server_bytes(
         with tempfile.TemporaryDirectory() as tmp:
             storage = Storage(str(Path(tmp) / "rooms.db"))
             manager = RoomManager(storage, log=lambda _text: None)
-            room = manager.create(game, players, dict(options), None, seed=seed)
+            # A chosen seed needs bots in the other seats; the bots are then sent away,
+            # so the game's own actions are submitted as a person's would be.
+            bots = [{"kind": "bot", "agent": "random"}] * players
+            room = manager.create(game, players, dict(options), bots, seed=seed)
+            room.bots.clear()
             modes = ["whole", "delta"] if incremental else ["whole"]
             conns = {m: [Connection("seat", s, nothing) for s in range(players)] for m in modes}
             for mode in modes:
