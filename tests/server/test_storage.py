@@ -23,6 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from deathnote.engine.match import RECORD_FORMAT
 from deathnote.engine.registry import get_game
+from deathnote.engine.rng import RNG_VERSION
 from deathnote.server.app import create_app
 from deathnote.server.rooms import RoomManager, RoomUnavailable
 from deathnote.server.storage import Base, RoomRow, Storage, database_url
@@ -132,6 +133,7 @@ def test_each_room_keeps_its_rules_version_digest_and_format(tmp_path: Path) -> 
     game = get_game("confrontation")
     assert stored.rules_version == game.rules_version
     assert stored.record_format == RECORD_FORMAT
+    assert stored.rng_version == RNG_VERSION
     room = RoomManager(storage, limits=TEST_LIMITS).get(created["room"])
     assert room is not None and stored.content_digest == room.match.content_digest
     assert len(room.match.actions) == 1
@@ -143,6 +145,8 @@ def test_each_room_keeps_its_rules_version_digest_and_format(tmp_path: Path) -> 
         ("rules_version", "0", "rules version 0; this server plays version"),
         ("content_digest", "0123456789abcdef", "other Death Note: Confrontation content"),
         ("record_format", 99, "record format 99"),
+        ("rng_version", 99, "random generator version 99"),
+        ("rng_version", None, "must give the rng_version"),  # stored before migration 0003
     ],
 )
 def test_a_room_recorded_under_other_rules_is_refused(
