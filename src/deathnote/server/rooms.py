@@ -26,7 +26,7 @@ from limits.strategies import FixedWindowRateLimiter
 from deathnote.agents import Agent, agent_names, make_agent
 from deathnote.engine.actions import SPECTATOR, Action, Seat, Viewer
 from deathnote.engine.errors import DeathNoteError, IllegalAction, OptionsError, ReplayError
-from deathnote.engine.match import RECORD_FORMAT, Match, Timeline
+from deathnote.engine.match import RECORD_FORMAT, RECORD_FORMATS, Match, Timeline
 from deathnote.engine.play import Table
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
@@ -538,12 +538,12 @@ class RoomManager:
         game = get_game(game_id)
         count = players if players is not None else game.min_players
         if not game.min_players <= count <= game.max_players:
-            many = (
+            told = (
                 str(game.min_players)
                 if game.min_players == game.max_players
                 else f"{game.min_players} to {game.max_players}"
             )
-            raise OptionsError(f"{game.name} is played by {many} players, not {count}")
+            raise OptionsError(f"{game.name} is played by {told} players, not {count}")
         specs = seat_specs(game_id, count, seats)
         if options is not None:
             size = len(orjson.dumps(options))
@@ -645,19 +645,20 @@ class RoomManager:
                 f"{stored.rules_version}; this server plays version {game.rules_version}, "
                 "so it cannot be restored"
             )
-        if stored.record_format != RECORD_FORMAT:
+        if stored.record_format not in RECORD_FORMATS:
             raise RoomUnavailable(
                 f"room {room_id} was stored in record format {stored.record_format}; this "
-                f"server reads format {RECORD_FORMAT}, so it cannot be restored"
+                f"server reads formats {', '.join(map(str, RECORD_FORMATS))}, so it cannot "
+                "be restored"
             )
         record = {
             "format": stored.record_format,
             "game": stored.game,
             "rules_version": stored.rules_version,
+            "rng_version": stored.rng_version,
             "players": stored.players,
             "options": stored.options,
             "seed": stored.seed,
-            "rng_version": stored.rng_version,  # Match.replay refuses None or another
             # The digest is compared below, with a message naming the room.
             "actions": [[seat, action] for seat, action in stored.actions],
         }

@@ -1,10 +1,10 @@
-"""Each room keeps the version of the random generator its match draws with.
+"""Each room keeps the version of the random generator its deal was drawn with.
 
 Revision ID: 0003
 Revises: 0002
-Record format 2 names the generator's version (``rng_version``), so a room can be
-restored only under the draws it was played with. Rooms stored before this revision get
-none (NULL) and are refused rather than replayed under draws that may differ.
+Record format 2 names the generator (``rng_version``): the same seed under another
+generator deals other cards. Rooms stored before this revision get NULL and are stored in
+format 1, which replays with generator version 1.
 """
 
 from __future__ import annotations
