@@ -11,11 +11,13 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import random
 import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import orjson
@@ -23,7 +25,7 @@ from limits import RateLimitItemPerSecond
 from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 
-from deathnote.agents import Agent, agent_names, make_agent
+from deathnote.agents import Agent, Observation, agent_names, make_agent
 from deathnote.engine.actions import SPECTATOR, Action, Seat, Viewer
 from deathnote.engine.errors import DeathNoteError, IllegalAction, OptionsError, ReplayError
 from deathnote.engine.match import RECORD_FORMAT, RECORD_FORMATS, Match, Timeline
@@ -280,11 +282,10 @@ class Room:
         if not isinstance(action, Action):
             action = parse_action(action)
         if 0 <= seat < self.match.players:
-            # Keep the legal action's label (for the replay page), and refuse a value of
-            # another JSON type that Python calls equal (true for 1, 1 for true).
+            # Keep the legal action's label (for the replay page). Equality is type-strict
+            # (engine.actions): true is not 1, and the Match says which field is wrong.
             for legal in self.match.legal(seat):
                 if legal == action:
-                    _same_types(legal, action)
                     action = legal
                     break
         self.match.submit(seat, action)
@@ -357,11 +358,27 @@ class Room:
         return sorted(s for s in self.match.pending() if s in self.bots)
 
     async def _run_bots(self) -> None:
+        table = self.table
         failures = 0
         for _ in range(MAX_BOT_STEPS):
+            # The seat the play loop would play: the lowest asked seat that a bot plays.
+            seat = table.next_seat()
+            if seat is None:
+                return
+            agent = self.bots[seat]
+            step = len(self.match.actions)
+            # The bot thinks in a worker thread, so a slow bot never holds up the loop. It
+            # gets what it would see now, taken here: the match may move on meanwhile.
+            seen = snapshot(self.match, seat, table.rng(seat))
+            action = await asyncio.to_thread(agent.choose, seen)
+            if (
+                len(self.match.actions) != step
+                or self.bots.get(seat) is not agent
+                or seat not in self.match.pending()
+            ):
+                continue  # someone moved while it thought: look again
             try:
-                # One step of the play loop: the lowest asked seat that a bot plays.
-                played = next(self.table.steps(submit=self.submit), None)
+                self.submit(seat, action)
             except DeathNoteError as exc:  # not stored (tried again), or a bot's bug
                 self.manager.log(f"room {self.id}: a bot's action failed: {exc}")
                 failures += 1
@@ -369,8 +386,6 @@ class Room:
                     return
                 await asyncio.sleep(max(self.manager.bot_delay, 0.05))
                 continue
-            if played is None:
-                return
             failures = 0
             await asyncio.sleep(self.manager.bot_delay)
 
@@ -411,6 +426,14 @@ class Room:
                 await self._bot_task
 
 
+def snapshot(match: Match, seat: Seat, rng: random.Random) -> Observation:
+    """What a bot in ``seat`` sees now, taken at once (safe to read in another thread): a
+    fork of the match, whose view is built only if the bot reads it (random bots never do),
+    in the bot's thread, from the fork alone."""
+    frozen = match.fork()
+    return Observation(seat, list(match.legal(seat)), partial(frozen.view, seat), rng)
+
+
 def parse_action(data: Any) -> Action:
     """An action from its JSON form; IllegalAction (never another error) when malformed."""
     try:
@@ -418,21 +441,6 @@ def parse_action(data: Any) -> Action:
     except TypeError:
         # A field name that clashes with a parameter of Action.make (e.g. "cls").
         raise IllegalAction("malformed action: a field name is not allowed") from None
-
-
-def _same_types(legal: Action, given: Action) -> None:
-    """Raise IllegalAction where ``given`` equals ``legal`` only across JSON types."""
-    if orjson.dumps(legal.to_json(), option=orjson.OPT_SORT_KEYS) == orjson.dumps(
-        given.to_json(), option=orjson.OPT_SORT_KEYS
-    ):
-        return
-    expected = legal.to_json()
-    for key, value in given.to_json().items():
-        want = expected.get(key)
-        if orjson.dumps(want) != orjson.dumps(value):
-            kind = "true or false" if isinstance(want, bool) else "a number"
-            raise IllegalAction(f"malformed action: field {key!r} must be {kind}")
-    raise IllegalAction("malformed action: a field has the wrong type")
 
 
 def seat_specs(game_id: str, players: int, seats: Any) -> list[dict[str, Any]]:
@@ -538,12 +546,13 @@ class RoomManager:
         game = get_game(game_id)
         count = players if players is not None else game.min_players
         if not game.min_players <= count <= game.max_players:
-            told = (
+            # Checked before any seat is made (a huge count would make a huge seat list).
+            allowed = (
                 str(game.min_players)
                 if game.min_players == game.max_players
                 else f"{game.min_players} to {game.max_players}"
             )
-            raise OptionsError(f"{game.name} is played by {told} players, not {count}")
+            raise OptionsError(f"{game.name} is played by {allowed} players, not {count}")
         specs = seat_specs(game_id, count, seats)
         if options is not None:
             size = len(orjson.dumps(options))
@@ -646,16 +655,23 @@ class RoomManager:
                 "so it cannot be restored"
             )
         if stored.record_format not in RECORD_FORMATS:
+            formats = ", ".join(map(str, RECORD_FORMATS))
             raise RoomUnavailable(
                 f"room {room_id} was stored in record format {stored.record_format}; this "
-                f"server reads formats {', '.join(map(str, RECORD_FORMATS))}, so it cannot "
-                "be restored"
+                f"server reads formats {formats}, so it cannot be restored"
+            )
+        # A format-1 room names no generator: it drew with version 1.
+        drawn = stored.rng_version if stored.rng_version is not None else 1
+        if drawn != RNG_VERSION:
+            raise RoomUnavailable(
+                f"room {room_id} was dealt with random generator version {drawn}; this "
+                f"server draws with version {RNG_VERSION}, so it cannot be restored"
             )
         record = {
             "format": stored.record_format,
             "game": stored.game,
             "rules_version": stored.rules_version,
-            "rng_version": stored.rng_version,
+            "rng_version": drawn,
             "players": stored.players,
             "options": stored.options,
             "seed": stored.seed,
