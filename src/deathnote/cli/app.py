@@ -186,6 +186,13 @@ def simulate_cmd(
     ] = "random",
     players: Players = None,
     jobs: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            help="Play on an existing Dask cluster instead: its scheduler's address, "
+            "e.g. tcp://10.0.0.5:8786 (needs deathnote[cluster] here and on the workers)."
+        ),
+    ] = None,
     save: Annotated[Path | None, typer.Option(help="Write one record per game here.")] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
     plot: Annotated[Path | None, typer.Option(help="Save a PNG chart of the summary.")] = None,
@@ -218,7 +225,9 @@ def simulate_cmd(
             transient=True,
         ) as progress:
             task = progress.add_task(f"{game}", total=games_)
-            result = simulate(batch, games_, seed, jobs, lambda n: progress.advance(task, n))
+            result = simulate(
+                batch, games_, seed, jobs, lambda n: progress.advance(task, n), cluster
+            )
     except DeathNoteError as exc:
         fail(exc)
         return

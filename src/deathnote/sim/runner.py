@@ -7,7 +7,7 @@ import random
 import time
 import traceback
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -208,30 +208,67 @@ def simulate(
     seed: int,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    cluster: str | None = None,
 ) -> dict[str, Any]:
-    """Run ``games`` games (in ``jobs`` processes) and return the JSON summary.
+    """Run ``games`` games (in ``jobs`` processes, or on the Dask cluster whose scheduler
+    is at ``cluster``) and return the JSON summary.
 
     Games are played in chunks of consecutive numbers (``chunks``), each folded into a
     summary where it is played; the chunks' summaries are merged in order. The result is
-    the same for every ``jobs``.
+    the same for every ``jobs`` and on a cluster.
     """
     if batch.save_dir:
         Path(batch.save_dir).mkdir(parents=True, exist_ok=True)
     summary = Summary(batch.game, games, seed, batch.agents)
     start = time.perf_counter()
     parts = chunks(games)
-    if jobs <= 1 or len(parts) <= 1:
+    tasks = [(batch, seed, part) for part in parts]
+    if cluster is not None:
+        for part, done in zip(parts, on_cluster(cluster, tasks), strict=True):
+            summary.merge(done)
+            if progress:
+                progress(len(part))
+    elif jobs <= 1 or len(parts) <= 1:
         for part in parts:
             summary.merge(play_chunk(batch, seed, part, progress))
     else:
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(min(jobs, len(parts))) as pool:
-            tasks = [(batch, seed, part) for part in parts]
             for part, done in zip(parts, pool.imap(_chunk_work, tasks), strict=True):
                 summary.merge(done)
                 if progress:
                     progress(len(part))
     return summary.to_json(time.perf_counter() - start)
+
+
+#: Seconds to wait for a Dask scheduler to answer before giving up with a clear error.
+CLUSTER_CONNECT_SECONDS = 10.0
+
+
+def on_cluster(address: str, tasks: Sequence[tuple[Batch, int, range]]) -> Iterator[Summary]:
+    """Play the chunks on an existing Dask cluster; yields their summaries in order.
+
+    Every worker needs deathnote installed (the same version). A ``content`` path and a
+    ``save_dir`` are read and written on the workers' own file systems.
+    """
+    try:
+        from distributed import Client
+    except ImportError:
+        raise DeathNoteError(
+            "--cluster needs Dask distributed: pip install 'deathnote[cluster]'"
+        ) from None
+    try:
+        client = Client(address, timeout=CLUSTER_CONNECT_SECONDS, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise DeathNoteError(
+            f"cannot reach the Dask scheduler at {address} ({type(exc).__name__})"
+        ) from None
+    with client:
+        # pure=False: two equal chunks of two batches are still two tasks.
+        futures = client.map(_chunk_work, tasks, pure=False)
+        for future in futures:
+            yield future.result()
+            future.release()
 
 
 def bench(game: str, players: int, options: Mapping[str, Any], seconds: float) -> dict[str, Any]:
