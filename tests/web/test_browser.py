@@ -266,7 +266,7 @@ def test_a_page_reconnects_by_itself_after_the_server_is_killed_and_restarted(
     live = LiveServer(tmp_path / "crash.db")
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     try:
-        created = live.post("/api/rooms", {"game": "confrontation", "seed": 4})
+        created = live.post("/api/rooms", {"game": "confrontation"})
         page = context.new_page()
         page.goto(live.base + created["links"]["seats"][1])
         page.locator("#choices button.choice[data-kind='follow']").click(timeout=10000)

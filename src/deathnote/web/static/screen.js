@@ -77,6 +77,10 @@ export function paint(root, { view, room, seat, board, onChoose, onCell, extra, 
     ),
   );
   root.append(header);
+  if (room.seed_chosen) {
+    // Everyone is told: the room's creator chose the seed, so knows the deal in advance.
+    root.append(h("p", { class: "muted", id: "seed-chosen" }, "The room's creator chose this game's random seed (every other seat is a bot)."));
+  }
   root.append(renderSeats(room, view, seat));
   if (view.outcome) root.append(renderOutcome(view.outcome, view.seats));
   if (extra) root.append(extra);
