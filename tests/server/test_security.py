@@ -52,15 +52,7 @@ def _option_names(game_id: str) -> list[str]:
     return sorted(set(PATHLIKE_OPTIONS) | set(props))
 
 
-TCG_DECK_IS_DATA = pytest.mark.xfail(
-    reason="the TCG deck option reads a file until branch tcg (a deck as data) lands on main",
-    strict=False,
-)
-
-
-@pytest.mark.parametrize(
-    "game", [pytest.param(g, marks=TCG_DECK_IS_DATA) if g == "tcg" else g for g in sorted(games())]
-)
+@pytest.mark.parametrize("game", sorted(games()))
 def test_no_option_from_a_client_opens_a_server_file(
     client: TestClient, tmp_path: Path, game: str
 ) -> None:

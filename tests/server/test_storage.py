@@ -23,6 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from deathnote.engine.match import RECORD_FORMAT
 from deathnote.engine.registry import get_game
+from deathnote.engine.rng import RNG_VERSION
 from deathnote.server.app import create_app
 from deathnote.server.rooms import RoomManager, RoomUnavailable
 from deathnote.server.storage import Base, RoomRow, Storage, database_url
@@ -79,7 +80,7 @@ def test_the_migrations_build_exactly_the_models(db: str) -> None:
     storage = Storage(db)
     with storage.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
     storage.close()
     Storage(db).close()  # a second start finds nothing to do
 
@@ -131,7 +132,7 @@ def test_each_room_keeps_its_rules_version_digest_and_format(tmp_path: Path) -> 
     assert stored is not None
     game = get_game("confrontation")
     assert stored.rules_version == game.rules_version
-    assert stored.record_format == RECORD_FORMAT
+    assert stored.record_format == RECORD_FORMAT and stored.rng_version == RNG_VERSION
     room = RoomManager(storage, limits=TEST_LIMITS).get(created["room"])
     assert room is not None and stored.content_digest == room.match.content_digest
     assert len(room.match.actions) == 1
@@ -143,6 +144,8 @@ def test_each_room_keeps_its_rules_version_digest_and_format(tmp_path: Path) -> 
         ("rules_version", "0", "rules version 0; this server plays version"),
         ("content_digest", "0123456789abcdef", "other Death Note: Confrontation content"),
         ("record_format", 99, "record format 99"),
+        ("rng_version", 99, "random generator version 99"),
+        ("rng_version", None, "must give the rng_version"),
     ],
 )
 def test_a_room_recorded_under_other_rules_is_refused(
@@ -156,10 +159,25 @@ def test_a_room_recorded_under_other_rules_is_refused(
     assert words in str(refused.value) and created["room"] in str(refused.value)
 
 
+def test_a_room_stored_in_record_format_1_still_restores(tmp_path: Path) -> None:
+    """Rooms stored before migration 0003 have no generator version: format 1 reads it as 1."""
+    created, storage = _stored_room(str(tmp_path / "rooms.db"))
+    with storage.engine.begin() as conn:
+        conn.execute(
+            update(RoomRow)
+            .where(RoomRow.id == created["room"])
+            .values(record_format=1, rng_version=None)
+        )
+    room = RoomManager(storage, limits=TEST_LIMITS).get(created["room"])
+    assert room is not None and len(room.match.actions) == 1
+
+
 def test_a_rules_version_bump_refuses_the_old_rooms(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     created, storage = _stored_room(str(tmp_path / "rooms.db"))
+    played = get_game("confrontation").rules_version
     monkeypatch.setattr(type(get_game("confrontation")), "rules_version", "999")
-    with pytest.raises(RoomUnavailable, match="rules version 1; this server plays version 999"):
+    words = f"rules version {played}; this server plays version 999"
+    with pytest.raises(RoomUnavailable, match=words):
         RoomManager(storage, limits=TEST_LIMITS).get(created["room"])

@@ -26,8 +26,9 @@ from limits.strategies import FixedWindowRateLimiter
 from deathnote.agents import Agent, agent_names, agent_rng, make_agent, observe
 from deathnote.engine.actions import SPECTATOR, Action, Seat, Viewer
 from deathnote.engine.errors import DeathNoteError, IllegalAction, OptionsError, ReplayError
-from deathnote.engine.match import RECORD_FORMAT, Match
+from deathnote.engine.match import RECORD_FORMAT, RECORD_FORMATS, Match
 from deathnote.engine.registry import get_game
+from deathnote.engine.rng import RNG_VERSION
 from deathnote.server.config import Limits
 from deathnote.server.storage import Storage, StoredRoom
 
@@ -515,10 +516,12 @@ class RoomManager:
         game = get_game(game_id)
         count = players if players is not None else game.min_players
         if not game.min_players <= count <= game.max_players:
-            raise OptionsError(
-                f"{game.name} is played by {game.min_players} to {game.max_players} players, "
-                f"not {count}"
+            allowed = (
+                str(game.min_players)
+                if game.min_players == game.max_players
+                else f"{game.min_players} to {game.max_players}"
             )
+            raise OptionsError(f"{game.name} is played by {allowed} players, not {count}")
         specs = seat_specs(game_id, count, seats)
         if options is not None:
             size = len(orjson.dumps(options))
@@ -559,6 +562,7 @@ class RoomManager:
             rules_version=game.rules_version,
             content_digest=match.content_digest,
             record_format=RECORD_FORMAT,
+            rng_version=RNG_VERSION,
             seed_chosen=chosen,
             opened=False,
         )
@@ -619,15 +623,17 @@ class RoomManager:
                 f"{stored.rules_version}; this server plays version {game.rules_version}, "
                 "so it cannot be restored"
             )
-        if stored.record_format != RECORD_FORMAT:
+        if stored.record_format not in RECORD_FORMATS:
             raise RoomUnavailable(
                 f"room {room_id} was stored in record format {stored.record_format}; this "
-                f"server reads format {RECORD_FORMAT}, so it cannot be restored"
+                f"server reads formats {', '.join(map(str, RECORD_FORMATS))}, so it cannot "
+                "be restored"
             )
         record = {
             "format": stored.record_format,
             "game": stored.game,
             "rules_version": stored.rules_version,
+            "rng_version": stored.rng_version,
             "players": stored.players,
             "options": stored.options,
             "seed": stored.seed,

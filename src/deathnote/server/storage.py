@@ -66,6 +66,8 @@ class RoomRow(Base):
     record_format: Mapped[int | None] = mapped_column(Integer, nullable=True)
     seed_chosen: Mapped[bool] = mapped_column(default=False)
     opened: Mapped[bool] = mapped_column(default=True)
+    # Added by migration 0003 (None in rooms stored before it, in record format 1).
+    rng_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class ActionRow(Base):
@@ -106,6 +108,8 @@ class StoredRoom:
     seed_chosen: bool = False
     #: Someone opened a page of the room (a room never opened expires).
     opened: bool = True
+    #: The match generator's version (record format 2; None in older rooms).
+    rng_version: int | None = None
 
 
 def database_url(db: str) -> str:
@@ -160,6 +164,7 @@ class Storage:
                     record_format=room.record_format,
                     seed_chosen=room.seed_chosen,
                     opened=room.opened,
+                    rng_version=room.rng_version,
                 )
             )
 
@@ -236,6 +241,7 @@ class Storage:
             record_format=row["record_format"],
             seed_chosen=bool(row["seed_chosen"]),
             opened=bool(row["opened"]),
+            rng_version=row["rng_version"],
         )
 
     def unfinished_room_ids(self) -> list[str]:
