@@ -516,12 +516,12 @@ class RoomManager:
         game = get_game(game_id)
         count = players if players is not None else game.min_players
         if not game.min_players <= count <= game.max_players:
-            allowed = (
+            told = (
                 str(game.min_players)
                 if game.min_players == game.max_players
                 else f"{game.min_players} to {game.max_players}"
             )
-            raise OptionsError(f"{game.name} is played by {allowed} players, not {count}")
+            raise OptionsError(f"{game.name} is played by {told} players, not {count}")
         specs = seat_specs(game_id, count, seats)
         if options is not None:
             size = len(orjson.dumps(options))

@@ -1,10 +1,10 @@
-"""Each room keeps the version of the random generator its match draws with.
+"""Each room keeps the version of the random generator its deal was drawn with.
 
 Revision ID: 0003
 Revises: 0002
-Record format 2 names the generator's version (``rng_version``); rooms stored before this
-revision were stored in record format 1 (or earlier) and get NULL, which a format-1 record
-reads as version 1, the only one there was.
+Record format 2 names the generator (``rng_version``): the same seed under another
+generator deals other cards. Rooms stored before this revision get NULL and are stored in
+format 1, which replays with generator version 1.
 """
 
 from __future__ import annotations
