@@ -89,7 +89,14 @@ def test_todays_table_is_migrated_and_its_rooms_are_refused(db: str) -> None:
     _old_database(db)
     storage = Storage(db)
     columns = {c["name"] for c in inspect(storage.engine).get_columns("rooms")}
-    assert {"rules_version", "content_digest", "record_format", "seed_chosen", "opened"} <= columns
+    assert {
+        "rules_version",
+        "content_digest",
+        "record_format",
+        "rng_version",
+        "seed_chosen",
+        "opened",
+    } <= columns
     old = storage.load_room("old1")
     assert old is not None and old.actions == [(1, {"kind": "follow"})]
     assert old.rules_version is None and old.opened is True and old.seed_chosen is False
@@ -176,9 +183,21 @@ def test_a_rules_version_bump_refuses_the_old_rooms(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     created, storage = _stored_room(str(tmp_path / "rooms.db"))
-    today = get_game("confrontation").rules_version
+    played = get_game("confrontation").rules_version
     monkeypatch.setattr(type(get_game("confrontation")), "rules_version", "999")
-    with pytest.raises(
-        RoomUnavailable, match=f"rules version {today}; this server plays version 999"
-    ):
+    words = f"rules version {played}; this server plays version 999"
+    with pytest.raises(RoomUnavailable, match=words):
         RoomManager(storage, limits=TEST_LIMITS).get(created["room"])
+
+
+def test_a_format_1_room_without_a_generator_version_still_restores(tmp_path: Path) -> None:
+    # Rooms stored in record format 1 (before migration 0003) name no generator: version 1.
+    created, storage = _stored_room(str(tmp_path / "rooms.db"))
+    with storage.engine.begin() as conn:
+        conn.execute(
+            update(RoomRow)
+            .where(RoomRow.id == created["room"])
+            .values(record_format=1, rng_version=None)
+        )
+    room = RoomManager(storage, limits=TEST_LIMITS).get(created["room"])
+    assert room is not None and len(room.match.actions) == 1
