@@ -166,19 +166,6 @@ def test_a_room_recorded_under_other_rules_is_refused(
     assert words in str(refused.value) and created["room"] in str(refused.value)
 
 
-def test_a_room_stored_in_record_format_1_still_restores(tmp_path: Path) -> None:
-    """Rooms stored before migration 0003 have no generator version: format 1 reads it as 1."""
-    created, storage = _stored_room(str(tmp_path / "rooms.db"))
-    with storage.engine.begin() as conn:
-        conn.execute(
-            update(RoomRow)
-            .where(RoomRow.id == created["room"])
-            .values(record_format=1, rng_version=None)
-        )
-    room = RoomManager(storage, limits=TEST_LIMITS).get(created["room"])
-    assert room is not None and len(room.match.actions) == 1
-
-
 def test_a_rules_version_bump_refuses_the_old_rooms(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
