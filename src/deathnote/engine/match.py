@@ -27,6 +27,7 @@ from deathnote.engine.errors import IllegalAction, OptionsError, ReplayError
 from deathnote.engine.game import Game, not_legal
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
+from deathnote.engine.rng import copy as rng_copy
 
 if TYPE_CHECKING:
     import numpy as np
@@ -285,8 +286,7 @@ class Match:
         twin = object.__new__(Match)
         twin.__dict__.update(self.__dict__)
         twin.state = self.game.fork_state(self.state)
-        twin.rng = random.Random()
-        twin.rng.setstate(self.rng.getstate())
+        twin.rng = rng_copy(self.rng)
         twin.actions = list(self.actions)
         twin.events = list(self.events)
         twin._steps = list(self._steps)
