@@ -108,6 +108,10 @@ def test_room_creation_is_rate_limited_per_address(tmp_path: Path) -> None:
         assert refused.status_code == 429
         assert "too many new rooms" in refused.json()["error"]
         assert 1 <= int(refused.headers["Retry-After"]) <= 60
+        # Counted per address: another client may still create rooms.
+        other = TestClient(client.app, client=("192.0.2.7", 50000))
+        assert other.post("/api/rooms", json={"game": "confrontation"}).status_code == 201
+        assert client.post("/api/rooms", json={"game": "confrontation"}).status_code == 429
 
 
 def test_live_rooms_are_capped(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@ blocks the loop, strict JSON types, the Origin check, and seeds nobody can deal 
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 import threading
@@ -15,7 +16,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from deathnote.engine.actions import Action
+from deathnote.agents import RandomAgent
+from deathnote.engine.actions import OMNISCIENT, Action
 from deathnote.engine.match import Match
 from deathnote.engine.options import schema
 from deathnote.engine.registry import games, get_game
@@ -52,15 +54,7 @@ def _option_names(game_id: str) -> list[str]:
     return sorted(set(PATHLIKE_OPTIONS) | set(props))
 
 
-TCG_DECK_IS_DATA = pytest.mark.xfail(
-    reason="the TCG deck option reads a file until branch tcg (a deck as data) lands on main",
-    strict=False,
-)
-
-
-@pytest.mark.parametrize(
-    "game", [pytest.param(g, marks=TCG_DECK_IS_DATA) if g == "tcg" else g for g in sorted(games())]
-)
+@pytest.mark.parametrize("game", sorted(games()))
 def test_no_option_from_a_client_opens_a_server_file(
     client: TestClient, tmp_path: Path, game: str
 ) -> None:
@@ -69,7 +63,11 @@ def test_no_option_from_a_client_opens_a_server_file(
     folder = tmp_path / "folder"
     folder.mkdir()
     missing = tmp_path / "missing.json"
-    paths = [str(secret), str(folder), str(missing)]
+    # A named pipe: opening it to read would block until a writer comes (it froze the
+    # whole server when a TCG deck was read from a client's path).
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    paths = [str(secret), str(folder), str(missing), str(pipe)]
     WATCHED.update(paths)
     OPENED.clear()
     try:
@@ -144,6 +142,71 @@ def test_matches_are_built_and_replayed_off_the_event_loop(
         )
     assert len(threads) == 3
     assert loop_thread not in threads
+
+
+def test_the_loop_answers_while_a_room_is_being_built(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A room whose set-up takes long (big options, slow content) must not stop the others.
+    started, release = threading.Event(), threading.Event()
+    finished: list[bool] = []
+    real_create = Match.create
+
+    def slow_create(*args: Any, **kwargs: Any) -> Match:
+        started.set()
+        release.wait(timeout=10)
+        finished.append(True)
+        return real_create(*args, **kwargs)
+
+    monkeypatch.setattr(Match, "create", slow_create)
+    answers: list[int] = []
+    creating = threading.Thread(
+        target=lambda: answers.append(
+            client.post("/api/rooms", json={"game": "confrontation"}).status_code
+        )
+    )
+    creating.start()
+    try:
+        assert started.wait(timeout=10)
+        # While that room is still being built, the server answers someone else.
+        assert client.get("/api/games").status_code == 200
+        assert finished == []
+    finally:
+        release.set()
+        creating.join(timeout=20)
+    assert answers == [201]
+
+
+def test_the_loop_answers_while_a_bot_thinks(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Anyone may fill a room with bots: a slow bot must not stop every other room.
+    started, release = threading.Event(), threading.Event()
+    chose: list[bool] = []
+    real_choose = RandomAgent.choose
+
+    def slow_choose(self: RandomAgent, seen: Any) -> Action:
+        started.set()
+        release.wait(timeout=10)
+        chose.append(True)
+        return real_choose(self, seen)
+
+    monkeypatch.setattr(RandomAgent, "choose", slow_choose)
+    # L (seat 1) decides first, and is a bot here.
+    created = new_room(client, seats=[{"kind": "human"}, {"kind": "bot", "agent": "random"}])
+    try:
+        assert started.wait(timeout=10)
+        other = new_room(client)
+        with client.websocket_connect(ws_path(other["links"]["seats"][1])) as ws:
+            view_at(ws, 0)
+            ws.send_json({"type": "ping"})
+            assert receive(ws, "pong")["type"] == "pong"
+        assert chose == []
+    finally:
+        release.set()
+    with client.websocket_connect(ws_path(created["links"]["seats"][0])) as kira:
+        assert view_at(kira, 1)["step"] >= 1  # the bot's move, once it chose, was played
+    assert chose
 
 
 # -- §3: strict JSON types, answers, the Origin header -----------------------------------
@@ -383,6 +446,23 @@ def test_a_chosen_seed_reproduces_the_deal_and_an_unchosen_one_is_secret(
     assert app.state.manager.get(secret["room"]).match.seed == drawn[-1]
     with client.websocket_connect(ws_path(secret["links"]["spectator"])) as ws:
         assert view_at(ws, 0)["room"]["seed_chosen"] is False
+
+
+def test_a_chosen_seed_deals_what_match_create_deals_so_l_names_kira_on_day_1(
+    client: TestClient,
+) -> None:
+    # Why a chosen seed is allowed only against bots: its chooser knows the whole deal.
+    seed = 5
+    identity = Match.create("confrontation", 2, seed).view(OMNISCIENT)["state"]["identity"]
+    created = new_room(client, seats=[{"kind": "bot"}, {"kind": "human"}], seed=seed)
+    with client.websocket_connect(ws_path(created["links"]["seats"][1])) as l_ws:
+        view_at(l_ws, 0)
+        l_ws.send_json({"type": "act", "action": {"kind": "accuse"}})
+        view_at(l_ws, 1)
+        l_ws.send_json({"type": "act", "action": {"kind": "name", "suspect": identity}})
+        end = view_at(l_ws, 2)
+    outcome = end["view"]["outcome"]
+    assert outcome is not None and outcome["condition"] == "accusation_right"
 
 
 def test_no_seat_learns_the_drawn_seed(app: FastAPI, client: TestClient) -> None:

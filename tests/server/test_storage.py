@@ -23,6 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from deathnote.engine.match import RECORD_FORMAT
 from deathnote.engine.registry import get_game
+from deathnote.engine.rng import RNG_VERSION
 from deathnote.server.app import create_app
 from deathnote.server.rooms import RoomManager, RoomUnavailable
 from deathnote.server.storage import Base, RoomRow, Storage, database_url
@@ -79,7 +80,7 @@ def test_the_migrations_build_exactly_the_models(db: str) -> None:
     storage = Storage(db)
     with storage.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
     storage.close()
     Storage(db).close()  # a second start finds nothing to do
 
@@ -88,7 +89,14 @@ def test_todays_table_is_migrated_and_its_rooms_are_refused(db: str) -> None:
     _old_database(db)
     storage = Storage(db)
     columns = {c["name"] for c in inspect(storage.engine).get_columns("rooms")}
-    assert {"rules_version", "content_digest", "record_format", "seed_chosen", "opened"} <= columns
+    assert {
+        "rules_version",
+        "content_digest",
+        "record_format",
+        "rng_version",
+        "seed_chosen",
+        "opened",
+    } <= columns
     old = storage.load_room("old1")
     assert old is not None and old.actions == [(1, {"kind": "follow"})]
     assert old.rules_version is None and old.opened is True and old.seed_chosen is False
@@ -132,6 +140,7 @@ def test_each_room_keeps_its_rules_version_digest_and_format(tmp_path: Path) -> 
     game = get_game("confrontation")
     assert stored.rules_version == game.rules_version
     assert stored.record_format == RECORD_FORMAT
+    assert stored.rng_version == RNG_VERSION
     room = RoomManager(storage, limits=TEST_LIMITS).get(created["room"])
     assert room is not None and stored.content_digest == room.match.content_digest
     assert len(room.match.actions) == 1
@@ -143,6 +152,7 @@ def test_each_room_keeps_its_rules_version_digest_and_format(tmp_path: Path) -> 
         ("rules_version", "0", "rules version 0; this server plays version"),
         ("content_digest", "0123456789abcdef", "other Death Note: Confrontation content"),
         ("record_format", 99, "record format 99"),
+        ("rng_version", 99, "random generator version 99"),
     ],
 )
 def test_a_room_recorded_under_other_rules_is_refused(
@@ -160,6 +170,21 @@ def test_a_rules_version_bump_refuses_the_old_rooms(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     created, storage = _stored_room(str(tmp_path / "rooms.db"))
+    played = get_game("confrontation").rules_version
     monkeypatch.setattr(type(get_game("confrontation")), "rules_version", "999")
-    with pytest.raises(RoomUnavailable, match="rules version 1; this server plays version 999"):
+    words = f"rules version {played}; this server plays version 999"
+    with pytest.raises(RoomUnavailable, match=words):
         RoomManager(storage, limits=TEST_LIMITS).get(created["room"])
+
+
+def test_a_format_1_room_without_a_generator_version_still_restores(tmp_path: Path) -> None:
+    # Rooms stored in record format 1 (before migration 0003) name no generator: version 1.
+    created, storage = _stored_room(str(tmp_path / "rooms.db"))
+    with storage.engine.begin() as conn:
+        conn.execute(
+            update(RoomRow)
+            .where(RoomRow.id == created["room"])
+            .values(record_format=1, rng_version=None)
+        )
+    room = RoomManager(storage, limits=TEST_LIMITS).get(created["room"])
+    assert room is not None and len(room.match.actions) == 1

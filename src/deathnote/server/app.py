@@ -417,7 +417,10 @@ def _parse_viewer(text: str, players: int) -> Viewer:
         return text
     if text.isdigit() and 0 <= int(text) < players:
         return int(text)
-    raise IllegalAction(f"unknown viewer {text!r}: a seat 0-{players - 1}, spectator or omniscient")
+    shown = text[:40]
+    raise IllegalAction(
+        f"unknown viewer {shown!r}: a seat 0-{players - 1}, spectator or omniscient"
+    )
 
 
 def _label(room: Room, step: int) -> str | None:

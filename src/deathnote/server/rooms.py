@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import random
 import secrets
 import time
 from collections import deque
@@ -23,11 +24,12 @@ from limits import RateLimitItemPerSecond
 from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 
-from deathnote.agents import Agent, agent_names, agent_rng, make_agent, observe
+from deathnote.agents import Agent, Observation, agent_names, agent_rng, make_agent
 from deathnote.engine.actions import SPECTATOR, Action, Seat, Viewer
 from deathnote.engine.errors import DeathNoteError, IllegalAction, OptionsError, ReplayError
-from deathnote.engine.match import RECORD_FORMAT, Match
+from deathnote.engine.match import RECORD_FORMAT, RECORD_FORMATS, Match
 from deathnote.engine.registry import get_game
+from deathnote.engine.rng import RNG_VERSION
 from deathnote.server.config import Limits
 from deathnote.server.storage import Storage, StoredRoom
 
@@ -256,11 +258,10 @@ class Room:
         if not isinstance(action, Action):
             action = parse_action(action)
         if 0 <= seat < self.match.players:
-            # Keep the legal action's label (for the replay page), and refuse a value of
-            # another JSON type that Python calls equal (true for 1, 1 for true).
+            # Keep the legal action's label (for the replay page). Equality is type-strict
+            # (engine.actions): true is not 1, and the Match says which field is wrong.
             for legal in self.match.legal(seat):
                 if legal == action:
-                    _same_types(legal, action)
                     action = legal
                     break
         self.match.submit(seat, action)
@@ -340,7 +341,18 @@ class Room:
             if not seats:
                 return
             seat = seats[0]
-            action = self.bots[seat].choose(observe(self.match, seat, self.bot_rngs[seat]))
+            agent = self.bots[seat]
+            step = len(self.match.actions)
+            # The bot thinks in a worker thread, so a slow bot never holds up the loop. It
+            # gets what it would see now, taken here: the match may move on meanwhile.
+            seen = snapshot(self.match, seat, self.bot_rngs[seat])
+            action = await asyncio.to_thread(agent.choose, seen)
+            if (
+                len(self.match.actions) != step
+                or self.bots.get(seat) is not agent
+                or seat not in self.match.pending()
+            ):
+                continue  # someone moved while it thought: look again
             self.submit_from_bot(seat, action)
             await asyncio.sleep(self.manager.bot_delay)
 
@@ -388,6 +400,12 @@ class Room:
                 await self._bot_task
 
 
+def snapshot(match: Match, seat: Seat, rng: random.Random) -> Observation:
+    """What a bot in ``seat`` sees now, taken at once (safe to read in another thread)."""
+    view = match.view(seat)
+    return Observation(seat, list(match.legal(seat)), lambda: view, rng)
+
+
 def parse_action(data: Any) -> Action:
     """An action from its JSON form; IllegalAction (never another error) when malformed."""
     try:
@@ -395,21 +413,6 @@ def parse_action(data: Any) -> Action:
     except TypeError:
         # A field name that clashes with a parameter of Action.make (e.g. "cls").
         raise IllegalAction("malformed action: a field name is not allowed") from None
-
-
-def _same_types(legal: Action, given: Action) -> None:
-    """Raise IllegalAction where ``given`` equals ``legal`` only across JSON types."""
-    if orjson.dumps(legal.to_json(), option=orjson.OPT_SORT_KEYS) == orjson.dumps(
-        given.to_json(), option=orjson.OPT_SORT_KEYS
-    ):
-        return
-    expected = legal.to_json()
-    for key, value in given.to_json().items():
-        want = expected.get(key)
-        if orjson.dumps(want) != orjson.dumps(value):
-            kind = "true or false" if isinstance(want, bool) else "a number"
-            raise IllegalAction(f"malformed action: field {key!r} must be {kind}")
-    raise IllegalAction("malformed action: a field has the wrong type")
 
 
 def seat_specs(game_id: str, players: int, seats: Any) -> list[dict[str, Any]]:
@@ -515,10 +518,13 @@ class RoomManager:
         game = get_game(game_id)
         count = players if players is not None else game.min_players
         if not game.min_players <= count <= game.max_players:
-            raise OptionsError(
-                f"{game.name} is played by {game.min_players} to {game.max_players} players, "
-                f"not {count}"
+            # Checked before any seat is made (a huge count would make a huge seat list).
+            allowed = (
+                str(game.min_players)
+                if game.min_players == game.max_players
+                else f"{game.min_players} to {game.max_players}"
             )
+            raise OptionsError(f"{game.name} is played by {allowed} players, not {count}")
         specs = seat_specs(game_id, count, seats)
         if options is not None:
             size = len(orjson.dumps(options))
@@ -559,6 +565,7 @@ class RoomManager:
             rules_version=game.rules_version,
             content_digest=match.content_digest,
             record_format=RECORD_FORMAT,
+            rng_version=RNG_VERSION,
             seed_chosen=chosen,
             opened=False,
         )
@@ -619,15 +626,24 @@ class RoomManager:
                 f"{stored.rules_version}; this server plays version {game.rules_version}, "
                 "so it cannot be restored"
             )
-        if stored.record_format != RECORD_FORMAT:
+        if stored.record_format not in RECORD_FORMATS:
+            formats = ", ".join(map(str, RECORD_FORMATS))
             raise RoomUnavailable(
                 f"room {room_id} was stored in record format {stored.record_format}; this "
-                f"server reads format {RECORD_FORMAT}, so it cannot be restored"
+                f"server reads formats {formats}, so it cannot be restored"
+            )
+        # A format-1 room names no generator: it drew with version 1.
+        drawn = stored.rng_version if stored.rng_version is not None else 1
+        if drawn != RNG_VERSION:
+            raise RoomUnavailable(
+                f"room {room_id} was dealt with random generator version {drawn}; this "
+                f"server draws with version {RNG_VERSION}, so it cannot be restored"
             )
         record = {
             "format": stored.record_format,
             "game": stored.game,
             "rules_version": stored.rules_version,
+            "rng_version": drawn,
             "players": stored.players,
             "options": stored.options,
             "seed": stored.seed,

@@ -64,6 +64,8 @@ class RoomRow(Base):
     rules_version: Mapped[str | None] = mapped_column(String(32), nullable=True)
     content_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
     record_format: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Added by migration 0003 (None in rooms stored before it, which are in format 1).
+    rng_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     seed_chosen: Mapped[bool] = mapped_column(default=False)
     opened: Mapped[bool] = mapped_column(default=True)
 
@@ -102,6 +104,8 @@ class StoredRoom:
     rules_version: str | None = None
     content_digest: str | None = None
     record_format: int | None = None
+    #: The random generator's version the deal was drawn with (record format 2).
+    rng_version: int | None = None
     #: The creator chose the seed (allowed only with bots in every other seat).
     seed_chosen: bool = False
     #: Someone opened a page of the room (a room never opened expires).
@@ -158,6 +162,7 @@ class Storage:
                     rules_version=room.rules_version,
                     content_digest=room.content_digest,
                     record_format=room.record_format,
+                    rng_version=room.rng_version,
                     seed_chosen=room.seed_chosen,
                     opened=room.opened,
                 )
@@ -234,6 +239,7 @@ class Storage:
             rules_version=row["rules_version"],
             content_digest=row["content_digest"],
             record_format=row["record_format"],
+            rng_version=row["rng_version"],
             seed_chosen=bool(row["seed_chosen"]),
             opened=bool(row["opened"]),
         )
