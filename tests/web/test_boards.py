@@ -95,6 +95,9 @@ def play_against_bots(
     page.goto(server.base + created["links"]["seats"][0])
     page.locator("#app[data-step]").wait_for(timeout=10000)
     page.locator(f".board.{game}").wait_for(timeout=10000)
+    # The rules in short open on a tap and stay open while the game moves on.
+    page.locator("#rules summary").click()
+    assert page.locator("#rules li").first.is_visible()
     rng = random.Random(seed)
     clicks = 0
     shots = 0
@@ -113,6 +116,7 @@ def play_against_bots(
         else:
             page.wait_for_timeout(50)
     page.locator("#outcome").wait_for(timeout=5000)
+    assert page.locator("#rules li").first.is_visible()
     check_page(page, game, width)
     page.screenshot(path=str(ARTIFACTS / f"{name}-end.png"), full_page=True)
     assert clicks > 0
