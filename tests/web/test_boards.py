@@ -236,3 +236,35 @@ def test_two_people_play_werewolf_on_two_screens(browser: Any, server: LiveServe
     finally:
         phone.close()
         laptop.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [("werewolf", 7, {}), ("icg", 8, {"rules": "light"}), ("enquete", 8, {})],
+)
+def test_the_largest_table_fits_two_phone_screens(
+    browser: Any, server: LiveServer, game: str, players: int, options: dict[str, Any]
+) -> None:
+    if game not in games():
+        pytest.skip(f"{game} is not registered")
+    created = server.post(
+        "/api/rooms",
+        {
+            "game": game,
+            "players": players,
+            "seats": [{"kind": "human"}] + [{"kind": "bot"}] * (players - 1),
+            "seed": 3,
+            "options": options,
+        },
+    )
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(server.base + created["links"]["seats"][0])
+        page.locator(f".board.{game} #table ul.seats li.seat").first.wait_for(timeout=10000)
+        assert page.locator("#table ul.seats li.seat").count() == players
+        height = page.evaluate("document.querySelector('#table ul.seats').offsetHeight")
+        assert height <= 2 * 844, f"{players} seats take {height} px"
+        check_page(page, game, 390)
+    finally:
+        context.close()
