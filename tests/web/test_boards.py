@@ -204,7 +204,7 @@ def test_two_people_play_werewolf_on_two_screens(browser: Any, server: LiveServe
         {
             "game": "werewolf",
             "players": 5,
-            # no seed: a creator may choose one only when every other seat is a bot
+            # Two people at the table: the server draws the seed (a chosen one is refused).
             "seats": [{"kind": "human"}] * 2 + [{"kind": "bot"}] * 3,
         },
     )
