@@ -436,6 +436,12 @@ def _display(st: EnqState) -> dict[str, Any]:
                 "name": r["name"],
                 "faction": r["faction"],
                 "faction_name": FACTION_NAMES[r["faction"]],
+                "objectives": [
+                    o["text"]
+                    if "Apple" in o["text"]  # "1 Apple per ..." says its own worth
+                    else f"{o['text']} (+{o['apples']} Apple{'' if o['apples'] == 1 else 's'})"
+                    for o in r["objectives"]
+                ],
             }
             for r in st.content["roles"]
         ],
