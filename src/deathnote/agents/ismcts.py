@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from deathnote.agents.base import Agent, Observation, RandomAgent
+from deathnote.agents.base import Agent, Observation
 from deathnote.engine.actions import Action, Seat
 from deathnote.engine.errors import DeathNoteError
 
@@ -115,6 +115,7 @@ class IsmctsAgent(Agent):
         #: figures of the last search (for the bench and the arena)
         self.last_sims = 0
         self.last_seconds = 0.0
+        self._bits: Callable[[int], int] = random.Random(0).getrandbits
 
     def choose(self, obs: Observation) -> Action:
         """The most visited root action after the budget's simulations."""
@@ -197,8 +198,9 @@ class IsmctsAgent(Agent):
         self.last_sims = done
         return root
 
-    def _policy(self, rng: random.Random) -> Callable[[Match, Seat], Action]:
-        """The rollout policy: one action for a seat of a world."""
+    def _policy(self, rng: random.Random) -> Callable[[Match, Seat], Action] | None:
+        """The rollout policy: one action for a seat of a world (None: uniformly random)."""
+        self._bits = rng.getrandbits
         if self.rollout == "heuristic":
             from deathnote.agents import make_agent
 
@@ -213,16 +215,30 @@ class IsmctsAgent(Agent):
                 )
 
             return heuristic
-        random_bot = RandomAgent(self.seat)
+        return None
 
-        def uniform(world: Match, seat: Seat) -> Action:
-            return random_bot.choose(Observation(seat, world.legal(seat), dict, rng))
-
-        return uniform
-
-    def _rewards(self, world: Match, policy: Callable[[Match, Seat], Action]) -> dict[Seat, float]:
+    def _rewards(
+        self, world: Match, policy: Callable[[Match, Seat], Action] | None
+    ) -> dict[Seat, float]:
         """Play the world out; 1 for each winning seat, 0 for the others (0.5 if no end)."""
         pending, submit = world.pending, world.submit
+        if policy is None:
+            # The random play-out inline (the hottest loop of the search): the same draws
+            # as RandomAgent.choose.
+            legal_of, outcome_of, bits = world.legal, world.outcome, self._bits
+            for _ in range(MAX_ROLLOUT):
+                seat = min(pending())
+                legal = legal_of(seat)
+                n = len(legal)
+                k = n.bit_length()
+                r = bits(k)
+                while r >= n:
+                    r = bits(k)
+                submit(seat, legal[r])
+                outcome = outcome_of()
+                if outcome is not None:
+                    return dict.fromkeys(outcome.winning_seats, 1.0)
+            return dict.fromkeys(range(world.players), 0.5)
         for _ in range(MAX_ROLLOUT):
             seat = min(pending())
             submit(seat, policy(world, seat))
