@@ -162,3 +162,14 @@ def test_heuristic_rollouts_play() -> None:
     bot = IsmctsAgent(seat, "icg", sims=5, seconds=None, rollout="heuristic")
     assert bot.choose(observe(match, seat, random.Random(3))) in match.legal(seat)
     assert bot.last_sims == (5 if len(match.legal(seat)) > 1 else 0)
+
+
+def test_bench_counts_the_search_simulations() -> None:
+    from deathnote.sim.runner import bench_search
+
+    result = bench_search("confrontation", 2, {}, 0.3, "ismcts:sims=20")
+    assert result["moves_searched"] >= 1
+    assert result["simulations"] == 20 * result["moves_searched"]
+    assert result["simulations_per_second"] > 0
+    with pytest.raises(DeathNoteError, match="not a search agent"):
+        bench_search("confrontation", 2, {}, 0.1, "heuristic")
