@@ -24,7 +24,8 @@ PY = BIN / "python"
 
 
 def ensure_venv() -> None:
-    """Create the virtual environment and install the project with its dev extras."""
+    """Create the virtual environment and install the project with its dev and rl extras
+    (the test suite runs PettingZoo's and Gymnasium's own API tests)."""
     if sys.version_info < (3, 11):  # noqa: UP036  (a clear message on an old Python)
         sys.exit("deathnote needs Python 3.11 or newer")
     if not PY.exists():
@@ -36,7 +37,7 @@ def ensure_venv() -> None:
         return
     print("installing deathnote and its dependencies", file=sys.stderr)
     subprocess.run([str(PY), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
-    subprocess.run([str(PY), "-m", "pip", "install", "-q", "-e", f"{ROOT}[dev]"], check=True)
+    subprocess.run([str(PY), "-m", "pip", "install", "-q", "-e", f"{ROOT}[dev,rl]"], check=True)
     stamp.write_text(digest)
 
 

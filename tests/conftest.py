@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -15,3 +16,17 @@ def toy_registered() -> Iterator[None]:
     table["toy"] = TOY
     yield
     table.pop("toy", None)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Print the fuzz tests' counts (tests/server/test_fuzz.py) (kept in user_properties, so they survive xdist)."""
+    lines = [
+        value
+        for report in terminalreporter.stats.get("passed", [])
+        for name, value in getattr(report, "user_properties", [])
+        if name == "fuzz"
+    ]
+    if lines:
+        terminalreporter.section("fuzz counts")
+        for line in lines:
+            terminalreporter.line(line)

@@ -137,6 +137,17 @@ def test_a_forced_covert_step_takes_the_whole_time_budget() -> None:
     assert time.perf_counter() - start < 0.05
 
 
+def test_without_a_sampler_it_plays_as_the_heuristic() -> None:
+    match = heuristic_position("confrontation", 2, 2, 3)
+    seat = min(match.pending())
+    view = match.view(seat)
+    bare = Observation(seat, match.legal(seat), lambda: view, random.Random(4))
+    bot = IsmctsAgent(seat, "confrontation", sims=10, seconds=None)
+    plain = make_agent("confrontation", "heuristic", seat)
+    again = Observation(seat, match.legal(seat), lambda: view, random.Random(4))
+    assert bot.choose(bare) == plain.choose(again)
+
+
 def test_levels_and_settings_by_name() -> None:
     for game_id in games():
         assert {"ismcts", "ismcts-normal", "ismcts-hard"} <= set(agent_names(game_id))

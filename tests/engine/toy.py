@@ -1,8 +1,49 @@
-"""A tiny game for testing the engine core: secret simultaneous picks, a die, a secret.
+"""A tiny game for testing the engine core, and the worked example of the ``Game`` contract:
+secret simultaneous picks, a die, a secret.
 
 Each round both seats secretly pick "odd" or "even"; a die is rolled; a seat whose pick
-matches the die's parity scores. Seat 0 also holds a secret number it alone may see.
-First to 3 points wins (seat 0 wins ties).
+matches the die's parity scores. Seat 0 also holds a secret number it alone may see (told
+by a set-up event). First to 3 points wins (seat 0 wins ties).
+
+Played through the Match API, as every front end and bot plays a game (the suite runs
+this as a doctest):
+
+>>> import random
+>>> from deathnote.engine import Match, registry
+>>> registry.games()["toy"] = TOY  # a real game is found in deathnote.games.<id>
+>>> match = Match.create("toy", 2, seed=5)
+>>> sorted(match.pending())  # both seats pick at once
+[0, 1]
+>>> [action.label for action in match.legal(0)]
+['Pick odd', 'Pick even']
+>>> [entry["text"] for entry in match.view(0)["log"]], match.view(1)["log"]
+(['Your secret is 80.'], [])
+>>> match.submit(0, {"kind": "pick", "parity": "odd"})[0].text
+'Player 1 has chosen.'
+>>> match.view(1)["state"]  # seat 1 sees that seat 0 chose, not what
+{'points': [0, 0], 'chosen': [0]}
+>>> match.submit(1, {"kind": "pick", "parity": 2})
+Traceback (most recent call last):
+  ...
+deathnote.engine.errors.IllegalAction: 'pick' is not a legal move now
+>>> twin = match.fork()  # an independent copy: playing it leaves the match as it is
+>>> _ = twin.submit(1, twin.legal(1)[1])
+>>> len(match.actions), len(twin.actions)
+(1, 2)
+>>> world = match.sample_world(1, random.Random(3))  # what seat 1 cannot tell apart
+>>> world.view(1) == match.view(1), world.state.secret != match.state.secret
+(True, True)
+>>> match.action_id({"kind": "pick", "parity": "even"}), match.legal_mask(1).tolist()
+(1, [1, 1])
+>>> match.observation_tensor(1).tolist()  # points, "I have picked", the secret if seen
+[0.0, 0.0, 0.0, 0.0]
+>>> record = match.record()
+>>> Match.replay(record).view(0) == match.view(0)
+True
+>>> del registry.games()["toy"]
+
+``python -m deathnote.engine.conformance GAME`` (or ``tests/engine/test_conformance.py``
+for the toy) checks a game against the whole contract.
 """
 
 from __future__ import annotations
@@ -78,10 +119,28 @@ class ToyGame(Game):
     ) -> ToyState:
         return ToyState(secret=rng.randint(1, 100))
 
+    def setup(
+        self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
+    ) -> tuple[ToyState, list[Event]]:
+        state = self.new_state(players, options, content, rng)
+        return state, [Event.private([0], f"Your secret is {state.secret}.", secret=state.secret)]
+
+    def hidden_values(self, state: ToyState, viewer: Viewer) -> dict[str, set[Any]]:
+        """The secret (1..100) for all but seat 0; a pick made by the other seat."""
+        out: dict[str, set[Any]] = {}
+        out["secret"] = {state.secret} if viewer in (0, "omniscient") else set(range(1, 101))
+        for seat, pick in state.picks.items():
+            out[f"pick{seat}"] = {pick} if viewer in (seat, "omniscient") else {"odd", "even"}
+        return out
+
     def pending(self, state: ToyState) -> dict[Seat, Decision]:
         if self.outcome(state):
             return {}
-        return {s: Decision("pick", "Odd or even?") for s in (0, 1) if s not in state.picks}
+        return {
+            s: Decision("pick", "Odd or even?", data={"round": state.rounds + 1})
+            for s in (0, 1)
+            if s not in state.picks
+        }
 
     def legal(self, state: ToyState, seat: Seat) -> Sequence[Action]:
         return PICKS

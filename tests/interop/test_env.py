@@ -1,34 +1,39 @@
+"""MatchEnv is the PettingZoo AEC environment under its old name."""
+
 from __future__ import annotations
 
-import pytest
+import subprocess
+import sys
 
-from deathnote.engine import IllegalAction
 from deathnote.interop import MatchEnv
-
-pytestmark = pytest.mark.usefixtures("toy_registered")
-
-
-def test_env_plays_to_the_end_with_rewards() -> None:
-    env = MatchEnv("toy")
-    obs = env.reset(seed=4)
-    assert env.rewards() == {0: 0.0, 1: 0.0}
-    steps = 0
-    while not env.done:
-        assert obs["viewer"] == env.agent_selection
-        obs = env.step(env.rng.randrange(len(obs["legal"])))
-        steps += 1
-    rewards = env.rewards()
-    assert sorted(rewards.values()) == [-1.0, 1.0]
-    winner = env.match.outcome().winning_seats[0]  # type: ignore[union-attr]
-    assert rewards[winner] == 1.0
-    assert steps == len(env.match.actions)  # type: ignore[union-attr]
+from deathnote.interop.pettingzoo import DeathNoteAECEnv
 
 
-def test_env_rejects_bad_index_and_use_before_reset() -> None:
-    env = MatchEnv("toy")
-    with pytest.raises(IllegalAction, match="reset"):
-        env.step(0)
+def test_match_env_is_the_pettingzoo_aec_env() -> None:
+    assert MatchEnv is DeathNoteAECEnv
+    env = MatchEnv("confrontation")
     env.reset(seed=1)
-    with pytest.raises(IllegalAction, match=r"0\.\.1"):
-        env.step(7)
-    assert env.match is not None and env.match.actions == []
+    assert env.possible_agents == ["player_0", "player_1"]
+
+
+def test_interop_package_imports_without_the_learning_libraries() -> None:
+    code = (
+        "import sys; sys.modules['pettingzoo'] = None; sys.modules['gymnasium'] = None\n"
+        "sys.modules['pyspiel'] = None\n"
+        "import deathnote.interop, deathnote.engine\n"
+        "print('ok')"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "ok"
+
+
+def test_learning_libraries_are_an_extra_not_a_main_dependency() -> None:
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    main = " ".join(project["project"]["dependencies"])
+    extras = project["project"]["optional-dependencies"]
+    for name in ("pettingzoo", "gymnasium", "open_spiel"):
+        assert name not in main
+        assert any(dep.startswith(name) for dep in extras["rl"])

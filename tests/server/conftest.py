@@ -11,6 +11,10 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from deathnote.server.app import create_app
+from deathnote.server.config import Limits
+
+#: The tests' app: the default limits, except the rates (tests send faster than people).
+TEST_LIMITS = Limits(room_rate="10000/minute", messages_per_second=10_000)
 
 MAX_MESSAGES = 200  # bound on messages read while waiting for one
 
@@ -18,7 +22,9 @@ MAX_MESSAGES = 200  # bound on messages read while waiting for one
 @pytest.fixture
 def app(tmp_path: Path) -> FastAPI:
     """An app storing its rooms in a fresh SQLite file; bots move without delay."""
-    return create_app(str(tmp_path / "rooms.db"), bot_delay=0.0, idle_seconds=0.3)
+    return create_app(
+        str(tmp_path / "rooms.db"), bot_delay=0.0, idle_seconds=0.3, limits=TEST_LIMITS
+    )
 
 
 @pytest.fixture

@@ -16,8 +16,7 @@ def test_games_endpoint(client: TestClient) -> None:
     games = {g["id"]: g for g in client.get("/api/games").json()}
     assert "confrontation" in games and "enquete" in games
     assert games["confrontation"]["seat_names"] == ["Kira", "L"]
-    assert games["confrontation"]["board"] is True
-    assert games["enquete"]["board"] is False
+    assert all(g["board"] is True for g in games.values())  # every game has a drawn board
     assert "random" in games["confrontation"]["agents"]
 
 
@@ -186,20 +185,38 @@ def test_rematch_keeps_the_seats_and_gives_each_token_its_own_link(client: TestC
 def test_replay_opens_after_the_end_for_every_viewer(client: TestClient) -> None:
     created = new_room(client)
     room = created["room"]
-    assert client.get(f"/api/rooms/{room}/replay").status_code == 409
+    token = created["links"]["spectator"].split("token=")[1]
+    base = f"/api/rooms/{room}/replay?token={token}"
+    assert client.get(base).status_code == 409
     finish_by_accusation(client, created)
-    full = client.get(f"/api/rooms/{room}/replay").json()
+    full = client.get(base).json()
     assert full["steps"] == full["step"] == 2
     assert full["view"]["outcome"] is not None and full["last"].startswith("L: ")
-    start = client.get(f"/api/rooms/{room}/replay?viewer=1&step=0").json()
+    start = client.get(f"{base}&viewer=1&step=0").json()
     assert start["step"] == 0 and start["view"]["outcome"] is None
     assert start["view"]["state"]["notebook"]["role"] == "l"
     assert start["view"]["state"]["identity"] is None and start["last"] is None
-    kira = client.get(f"/api/rooms/{room}/replay?viewer=0&step=1").json()
+    kira = client.get(f"{base}&viewer=0&step=1").json()
     assert kira["view"]["state"]["notebook"]["role"] == "kira"
-    spectator = client.get(f"/api/rooms/{room}/replay?viewer=spectator&step=1").json()
+    spectator = client.get(f"{base}&viewer=spectator&step=1").json()
     assert spectator["view"]["state"]["notebook"] is None
-    assert client.get(f"/api/rooms/{room}/replay?viewer=5").status_code == 400
-    assert client.get(f"/api/rooms/{room}/replay?viewer=god").status_code == 400
-    assert client.get(f"/api/rooms/{room}/replay?step=x").status_code == 422
+    assert client.get(f"{base}&viewer=5").status_code == 400
+    assert client.get(f"{base}&viewer=god").status_code == 400
+    assert client.get(f"{base}&step=x").status_code == 422
     assert client.get("/api/rooms/none/replay").status_code == 404
+
+
+def test_the_replay_needs_one_of_the_rooms_links(client: TestClient) -> None:
+    created = new_room(client)
+    other = new_room(client)
+    finish_by_accusation(client, created)
+    room = created["room"]
+    # The room id alone, a wrong token or another room's token: refused.
+    for token in ("", "wrong", other["creator_token"]):
+        refused = client.get(f"/api/rooms/{room}/replay?token={token}")
+        assert refused.status_code == 403 and "links" in refused.json()["error"]
+    # Any of the room's own links opens it: each seat, the spectators, the creator.
+    tokens = [link.split("token=")[1] for link in created["links"]["seats"]]
+    tokens += [created["links"]["spectator"].split("token=")[1], created["creator_token"]]
+    for token in tokens:
+        assert client.get(f"/api/rooms/{room}/replay?token={token}").status_code == 200

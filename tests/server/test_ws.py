@@ -88,9 +88,15 @@ BAD_MESSAGES: list[tuple[Any, str]] = [
     ('{"type": "act", "action": {"kind": "fly"}}', "not a legal move"),
     ('{"type": "act", "action": {"kind": "chase", "side": "A"}}', "not a legal move"),
     ('{"type": "act", "action": {"kind": "follow"}, "seat": 0}', "cannot act for seat 0"),
-    ('{"type": "act", "action": {"kind": "follow"}, "seat": "L"}', "cannot act for seat"),
+    ('{"type": "act", "action": {"kind": "follow"}, "seat": "L"}', "'seat' must be a whole"),
+    ('{"type": "act", "action": {"kind": "follow"}, "seat": true}', "'seat' must be a whole"),
     ('{"type": "act", "action": {"kind": "follow"}, "step": -1}', "moved on"),
-    ('{"type": "act", "action": {"kind": "follow"}, "step": "0"}', "moved on"),
+    ('{"type": "act", "action": {"kind": "follow"}, "step": "0"}', "'step' must be a whole"),
+    ('{"type": "act", "action": {"kind": "follow"}, "step": false}', "'step' must be a whole"),
+    ('{"type": "act", "action": {"kind": "follow"}, "as": 1}', "has no field 'as'"),
+    # Action.make raised TypeError on this field name, which closed the socket.
+    ('{"type": "act", "action": {"kind": "x", "cls": 1}}', "malformed action"),
+    ('{"type": "ping", "extra": 1}', "has no field 'extra'"),
     ('{"type": "rematch"}', "once the game is over"),
     ("x" * 70_000, "too long"),
 ]

@@ -43,6 +43,11 @@ class Observation:
         self._view: dict[str, Any] | None = None
         self._sampler = sampler
 
+    @property
+    def can_sample(self) -> bool:
+        """Whether this observation carries a world sampler."""
+        return self._sampler is not None
+
     def sample_world(self, rng: random.Random) -> Match:
         """One world drawn from ``rng`` among those this seat cannot rule out."""
         if self._sampler is None:

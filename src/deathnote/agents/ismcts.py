@@ -116,11 +116,15 @@ class IsmctsAgent(Agent):
         self.last_sims = 0
         self.last_seconds = 0.0
         self._bits: Callable[[int], int] = random.Random(0).getrandbits
+        self._plain: Agent | None = None
 
     def choose(self, obs: Observation) -> Action:
         """The most visited root action after the budget's simulations."""
         start = time.perf_counter()
         legal = obs.legal
+        if not obs.can_sample:
+            # Handed a bare view (no sampler): play as the heuristic bot rather than fail.
+            return self._fallback().choose(obs)
         if len(legal) == 1:
             # Nothing to search, but a covert answer must not come faster than a real
             # choice: with a time budget, wait it out.
@@ -136,6 +140,16 @@ class IsmctsAgent(Agent):
         best = max(legal, key=lambda a: (stats[a][0], stats[a][1]) if a in stats else (-1, 0))
         self.last_seconds = time.perf_counter() - start
         return best
+
+    def _fallback(self) -> Agent:
+        from deathnote.agents import make_agent
+
+        if self._plain is None:
+            try:
+                self._plain = make_agent(self.game_id, "heuristic", self.seat)
+            except DeathNoteError:
+                self._plain = make_agent(self.game_id, "random", self.seat)
+        return self._plain
 
     def search(self, obs: Observation, start: float) -> Node:
         """Run the simulations; the root node's statistics."""

@@ -7,6 +7,9 @@ from typing import Annotated
 
 import typer
 
+from deathnote.server.config import FRAME_FACTOR, Limits
+
+DEFAULTS = Limits()
 DEFAULT_DB = str(Path.home() / ".deathnote" / "deathnote.db")
 
 
@@ -22,6 +25,41 @@ def serve(
     idle_seconds: Annotated[
         float, typer.Option(help="Seconds before the creator may hand an asked seat to a bot.")
     ] = 60.0,
+    max_body_bytes: Annotated[
+        int, typer.Option(help="Largest HTTP request body in bytes (larger: 413).")
+    ] = DEFAULTS.max_body_bytes,
+    max_options_bytes: Annotated[
+        int, typer.Option(help="Largest options of a new room, as JSON bytes.")
+    ] = DEFAULTS.max_options_bytes,
+    max_message_bytes: Annotated[
+        int,
+        typer.Option(
+            help=f"Largest WebSocket message handled (larger: an error; over {FRAME_FACTOR}x "
+            "this the socket closes with code 1009)."
+        ),
+    ] = DEFAULTS.max_message_bytes,
+    room_rate: Annotated[
+        str, typer.Option(help="New rooms per client address, e.g. 20/minute (more: 429).")
+    ] = DEFAULTS.room_rate,
+    max_live_rooms: Annotated[
+        int, typer.Option(help="Rooms held in memory at once (a new room beyond: 503).")
+    ] = DEFAULTS.max_live_rooms,
+    unopened_room_seconds: Annotated[
+        float, typer.Option(help="Seconds after which a room nobody opened is deleted.")
+    ] = DEFAULTS.unopened_room_seconds,
+    connections_per_room: Annotated[
+        int, typer.Option(help="Live WebSocket connections of one room.")
+    ] = DEFAULTS.connections_per_room,
+    messages_per_second: Annotated[
+        int, typer.Option(help="Messages per second one connection may send (more: an error).")
+    ] = DEFAULTS.messages_per_second,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="An origin (https://host:port) whose pages may open the play WebSocket "
+            "besides this server's own; repeat for several."
+        ),
+    ] = None,
     debug_memory: Annotated[
         bool, typer.Option(hidden=True, help="Trace memory and expose /api/debug/memory.")
     ] = False,
@@ -33,8 +71,23 @@ def serve(
     from deathnote.server.app import create_app
 
     try:
+        limits = Limits(
+            max_body_bytes=max_body_bytes,
+            max_options_bytes=max_options_bytes,
+            max_message_bytes=max_message_bytes,
+            room_rate=room_rate,
+            max_live_rooms=max_live_rooms,
+            unopened_room_seconds=unopened_room_seconds,
+            connections_per_room=connections_per_room,
+            messages_per_second=messages_per_second,
+            allowed_origins=tuple(allow_origin or ()),
+        )
         app = create_app(
-            db, bot_delay=bot_delay, idle_seconds=idle_seconds, debug_memory=debug_memory
+            db,
+            bot_delay=bot_delay,
+            idle_seconds=idle_seconds,
+            debug_memory=debug_memory,
+            limits=limits,
         )
     except DeathNoteError as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -46,7 +99,7 @@ def serve(
         host=host,
         port=port,
         log_level="warning",
-        ws_max_size=64 * 1024,
+        ws_max_size=FRAME_FACTOR * limits.max_message_bytes,
         ws_per_message_deflate=False,
     )
 

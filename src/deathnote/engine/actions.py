@@ -33,14 +33,43 @@ def _freeze(key: str, value: Any) -> ArgValue:
     raise IllegalAction(f"malformed action: field {key!r} holds {value!r}")
 
 
-@dataclass(frozen=True, slots=True)
+def _same_types(a: tuple[tuple[str, ArgValue], ...], b: tuple[tuple[str, ArgValue], ...]) -> bool:
+    """Whether two equal argument tuples also hold values of the same types (True == 1 in
+    Python, but a boolean is not a number here)."""
+    for (_ka, va), (_kb, vb) in zip(a, b, strict=True):
+        if type(va) is not type(vb):
+            return False
+        if type(va) is tuple:
+            for x, y in zip(va, vb, strict=True):  # type: ignore[arg-type]
+                if type(x) is not type(y):
+                    return False
+    return True
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean (true/false)"
+    if isinstance(value, int):
+        return "a number"
+    if isinstance(value, str):
+        return "a text"
+    if value is None:
+        return "null"
+    return "a list"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Action:
     """One choice a seat makes, e.g. ``Action.make("chase", side="A")``.
 
-    Equality ignores the label, so an action parsed from JSON equals the legal one.
+    Equality ignores the label, so an action parsed from JSON equals the legal one. It is
+    type-strict: a boolean is not a number (in Python ``True == 1``), so
+    ``{"criminal": true}`` is not the action ``criminal=1``.
 
     >>> Action.make("chase", "Go to scene A", side="A") == Action.from_json({"kind": "chase", "side": "A"})
     True
+    >>> Action.make("news", criminal=1) == Action.make("news", criminal=True)
+    False
     """
 
     kind: str
@@ -87,8 +116,61 @@ class Action:
                 raise IllegalAction("malformed action: field names must be strings")
         return cls.make(kind, **args)
 
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Action:
+            return NotImplemented
+        o: Action = other
+        if self.kind != o.kind or self.args != o.args:
+            return False
+        return self.args is o.args or _same_types(self.args, o.args)
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        # hash(True) == hash(1): equal hashes for unequal actions are allowed.
+        return hash((self.kind, self.args))
+
+    def loosely_equals(self, other: Action) -> bool:
+        """Equal when booleans and numbers are not told apart (to explain a rejection)."""
+        return self.kind == other.kind and self.args == other.args
+
     def __str__(self) -> str:
         return self.label or self.kind
+
+
+def type_mismatch(action: Action, legal: Iterable[Action]) -> str | None:
+    """Why ``action`` is not legal if it differs from a legal action only in a value's type
+    (a boolean where a number is expected, or the reverse); None otherwise."""
+    for candidate in legal:
+        if not action.loosely_equals(candidate):
+            continue
+        for (key, got), (_k, want) in zip(action.args, candidate.args, strict=True):
+            pairs = zip(got, want, strict=True) if type(got) is tuple else [(got, want)]  # type: ignore[arg-type]
+            for g, w in pairs:
+                if type(g) is not type(w):
+                    return f"field {key!r} must be {_type_name(w)}, not {g!r}"
+    return None
+
+
+_ATOM_TYPES = frozenset({str, int, float, bool, type(None)})
+
+
+def json_copy(value: Any) -> Any:
+    """A fresh copy of a JSON value (dicts and lists copied all the way down), so a view
+    never hands out an object the match keeps."""
+    kind = type(value)
+    if kind in _ATOM_TYPES:
+        return value
+    atoms = _ATOM_TYPES
+    if kind is dict:
+        return {k: v if type(v) in atoms else json_copy(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [v if type(v) in atoms else json_copy(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: json_copy(v) for k, v in value.items()}
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +190,7 @@ class Decision:
 
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
-        return {"kind": self.kind, "prompt": self.prompt, "data": dict(self.data)}
+        return {"kind": self.kind, "prompt": self.prompt, "data": json_copy(self.data)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,8 +219,8 @@ class Event:
         return isinstance(viewer, int) and viewer in self.audience
 
     def to_json(self) -> dict[str, Any]:
-        """JSON form (without the audience)."""
-        return {"text": self.text, "data": dict(self.data)}
+        """JSON form (without the audience): a fresh copy, all the way down."""
+        return {"text": self.text, "data": json_copy(self.data) if self.data else {}}
 
 
 @dataclass(frozen=True, slots=True)

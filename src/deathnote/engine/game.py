@@ -5,10 +5,18 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat, Viewer
+from deathnote.engine.actions import (
+    Action,
+    Decision,
+    Event,
+    Outcome,
+    Seat,
+    Viewer,
+    type_mismatch,
+)
 from deathnote.engine.errors import IllegalAction
 
 if TYPE_CHECKING:
@@ -19,15 +27,53 @@ if TYPE_CHECKING:
     from deathnote.engine.spaces import ActionSpace
 
 
-def not_legal(action: Action) -> IllegalAction:
-    """The error for an action that is well-formed but not among the legal ones."""
-    return IllegalAction(f"{action.label or action.kind!r} is not a legal move now")
+def not_legal(action: Action, why: str | None = None) -> IllegalAction:
+    """The error for an action that is well-formed but not among the legal ones; ``why``
+    (e.g. from ``actions.type_mismatch``) says what was expected."""
+    text = f"{action.label or action.kind!r} is not a legal move now"
+    return IllegalAction(f"{text}: {why}" if why else text)
 
 
 class Game(ABC):
     """Rules of one game. Stateless: every method takes the game state it works on.
 
-    A game module exposes one instance as ``GAME`` in ``deathnote.games.<id>``.
+    A game module exposes one instance as ``GAME`` in ``deathnote.games.<id>``. The
+    ``Match`` does everything shared (checking actions, the record, the log and who may
+    see each entry, forks, sampled worlds, masks); a game supplies the rules through the
+    methods below. ``tests/engine/toy.py`` is a complete small example (its docstring is a
+    doctest run by the suite), and ``python -m deathnote.engine.conformance GAME`` checks a
+    game against everything this contract says.
+
+    What a game promises:
+
+    - **Data is JSON.** Options are a JSON object validated by ``options_model``
+      (``parse_options``); content (maps, decks, roles) is JSON-ready data, shared by every
+      state and every fork and never changed once loaded. A record (game, rules version,
+      options, content digest, seed, actions) replays to the identical match.
+    - **The state** is a plain data object owned by one match. Only ``apply`` (and
+      ``setup``/``new_state``, which make it) change it; every other method reads it.
+      ``pending``, ``legal``, ``view`` and ``outcome`` are functions of the state alone.
+      ``fork_state`` copies it independently (content shared); ``sample_state`` redraws
+      what a viewer cannot see. All randomness comes from the ``rng`` argument, drawn
+      through ``deathnote.engine.rng`` (``below``, ``choice``, ``shuffle``, ...) so that
+      ``RNG_VERSION`` in every record names the draws; nothing may depend on the iteration
+      order of a set of strings (it changes with ``PYTHONHASHSEED``).
+    - **Decisions.** ``pending`` names every seat that must decide now (several at once for
+      simultaneous secret choices) with a ``Decision`` whose ``kind`` and ``data`` a bot or
+      screen dispatches on. A decision that would tell other seats a secret is ``covert``,
+      and then nothing another viewer sees (phase, prompts, log, order of steps) may
+      differ from the same match where that seat has nothing to decide: ask every
+      eligible seat alike instead of only the one holding the card.
+    - **Actions.** ``legal`` lists a pending seat's actions (every one with a label for
+      people). ``apply`` never raises on a legal action; ``check`` raises
+      ``IllegalAction`` on anything else and changes nothing (action equality is
+      type-strict: a boolean is not a number). ``action_space`` numbers every action.
+    - **Views** are built by listing what the viewer may see: JSON-ready (objects with text
+      keys, lists, text, numbers, booleans, null; no tuples) and fresh objects every call,
+      sharing no list or dict with the state or the content, so a front end may change a
+      view it got without touching the match.
+    - **The end.** ``outcome`` is None until the game is over, then the winners and the
+      winning seats; random play always reaches it.
     """
 
     id: ClassVar[str]
@@ -74,7 +120,8 @@ class Game(ABC):
     def new_state(
         self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
     ) -> Any:
-        """A fresh game state; all randomness from ``rng``."""
+        """A fresh game state; all randomness from ``rng``; ``content`` is shared, not
+        copied into the state."""
 
     def setup(
         self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
@@ -95,19 +142,24 @@ class Game(ABC):
 
     @abstractmethod
     def apply(self, state: Any, seat: Seat, action: Action, rng: random.Random) -> list[Event]:
-        """Carry out a legal action (already checked) and return the new events."""
+        """Carry out a legal action (already checked) and return the new events, each with
+        its audience. It never raises on a legal action (a bug that does is caught by the
+        Match, which restores the state from the record and re-raises)."""
 
     def check(self, state: Any, seat: Seat, action: Action) -> None:
         """Raise IllegalAction with a clear reason if the action is not legal.
 
         The default tests membership in ``legal``; games with huge action spaces override.
         """
-        if action not in self.legal(state, seat):
-            raise not_legal(action)
+        legal = self.legal(state, seat)
+        if action not in legal:
+            raise not_legal(action, type_mismatch(action, legal))
 
     @abstractmethod
     def view(self, state: Any, viewer: Viewer) -> dict[str, Any]:
-        """What the viewer may see of the state, JSON-ready; built by listing, not deleting."""
+        """What the viewer may see of the state: JSON-ready, built by listing (not by
+        deleting secrets), made of fresh lists and dicts on every call (nothing shared
+        with the state or the content)."""
 
     @abstractmethod
     def outcome(self, state: Any) -> Outcome | None:
@@ -131,6 +183,14 @@ class Game(ABC):
         which). ``state`` is not changed.
         """
         raise NotImplementedError(f"{self.id} cannot sample hidden worlds yet")
+
+    def hidden_values(self, state: Any, viewer: Viewer) -> Mapping[str, Collection[Any]] | None:
+        """An optional probe for the conformance suite's coverage check: for each hidden
+        quantity (e.g. ``"kira"``), the values ``viewer`` cannot rule out; for the
+        omniscient viewer, the true value alone. Over many ``sample_state`` draws every
+        such value must appear, and no other. None (the default): no probe; the suite then
+        only checks that the worlds sampled for a blind viewer vary."""
+        return None
 
     # -- numbers for learning ----------------------------------------------------------
     def action_space(self, players: int, options: Mapping[str, Any]) -> ActionSpace:

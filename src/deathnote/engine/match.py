@@ -18,23 +18,59 @@ from deathnote.engine.actions import (
     Outcome,
     Seat,
     Viewer,
+    type_mismatch,
 )
 from deathnote.engine.errors import IllegalAction, OptionsError, ReplayError
 from deathnote.engine.game import Game, not_legal
 from deathnote.engine.registry import get_game
+from deathnote.engine.rng import RNG_VERSION
 
 if TYPE_CHECKING:
     import numpy as np
 
     from deathnote.engine.spaces import ActionSpace
 
-RECORD_FORMAT = 1
+#: The record layout. Format 2 adds ``rng_version`` and requires ``rules_version``.
+#: Format 1 (records written before it, and records with no ``format`` field) may lack
+#: both: a missing ``rules_version`` is read as the current one (those records predate
+#: version checks) and a missing ``rng_version`` as 1 (the draws of CPython's
+#: ``random.Random``, which ``engine.rng`` version 1 reproduces).
+RECORD_FORMAT = 2
+RECORD_FORMATS = (1, 2)
 
 
 def content_digest(content: Any) -> str:
     """A stable digest of content data (canonical JSON, sorted keys)."""
     blob = orjson.dumps(content, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
     return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def check_versions(record: Mapping[str, Any], game: Game) -> None:
+    """Refuse a record made under another record format, rules version or random generator
+    version (see ``RECORD_FORMAT`` for what a format-1 record may leave out)."""
+    fmt = record.get("format", 1)
+    if isinstance(fmt, bool) or fmt not in RECORD_FORMATS:
+        raise ReplayError(
+            f"record format {fmt!r} is unknown (this version reads formats "
+            f"{', '.join(map(str, RECORD_FORMATS))})"
+        )
+    legacy = fmt == 1
+    rules = record.get("rules_version")
+    if rules is None and not legacy:
+        raise ReplayError(f"record format {fmt} must give the rules_version")
+    if rules is not None and rules != game.rules_version:
+        raise ReplayError(
+            f"record is for {game.name} rules version {rules}, this is rules version "
+            f"{game.rules_version}: it cannot replay here"
+        )
+    drawn = record.get("rng_version")
+    if drawn is None and not legacy:
+        raise ReplayError(f"record format {fmt} must give the rng_version")
+    if drawn is not None and drawn != RNG_VERSION:
+        raise ReplayError(
+            f"record was drawn with random generator version {drawn}, this is version "
+            f"{RNG_VERSION}: it cannot replay here"
+        )
 
 
 class Match:
@@ -108,11 +144,7 @@ class Match:
             steps = list(record["actions"])
         except (KeyError, TypeError, ValueError) as exc:
             raise ReplayError(f"malformed record: {exc}") from None
-        if record.get("rules_version", game.rules_version) != game.rules_version:
-            raise ReplayError(
-                f"record is for rules version {record.get('rules_version')}, "
-                f"this is {game.rules_version}"
-            )
+        check_versions(record, game)
         opts = game.parse_options(players, options)
         if "content" in record and record["content"] is not None:
             data = record["content"]
@@ -183,7 +215,7 @@ class Match:
                     break
             else:
                 if action not in legal:
-                    raise not_legal(action)
+                    raise not_legal(action, type_mismatch(action, legal))
         else:
             self.game.check(self.state, seat, action)
         try:
@@ -337,6 +369,7 @@ class Match:
             "format": RECORD_FORMAT,
             "game": self.game.id,
             "rules_version": self.game.rules_version,
+            "rng_version": RNG_VERSION,
             "players": self.players,
             "options": self.options,
             "seed": self.seed,

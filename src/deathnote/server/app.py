@@ -1,11 +1,18 @@
-"""The FastAPI application: pages, the JSON API and the play WebSocket."""
+"""The FastAPI application: pages, the JSON API and the play WebSocket.
+
+Nothing a client sends names a server path, and nothing it sends runs long on the event
+loop: matches are built and replayed in worker threads, and every input is bounded by the
+server's ``Limits`` (see ``docs/security.md``).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import resource
+import time
 import tracemalloc
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -13,10 +20,13 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from pydantic import BaseModel, ConfigDict
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from deathnote.agents import agent_names
 from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Viewer
@@ -24,14 +34,28 @@ from deathnote.engine.errors import DeathNoteError, IllegalAction
 from deathnote.engine.match import Match
 from deathnote.engine.registry import games
 from deathnote.server import protocol
+from deathnote.server.config import Limits
 from deathnote.server.rooms import CREATOR_ROLE, Connection, Room, RoomManager
 from deathnote.server.storage import Storage
 
 WEB = Path(str(resources.files("deathnote") / "web"))
+log = logging.getLogger("deathnote.server")
+
+# WebSocket close codes of this server (besides 1009, a frame over the transport limit).
+CLOSE_FORBIDDEN = 4403  # a wrong or missing token, or a page of a foreign origin
+CLOSE_NOT_FOUND = 4404  # no such room
+CLOSE_UNAVAILABLE = 4409  # a room recorded under other rules
+CLOSE_FULL = 4429  # the room has its maximum of connections
 
 
 class CreateRoom(BaseModel):
-    """Body of ``POST /api/rooms``."""
+    """Body of ``POST /api/rooms``: strict JSON types, unknown fields (``content``) refused.
+
+    There is no way to name content or any other file: a room plays the game's shipped
+    content with the options given here as data.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     game: str
     players: int | None = None
@@ -43,6 +67,8 @@ class CreateRoom(BaseModel):
 class TokenBody(BaseModel):
     """A body carrying a room token (and, for a seat handed to a bot, the bot's name)."""
 
+    model_config = ConfigDict(extra="forbid", strict=True)
+
     token: str
     agent: str | None = None
 
@@ -51,31 +77,108 @@ def _page(name: str) -> FileResponse:
     return FileResponse(WEB / "templates" / name, media_type="text/html")
 
 
+class BodyLimit:
+    """ASGI middleware: an HTTP request body over ``max_bytes`` is answered 413.
+
+    A declared Content-Length over the limit is refused before reading; a body streamed
+    without one is counted as it arrives and refused as soon as it passes the limit.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.max_bytes):
+                await self._refuse(send)
+                return
+        received = 0
+
+        async def limited() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    raise HTTPException(413, self._message())
+            return message
+
+        await self.app(scope, limited, send)
+
+    def _message(self) -> str:
+        return f"the request body is too large (at most {self.max_bytes} bytes)"
+
+    async def _refuse(self, send: Send) -> None:
+        body = orjson.dumps({"error": self._message()})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """Whether a WebSocket from a page of ``origin`` may open here.
+
+    No Origin header: not a browser page (a terminal client, a bot), allowed. Otherwise the
+    origin must be this server's own (same host and port, http or https) or listed.
+    """
+    if origin is None:
+        return True
+    origin = origin.rstrip("/").lower()
+    if origin in (o.rstrip("/").lower() for o in allowed):
+        return True
+    return host is not None and origin in (f"http://{host.lower()}", f"https://{host.lower()}")
+
+
 def create_app(
     db: str,
     bot_delay: float = 0.0,
     idle_seconds: float = 60.0,
     debug_memory: bool = False,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The app, storing rooms in ``db`` (a SQLite path or a database URL)."""
+    limits = limits or Limits()
     storage = Storage(db)
-    manager = RoomManager(storage, bot_delay=bot_delay, idle_seconds=idle_seconds)
+    manager = RoomManager(storage, bot_delay=bot_delay, idle_seconds=idle_seconds, limits=limits)
+    room_rate = limits.room_rate_item()
+    room_limiter = MovingWindowRateLimiter(MemoryStorage())
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         manager.restore()
+        sweeper = asyncio.create_task(manager.sweep_forever())
         yield
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
         await manager.close()
         storage.close()
 
     app = FastAPI(title="deathnote", lifespan=lifespan)
     app.state.manager = manager
+    app.state.limits = limits
+    app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
 
-    def room_or_404(room_id: str) -> Room:
-        room = manager.get(room_id)
+    async def room_or_error(room_id: str) -> Room:
+        try:
+            room = await manager.get_off_loop(room_id)
+        except DeathNoteError as exc:
+            raise HTTPException(409, str(exc)) from None
         if room is None:
-            raise HTTPException(404, f"no room {room_id!r}")
+            raise HTTPException(404, f"no room {room_id[:40]!r}")
         return room
 
     def error(status: int, message: str) -> JSONResponse:
@@ -116,12 +219,32 @@ def create_app(
         ]
 
     @app.post("/api/rooms")
-    async def create_room(body: CreateRoom) -> Response:
+    async def create_room(body: CreateRoom, request: Request) -> Response:
         """A new room; the answer holds the invite links (keep it: it is the creator's)."""
+        address = request.client.host if request.client else "unknown"
+        if not room_limiter.hit(room_rate, "rooms", address):
+            reset = room_limiter.get_window_stats(room_rate, "rooms", address).reset_time
+            wait = max(1, round(reset - time.time()))
+            return JSONResponse(
+                {
+                    "error": f"too many new rooms from your address ({limits.room_rate}); "
+                    f"try again in {wait} s"
+                },
+                status_code=429,
+                headers={"Retry-After": str(wait)},
+            )
+        if manager.full():
+            return error(503, "the server holds as many rooms as it may; try again later")
         try:
-            room = manager.create(body.game, body.players, body.options, body.seats, body.seed)
+            room = await manager.create_off_loop(
+                body.game, body.players, body.options, body.seats, body.seed
+            )
         except DeathNoteError as exc:
             return error(400, str(exc))
+        except Exception:
+            # Never a traceback or an OS error's text to the client: it is logged here.
+            log.exception("creating a room failed")
+            return error(500, "the room could not be created (the error is logged)")
         room.kick_bots()
         return JSONResponse(
             {"room": room.id, "creator_token": room.stored.creator_token, "links": room.links()},
@@ -131,7 +254,7 @@ def create_app(
     @app.get("/api/rooms/{room_id}")
     async def room_info(room_id: str, token: str = "") -> Response:
         """Public room facts; with the creator token also the invite links."""
-        room = room_or_404(room_id)
+        room = await room_or_error(room_id)
         out: dict[str, Any] = {"room": room.public_info(SPECTATOR)}
         try:
             role, _seat = room.role_of(token)
@@ -144,7 +267,7 @@ def create_app(
     @app.post("/api/rooms/{room_id}/seats/{seat}/bot")
     async def hand_to_bot(room_id: str, seat: int, body: TokenBody) -> Response:
         """The creator hands an idle or absent seat to a bot."""
-        room = room_or_404(room_id)
+        room = await room_or_error(room_id)
         try:
             role, _ = room.role_of(body.token)
             if role != CREATOR_ROLE:
@@ -157,18 +280,27 @@ def create_app(
     @app.post("/api/rooms/{room_id}/rematch")
     async def rematch(room_id: str, body: TokenBody) -> Response:
         """The rematch room (same game, options and seats); the answer is this token's link."""
-        room = room_or_404(room_id)
+        room = await room_or_error(room_id)
         try:
             role, seat = room.role_of(body.token)
-            new = manager.rematch(room)
+            new, _told = manager.rematch(room)
         except IllegalAction as exc:
             return error(403 if "token" in str(exc) else 409, str(exc))
         return JSONResponse({"room": new.id, "url": new.link_for(role, seat)})
 
     @app.get("/api/rooms/{room_id}/replay")
-    async def replay(room_id: str, viewer: str = OMNISCIENT, step: int = -1) -> Response:
-        """A finished game's view after ``step`` actions (-1: the end) from any viewer."""
-        room = room_or_404(room_id)
+    async def replay(
+        room_id: str, token: str = "", viewer: str = OMNISCIENT, step: int = -1
+    ) -> Response:
+        """A finished game's view after ``step`` actions (-1: the end) from any viewer.
+
+        Open to the holders of the room's links (any seat, the spectators, the creator).
+        """
+        room = await room_or_error(room_id)
+        try:
+            room.role_of(token)
+        except IllegalAction as exc:
+            return error(403, f"the replay needs one of the room's links: {exc}")
         if room.match.outcome() is None:
             return error(409, "the replay opens once the game is over")
         total = len(room.match.actions)
@@ -180,7 +312,7 @@ def create_app(
             return error(400, str(exc))
         record = room.match.record()
         record["actions"] = record["actions"][:step]
-        view = Match.replay(record).view(who)
+        view = (await asyncio.to_thread(Match.replay, record)).view(who)
         return JSONResponse(
             {
                 "room": room.public_info(),
@@ -214,34 +346,48 @@ def create_app(
     # -- the play WebSocket -----------------------------------------------------------------
     @app.websocket("/ws/{room_id}")
     async def play(ws: WebSocket, room_id: str, token: str = "") -> None:
+        if not origin_allowed(
+            ws.headers.get("origin"), ws.headers.get("host"), limits.allowed_origins
+        ):
+            # Refused before the handshake completes: the page's browser sees HTTP 403.
+            await ws.close(code=CLOSE_FORBIDDEN)
+            return
         await ws.accept()
 
         async def send(message: dict[str, Any]) -> None:
             await ws.send_text(orjson.dumps(message).decode())
 
-        room = manager.get(room_id)
+        async def refuse(message: str, code: int) -> None:
+            await send({"type": "error", "message": message})
+            await ws.close(code=code)
+
+        try:
+            room = await manager.get_off_loop(room_id)
+        except DeathNoteError as exc:
+            await refuse(str(exc), CLOSE_UNAVAILABLE)
+            return
         if room is None:
-            await send({"type": "error", "message": f"no room {room_id!r}"})
-            await ws.close(code=4404)
+            await refuse(f"no room {room_id[:40]!r}", CLOSE_NOT_FOUND)
             return
         try:
             role, seat = room.role_of(token)
         except IllegalAction as exc:
-            await send({"type": "error", "message": str(exc)})
-            await ws.close(code=4403)
+            await refuse(str(exc), CLOSE_FORBIDDEN)
             return
         conn = Connection(role, seat, send)
-        room.attach(conn)
+        try:
+            room.attach(conn)
+        except IllegalAction as exc:
+            await refuse(str(exc), CLOSE_FULL)
+            return
 
         async def read() -> None:
             while not conn.closed:
                 incoming = await ws.receive()
                 if incoming["type"] == "websocket.disconnect":
                     return
-                try:
-                    protocol.handle(room, conn, incoming.get("text"))
-                except DeathNoteError as exc:
-                    conn.push({"type": "error", "message": str(exc)})
+                text = incoming.get("text")
+                protocol.answer(room, conn, text if text is not None else incoming.get("bytes"))
 
         # The reader ends when the client leaves; the writer when a send fails or the
         # client is too slow to keep up. Either way the connection is over.
@@ -271,7 +417,10 @@ def _parse_viewer(text: str, players: int) -> Viewer:
         return text
     if text.isdigit() and 0 <= int(text) < players:
         return int(text)
-    raise IllegalAction(f"unknown viewer {text!r}: a seat 0-{players - 1}, spectator or omniscient")
+    shown = text[:40]
+    raise IllegalAction(
+        f"unknown viewer {shown!r}: a seat 0-{players - 1}, spectator or omniscient"
+    )
 
 
 def _label(room: Room, step: int) -> str | None:

@@ -218,6 +218,11 @@ async def run_loadtest(
                 database,
                 "--bot-delay",
                 "0",
+                # The load test is one address opening many rooms at once.
+                "--room-rate",
+                "1000000/minute",
+                "--max-live-rooms",
+                "1000000",
                 "--debug-memory",
             ],
             stdout=subprocess.DEVNULL,

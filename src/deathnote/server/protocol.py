@@ -1,4 +1,4 @@
-"""The WebSocket protocol: typed messages, one handler per ``type``.
+"""The WebSocket protocol: typed messages (pydantic models), one handler per ``type``.
 
 Client to server::
 
@@ -13,62 +13,144 @@ Server to client::
     {"type": "accepted", "step"}                               # your action is step n
     {"type": "rematch", "url"}                                 # this connection's new link
     {"type": "pong"}
+
+Every message gets an answer on its own connection (``accepted``, ``pong``, ``rematch`` or
+``error``), and a message that is rejected changes nothing. Validation is strict JSON: a
+boolean is not a number and a number is not a boolean.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import orjson
+from pydantic import BaseModel, ConfigDict, ValidationError
 
-from deathnote.engine.errors import IllegalAction
+from deathnote.engine.errors import DeathNoteError, IllegalAction
 from deathnote.server.rooms import Connection, Room
 
-MAX_MESSAGE_BYTES = 64 * 1024
+log = logging.getLogger("deathnote.server")
 
-Handler = Callable[[Room, Connection, dict[str, Any]], None]
+Scalar = str | int | bool | None
+UNEXPECTED = "the server could not handle this message (the error is logged); try again"
 
 
-def parse(text: str | bytes | None) -> dict[str, Any]:
-    """A client message as a dict with a string ``type``; raises IllegalAction otherwise."""
-    if text is None:
+class ClientMessage(BaseModel):
+    """Base of the client's messages: strict JSON types, unknown fields refused."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Act(ClientMessage):
+    """A seat's action; ``step`` is the step the choice was made at, ``seat`` the sender's."""
+
+    type: Literal["act"]
+    action: dict[str, Scalar | list[Scalar]]
+    step: int | None = None
+    seat: int | None = None
+
+
+class Ping(ClientMessage):
+    """Keep-alive."""
+
+    type: Literal["ping"]
+
+
+class Rematch(ClientMessage):
+    """Start (or join) the rematch once the game is over."""
+
+    type: Literal["rematch"]
+
+
+def on_act(room: Room, conn: Connection, message: Act) -> None:
+    """A seat's action: answered ``accepted`` (or an error)."""
+    room.act(conn, message.action, step=message.step, seat=message.seat)
+
+
+def on_ping(room: Room, conn: Connection, message: Ping) -> None:
+    """Keep-alive: answered ``pong``."""
+    conn.push({"type": "pong"})
+
+
+def on_rematch(room: Room, conn: Connection, message: Rematch) -> None:
+    """The rematch with the same seats; this connection is answered with its own link."""
+    new, told = room.manager.rematch(room)
+    if not told or conn not in room.connections:
+        conn.push({"type": "rematch", "url": new.link_for(conn.role, conn.seat)})
+
+
+HANDLERS: dict[str, tuple[type[ClientMessage], Callable[[Room, Connection, Any], None]]] = {
+    "act": (Act, on_act),
+    "ping": (Ping, on_ping),
+    "rematch": (Rematch, on_rematch),
+}
+
+
+def parse(text: str | bytes | None, max_bytes: int) -> ClientMessage:
+    """A client message as its model; raises IllegalAction with a reason otherwise."""
+    if text is None or isinstance(text, bytes):
         raise IllegalAction("malformed message: send JSON text")
-    if len(text) > MAX_MESSAGE_BYTES:
-        raise IllegalAction("malformed message: too long")
+    if len(text) > max_bytes:
+        raise IllegalAction(f"malformed message: too long (at most {max_bytes} bytes)")
     try:
         data = orjson.loads(text)
     except orjson.JSONDecodeError:
         raise IllegalAction("malformed message: not JSON") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise IllegalAction("malformed message: expected an object with a 'type' field")
-    return data
+    entry = HANDLERS.get(data["type"])
+    if entry is None:
+        shown = data["type"][:40]
+        raise IllegalAction(f"unknown message type {shown!r}; use one of {', '.join(HANDLERS)}")
+    try:
+        return entry[0].model_validate(data)
+    except ValidationError as exc:
+        raise IllegalAction(_explain(data["type"], exc)) from None
 
 
-def on_act(room: Room, conn: Connection, message: dict[str, Any]) -> None:
-    """A seat's action."""
-    room.act(conn, message)
-
-
-def on_ping(room: Room, conn: Connection, message: dict[str, Any]) -> None:
-    """Keep-alive."""
-    conn.push({"type": "pong"})
-
-
-def on_rematch(room: Room, conn: Connection, message: dict[str, Any]) -> None:
-    """Start (or join) the rematch with the same seats; each connection gets its own link."""
-    room.manager.rematch(room)
-
-
-HANDLERS: dict[str, Handler] = {"act": on_act, "ping": on_ping, "rematch": on_rematch}
+def _explain(kind: str, exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    loc = error["loc"]
+    if loc and loc[0] == "action":
+        if len(loc) == 1:
+            return "malformed action: expected an object with a 'kind' field"
+        return (
+            f"malformed action: field {str(loc[1])[:40]!r} must be a number, a text, true, "
+            "false, null or a list of those"
+        )
+    if error["type"] == "extra_forbidden":
+        return f"malformed message: a {kind!r} message has no field {str(loc[0])[:40]!r}"
+    if loc and loc[0] in ("step", "seat"):
+        return f"malformed message: {loc[0]!r} must be a whole number (not true or false)"
+    where = ".".join(str(p) for p in loc)[:60] or "message"
+    return f"malformed message: {where}: {error['msg']}"
 
 
 def handle(room: Room, conn: Connection, text: str | bytes | None) -> None:
     """Dispatch one message; raises IllegalAction (sent back to this connection only)."""
-    message = parse(text)
-    handler = HANDLERS.get(message["type"])
-    if handler is None:
-        raise IllegalAction(
-            f"unknown message type {message['type']!r}; use one of {', '.join(HANDLERS)}"
-        )
+    message = parse(text, room.manager.limits.max_message_bytes)
+    _model, handler = HANDLERS[message.type]  # type: ignore[attr-defined]
     handler(room, conn, message)
+
+
+def answer(room: Room, conn: Connection, text: str | bytes | None) -> None:
+    """Handle one message so that it always gets an answer and the socket stays open.
+
+    Rejected input is answered with its reason; an unexpected failure is logged with its
+    traceback and answered with a general error (the match is left as it was: the Match
+    rebuilds its state when a rule fails, and an action is not accepted until stored).
+    """
+    try:
+        if not room.manager.allow_message(conn):
+            raise IllegalAction(
+                f"too many messages: at most {room.manager.limits.messages_per_second} a "
+                "second; this one was ignored"
+            )
+        handle(room, conn, text)
+    except DeathNoteError as exc:
+        conn.push({"type": "error", "message": str(exc)})
+    except Exception:
+        log.exception("room %s: unexpected error on a message", room.id)
+        conn.push({"type": "error", "message": UNEXPECTED})

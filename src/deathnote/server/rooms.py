@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import logging
+import random
 import secrets
 import time
 from collections import deque
@@ -16,11 +19,18 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from deathnote.agents import Agent, agent_names, agent_rng, make_agent, observe
+import orjson
+from limits import RateLimitItemPerSecond
+from limits.storage import MemoryStorage
+from limits.strategies import FixedWindowRateLimiter
+
+from deathnote.agents import Agent, Observation, agent_names, agent_rng, make_agent
 from deathnote.engine.actions import SPECTATOR, Action, Seat, Viewer
-from deathnote.engine.errors import DeathNoteError, IllegalAction, OptionsError
-from deathnote.engine.match import Match
+from deathnote.engine.errors import DeathNoteError, IllegalAction, OptionsError, ReplayError
+from deathnote.engine.match import RECORD_FORMAT, RECORD_FORMATS, Match
 from deathnote.engine.registry import get_game
+from deathnote.engine.rng import RNG_VERSION
+from deathnote.server.config import Limits
 from deathnote.server.storage import Storage, StoredRoom
 
 HUMAN = "human"
@@ -33,6 +43,12 @@ MAX_SEED = 2**31  # seeds are stored as 32-bit integers
 MAX_QUEUED = 256  # messages waiting for one connection before it is dropped as too slow
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+_CONNECTION_KEYS = itertools.count()
+log = logging.getLogger("deathnote.server")
+
+
+class RoomUnavailable(DeathNoteError):
+    """A stored room that cannot be restored here (recorded under other rules)."""
 
 
 def new_token() -> str:
@@ -51,6 +67,8 @@ class Connection:
     stale: bool = True
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
+    #: This connection's own key for its message rate.
+    key: str = field(default_factory=lambda: f"conn-{next(_CONNECTION_KEYS)}")
 
     @property
     def viewer(self) -> Viewer:
@@ -168,6 +186,8 @@ class Room:
             "step": len(self.match.actions),
             "finished": self.match.outcome() is not None,
             "rematch": self.stored.rematch is not None,
+            # Told to everyone: a chosen seed lets its chooser know the deal in advance.
+            "seed_chosen": self.stored.seed_chosen,
         }
 
     def message_for(self, conn: Connection) -> dict[str, Any]:
@@ -183,7 +203,17 @@ class Room:
 
     # -- connections --------------------------------------------------------------------
     def attach(self, conn: Connection) -> None:
-        """A new connection: it gets its view, the others see the presence change."""
+        """A new connection: it gets its view, the others see the presence change.
+
+        Raises IllegalAction when the room has its maximum of connections already.
+        """
+        cap = self.manager.limits.connections_per_room
+        if len(self.connections) >= cap:
+            raise IllegalAction(f"this room has its maximum of {cap} connections; try later")
+        if not self.stored.opened:
+            # Opened once: the room no longer expires as an unopened one.
+            self.manager.storage.mark_opened(self.id)
+            self.stored.opened = True
         self.connections.append(conn)
         self.broadcast()
 
@@ -226,9 +256,10 @@ class Room:
     def submit(self, seat: Seat, action: Action | dict[str, Any]) -> None:
         """Check, store, then tell: raises IllegalAction and changes nothing when rejected."""
         if not isinstance(action, Action):
-            action = Action.from_json(action)
+            action = parse_action(action)
         if 0 <= seat < self.match.players:
-            # Keep the legal action's label (for the replay page).
+            # Keep the legal action's label (for the replay page). Equality is type-strict
+            # (engine.actions): true is not 1, and the Match says which field is wrong.
             for legal in self.match.legal(seat):
                 if legal == action:
                     action = legal
@@ -259,11 +290,17 @@ class Room:
         self.broadcast()
         self.kick_bots()
 
-    def act(self, conn: Connection, message: dict[str, Any]) -> None:
-        """A person's action from a connection."""
+    def act(
+        self,
+        conn: Connection,
+        action: dict[str, Any],
+        step: int | None = None,
+        seat: int | None = None,
+    ) -> None:
+        """A person's action from a connection (already validated as JSON types)."""
         if conn.role != SEAT_ROLE or conn.seat is None:
             raise IllegalAction("a spectator cannot act")
-        asked_for = message.get("seat", conn.seat)
+        asked_for = conn.seat if seat is None else seat
         if asked_for != conn.seat:
             raise IllegalAction(
                 f"you hold {self.match.seat_name(conn.seat)}'s seat and cannot act for "
@@ -271,12 +308,11 @@ class Room:
             )
         if self.stored.seats[conn.seat]["kind"] == BOT:
             raise IllegalAction("a bot plays this seat now")
-        step = message.get("step")
         asked_at = self.pending_step.get(conn.seat)
-        if step is not None and (not isinstance(step, int) or asked_at is None or step < asked_at):
+        if step is not None and (asked_at is None or step < asked_at):
             # A choice made on an older screen than the current question.
             raise IllegalAction("the game moved on before your choice arrived; choose again")
-        self.submit(conn.seat, Action.from_json(message.get("action")))
+        self.submit(conn.seat, parse_action(action))
         conn.push({"type": "accepted", "step": len(self.match.actions) - 1})
 
     def _note_pending(self) -> None:
@@ -305,7 +341,18 @@ class Room:
             if not seats:
                 return
             seat = seats[0]
-            action = self.bots[seat].choose(observe(self.match, seat, self.bot_rngs[seat]))
+            agent = self.bots[seat]
+            step = len(self.match.actions)
+            # The bot thinks in a worker thread, so a slow bot never holds up the loop. It
+            # gets what it would see now, taken here: the match may move on meanwhile.
+            seen = snapshot(self.match, seat, self.bot_rngs[seat])
+            action = await asyncio.to_thread(agent.choose, seen)
+            if (
+                len(self.match.actions) != step
+                or self.bots.get(seat) is not agent
+                or seat not in self.match.pending()
+            ):
+                continue  # someone moved while it thought: look again
             self.submit_from_bot(seat, action)
             await asyncio.sleep(self.manager.bot_delay)
 
@@ -353,6 +400,21 @@ class Room:
                 await self._bot_task
 
 
+def snapshot(match: Match, seat: Seat, rng: random.Random) -> Observation:
+    """What a bot in ``seat`` sees now, taken at once (safe to read in another thread)."""
+    view = match.view(seat)
+    return Observation(seat, list(match.legal(seat)), lambda: view, rng)
+
+
+def parse_action(data: Any) -> Action:
+    """An action from its JSON form; IllegalAction (never another error) when malformed."""
+    try:
+        return Action.from_json(data)
+    except TypeError:
+        # A field name that clashes with a parameter of Action.make (e.g. "cls").
+        raise IllegalAction("malformed action: a field name is not allowed") from None
+
+
 def seat_specs(game_id: str, players: int, seats: Any) -> list[dict[str, Any]]:
     """Validate the seat kinds of a new room: ``[{"kind": "human"} | {"kind": "bot", "agent"}]``."""
     if seats is None:
@@ -383,13 +445,31 @@ class RoomManager:
         bot_delay: float = 0.0,
         idle_seconds: float = 60.0,
         log: Callable[[str], None] = print,
+        limits: Limits | None = None,
     ) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
         self.idle_seconds = idle_seconds
         self.log = log
+        self.limits = limits or Limits()
         self.rooms: dict[str, Room] = {}
+        #: Rooms being built off the event loop (counted against the live-room cap).
+        self.creating = 0
+        self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self._message_rate = RateLimitItemPerSecond(self.limits.messages_per_second)
+        # A fixed one-second window: constant cost per message, whatever the rate.
+        self._message_limiter = FixedWindowRateLimiter(MemoryStorage())
 
+    # -- limits -------------------------------------------------------------------------
+    def allow_message(self, conn: Connection) -> bool:
+        """Whether this connection may send one more message this second."""
+        return self._message_limiter.hit(self._message_rate, "message", conn.key)
+
+    def full(self) -> bool:
+        """Whether the live-room cap is reached (no new room now)."""
+        return len(self.rooms) + self.creating >= self.limits.max_live_rooms
+
+    # -- creation -----------------------------------------------------------------------
     def create(
         self,
         game_id: str,
@@ -400,12 +480,73 @@ class RoomManager:
         rematch_of: str | None = None,
     ) -> Room:
         """A new room; raises DeathNoteError naming a bad game, option or seat."""
+        room = self.build(game_id, players, options, seats, seed, rematch_of)
+        self.rooms[room.id] = room
+        return room
+
+    async def create_off_loop(
+        self,
+        game_id: str,
+        players: int | None,
+        options: dict[str, Any] | None,
+        seats: Any,
+        seed: int | None = None,
+    ) -> Room:
+        """``create`` with the match built and stored in a worker thread."""
+        self.creating += 1
+        try:
+            room = await asyncio.to_thread(self.build, game_id, players, options, seats, seed)
+        finally:
+            self.creating -= 1
+        self.rooms[room.id] = room
+        return room
+
+    def build(
+        self,
+        game_id: str,
+        players: int | None,
+        options: dict[str, Any] | None,
+        seats: Any,
+        seed: int | None = None,
+        rematch_of: str | None = None,
+    ) -> Room:
+        """A new room, stored but not yet among the live ones (safe off the event loop).
+
+        The creator may choose the seed only where every other seat is a bot, since the
+        seed reproduces the deal; otherwise it is drawn from ``secrets`` and told to no one.
+        """
         game = get_game(game_id)
         count = players if players is not None else game.min_players
+        if not game.min_players <= count <= game.max_players:
+            # Checked before any seat is made (a huge count would make a huge seat list).
+            allowed = (
+                str(game.min_players)
+                if game.min_players == game.max_players
+                else f"{game.min_players} to {game.max_players}"
+            )
+            raise OptionsError(f"{game.name} is played by {allowed} players, not {count}")
+        specs = seat_specs(game_id, count, seats)
+        if options is not None:
+            size = len(orjson.dumps(options))
+            if size > self.limits.max_options_bytes:
+                raise OptionsError(
+                    f"the options are too long ({size} bytes; at most "
+                    f"{self.limits.max_options_bytes})"
+                )
         if seed is None:
             seed = secrets.randbelow(MAX_SEED)
+            chosen = False
         elif not 0 <= seed < MAX_SEED:
             raise OptionsError(f"the seed must be from 0 to {MAX_SEED - 1}")
+        else:
+            people = sum(1 for s in specs if s["kind"] == HUMAN)
+            if people > 1:
+                raise OptionsError(
+                    "a chosen seed tells its chooser the deal, so it is allowed only when "
+                    f"every other seat is a bot (this room has {people} people)"
+                )
+            chosen = True
+        # No content path from a client: the match plays the game's shipped content.
         match = Match.create(game_id, count, seed, options or {})
         stored = StoredRoom(
             id=secrets.token_hex(6),
@@ -413,7 +554,7 @@ class RoomManager:
             players=count,
             options=match.options,
             seed=seed,
-            seats=seat_specs(game_id, count, seats),
+            seats=specs,
             creator_token=new_token(),
             spectator_token=new_token(),
             created=time.time(),
@@ -421,41 +562,119 @@ class RoomManager:
             rematch_of=rematch_of,
             rematch=None,
             actions=[],
+            rules_version=game.rules_version,
+            content_digest=match.content_digest,
+            record_format=RECORD_FORMAT,
+            rng_version=RNG_VERSION,
+            seed_chosen=chosen,
+            opened=False,
         )
         self.storage.create_room(stored)
-        room = Room(stored, match, self)
-        self.rooms[room.id] = room
-        return room
+        return Room(stored, match, self)
 
+    # -- restoring ----------------------------------------------------------------------
     def get(self, room_id: str) -> Room | None:
-        """A room in memory, or restored from storage by replaying its actions."""
+        """A room in memory, or restored from storage by replaying its actions.
+
+        Raises RoomUnavailable for a room recorded under other rules.
+        """
         room = self.rooms.get(room_id)
         if room is not None:
             return room
+        room = self.load(room_id)
+        if room is not None:
+            self.rooms[room_id] = room
+        return room
+
+    async def get_off_loop(self, room_id: str) -> Room | None:
+        """``get``, replaying a stored room in a worker thread (once, however many ask)."""
+        room = self.rooms.get(room_id)
+        if room is not None:
+            return room
+        pending = self._loading.get(room_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
+        self._loading[room_id] = future
+        try:
+            room = await asyncio.to_thread(self.load, room_id)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: waiters get it, nobody is warned
+            raise
+        finally:
+            self._loading.pop(room_id, None)
+        if room is not None:
+            room = self.rooms.setdefault(room_id, room)
+        future.set_result(room)
+        return room
+
+    def load(self, room_id: str) -> Room | None:
+        """A stored room rebuilt from its record (not added to the live rooms), or None."""
         stored = self.storage.load_room(room_id)
         if stored is None:
             return None
-        match = Match.replay(
-            {
-                "game": stored.game,
-                "players": stored.players,
-                "options": stored.options,
-                "seed": stored.seed,
-                "actions": [[seat, action] for seat, action in stored.actions],
-            }
-        )
-        room = Room(stored, match, self)
-        self.rooms[room_id] = room
-        return room
+        game = get_game(stored.game)
+        if stored.rules_version is None:
+            raise RoomUnavailable(
+                f"room {room_id} was stored before rooms kept their rules version, so it "
+                "cannot be restored safely"
+            )
+        if stored.rules_version != game.rules_version:
+            raise RoomUnavailable(
+                f"room {room_id} was played under {game.name} rules version "
+                f"{stored.rules_version}; this server plays version {game.rules_version}, "
+                "so it cannot be restored"
+            )
+        if stored.record_format not in RECORD_FORMATS:
+            formats = ", ".join(map(str, RECORD_FORMATS))
+            raise RoomUnavailable(
+                f"room {room_id} was stored in record format {stored.record_format}; this "
+                f"server reads formats {formats}, so it cannot be restored"
+            )
+        # A format-1 room names no generator: it drew with version 1.
+        drawn = stored.rng_version if stored.rng_version is not None else 1
+        if drawn != RNG_VERSION:
+            raise RoomUnavailable(
+                f"room {room_id} was dealt with random generator version {drawn}; this "
+                f"server draws with version {RNG_VERSION}, so it cannot be restored"
+            )
+        record = {
+            "format": stored.record_format,
+            "game": stored.game,
+            "rules_version": stored.rules_version,
+            "rng_version": drawn,
+            "players": stored.players,
+            "options": stored.options,
+            "seed": stored.seed,
+            # The digest is compared below, with a message naming the room.
+            "actions": [[seat, action] for seat, action in stored.actions],
+        }
+        try:
+            match = Match.replay(record)
+        except ReplayError as exc:
+            raise RoomUnavailable(f"room {room_id} does not replay here: {exc}") from None
+        if stored.content_digest != match.content_digest:
+            raise RoomUnavailable(
+                f"room {room_id} was played with other {game.name} content (digest "
+                f"{stored.content_digest}, this server has {match.content_digest}), so it "
+                "cannot be restored"
+            )
+        return Room(stored, match, self)
 
     def restore(self) -> int:
         """Start-up: the rooms whose bots must move go on at once; returns their count.
 
-        Every other room waits in storage and is rebuilt when someone opens its link.
+        Every other room waits in storage and is rebuilt when someone opens its link; a
+        room that cannot be restored under these rules is logged and left in storage.
         """
         count = 0
         for room_id in self.storage.unfinished_room_ids():
-            room = self.get(room_id)
+            try:
+                room = self.get(room_id)
+            except DeathNoteError as exc:
+                self.log(f"room {room_id} not restored: {exc}")
+                continue
             if room is None:
                 continue
             if room.dormant():
@@ -465,14 +684,44 @@ class RoomManager:
                 count += 1
         return count
 
-    def rematch(self, room: Room) -> Room:
-        """The room replaying this one with the same game, options and seat kinds."""
+    # -- expiry -------------------------------------------------------------------------
+    async def expire_unopened(self) -> list[str]:
+        """Remove the rooms nobody ever opened within ``unopened_room_seconds``."""
+        cutoff = time.time() - self.limits.unopened_room_seconds
+        for room in list(self.rooms.values()):
+            if not room.stored.opened and room.stored.created < cutoff and not room.connections:
+                self.rooms.pop(room.id, None)
+                await room.stop()
+        removed = await asyncio.to_thread(self.storage.delete_unopened, cutoff)
+        for room_id in removed:
+            gone = self.rooms.pop(room_id, None)
+            if gone is not None:
+                await gone.stop()
+        return removed
+
+    async def sweep_forever(self) -> None:
+        """Expire unopened rooms now and then, until cancelled (the server's lifetime)."""
+        interval = min(60.0, max(0.05, self.limits.unopened_room_seconds / 2))
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.expire_unopened()
+            except Exception:
+                log.exception("expiring unopened rooms failed")
+
+    # -- rematch ------------------------------------------------------------------------
+    def rematch(self, room: Room) -> tuple[Room, bool]:
+        """The room replaying this one with the same game, options and seat kinds.
+
+        Returns it and whether every connection of ``room`` was just told its new link
+        (False when the rematch existed already).
+        """
         if room.match.outcome() is None:
             raise IllegalAction("a rematch can start once the game is over")
         if room.stored.rematch:
             existing = self.get(room.stored.rematch)
             if existing is not None:
-                return existing
+                return existing, False
         seats = [
             {"kind": s["kind"], "agent": s.get("agent")} if s["kind"] == BOT else {"kind": HUMAN}
             for s in room.stored.seats
@@ -487,7 +736,7 @@ class RoomManager:
             conn.push({"type": "rematch", "url": new.link_for(conn.role, conn.seat)})
         room.broadcast()
         new.kick_bots()
-        return new
+        return new, True
 
     async def close(self) -> None:
         """Stop every room's bots."""

@@ -2,7 +2,12 @@
 
 A room is stored as its set-up (game, players, options, seed, seats) plus its accepted
 actions in order; the match is rebuilt by replaying them, so a restart brings every room
-back exactly where it was.
+back exactly where it was. Each room also keeps the rules version, content digest and
+record format it was played under: a room recorded under other rules is not restored.
+
+The schema is built and upgraded by the Alembic migrations in ``server/migrations``, run
+automatically when the storage opens (SQLite and PostgreSQL alike; on PostgreSQL under an
+advisory lock, so several server processes starting together migrate once).
 """
 
 from __future__ import annotations
@@ -11,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import (
     JSON,
     Float,
@@ -18,12 +25,14 @@ from sqlalchemy import (
     Integer,
     String,
     create_engine,
+    delete,
     event,
     insert,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -51,6 +60,14 @@ class RoomRow(Base):
     finished: Mapped[bool] = mapped_column(default=False)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # Added by migration 0002 (None in rooms stored before it: they are not restored).
+    rules_version: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    content_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    record_format: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Added by migration 0003 (None in rooms stored before it, which are in format 1).
+    rng_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seed_chosen: Mapped[bool] = mapped_column(default=False)
+    opened: Mapped[bool] = mapped_column(default=True)
 
 
 class ActionRow(Base):
@@ -84,6 +101,15 @@ class StoredRoom:
     rematch_of: str | None
     rematch: str | None
     actions: list[tuple[int, dict[str, Any]]]
+    rules_version: str | None = None
+    content_digest: str | None = None
+    record_format: int | None = None
+    #: The random generator's version the deal was drawn with (record format 2).
+    rng_version: int | None = None
+    #: The creator chose the seed (allowed only with bots in every other seat).
+    seed_chosen: bool = False
+    #: Someone opened a page of the room (a room never opened expires).
+    opened: bool = True
 
 
 def database_url(db: str) -> str:
@@ -107,7 +133,7 @@ class Storage:
             self.engine: Engine = create_engine(self.url)
             if self.engine.dialect.name == "sqlite":
                 event.listen(self.engine, "connect", _sqlite_pragmas)
-            Base.metadata.create_all(self.engine)
+            migrate(self.engine)
         except (ArgumentError, NoSuchModuleError, OperationalError) as exc:
             first = str(exc).strip().splitlines()[0]
             raise DeathNoteError(f"cannot open the database {db!r}: {first}") from None
@@ -133,6 +159,12 @@ class Storage:
                     finished=room.finished,
                     rematch_of=room.rematch_of,
                     rematch=room.rematch,
+                    rules_version=room.rules_version,
+                    content_digest=room.content_digest,
+                    record_format=room.record_format,
+                    rng_version=room.rng_version,
+                    seed_chosen=room.seed_chosen,
+                    opened=room.opened,
                 )
             )
 
@@ -153,6 +185,26 @@ class Storage:
         """Store a change of seat kinds (a seat handed to a bot)."""
         with self.engine.begin() as conn:
             conn.execute(update(RoomRow).where(RoomRow.id == room_id).values(seats=seats))
+
+    def mark_opened(self, room_id: str) -> None:
+        """Remember that someone opened the room (it no longer expires unopened)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(RoomRow).where(RoomRow.id == room_id).values(opened=True))
+
+    def delete_unopened(self, created_before: float) -> list[str]:
+        """Delete the rooms nobody opened that were created before this time; their ids."""
+        with self.engine.begin() as conn:
+            ids = list(
+                conn.execute(
+                    select(RoomRow.id).where(
+                        RoomRow.opened.is_(False), RoomRow.created < created_before
+                    )
+                ).scalars()
+            )
+            if ids:
+                conn.execute(delete(ActionRow).where(ActionRow.room_id.in_(ids)))
+                conn.execute(delete(RoomRow).where(RoomRow.id.in_(ids)))
+        return ids
 
     def set_rematch(self, room_id: str, rematch: str) -> None:
         """Remember the room that replays this one with the same seats."""
@@ -184,6 +236,12 @@ class Storage:
             rematch_of=row["rematch_of"],
             rematch=row["rematch"],
             actions=[(seat, dict(action)) for seat, action in steps],
+            rules_version=row["rules_version"],
+            content_digest=row["content_digest"],
+            record_format=row["record_format"],
+            rng_version=row["rng_version"],
+            seed_chosen=bool(row["seed_chosen"]),
+            opened=bool(row["opened"]),
         )
 
     def unfinished_room_ids(self) -> list[str]:
@@ -194,6 +252,27 @@ class Storage:
                     select(RoomRow.id).where(RoomRow.finished.is_(False)).order_by(RoomRow.created)
                 ).scalars()
             )
+
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+#: Key of the PostgreSQL advisory lock held while migrating.
+MIGRATION_LOCK = 0x6465_6E6F
+
+
+def alembic_config(conn: Connection | None = None) -> Config:
+    """Alembic's configuration for our migrations, running on ``conn``."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = conn
+    return config
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest migration (creating it in an empty database)."""
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+        command.upgrade(alembic_config(conn), "head")
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -18,6 +18,7 @@ from deathnote.agents import agent_rng, make_agent, observe
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.match import Match
 from deathnote.engine.registry import get_game
+from deathnote.engine.rng import RNG_VERSION
 
 MAX_ACTIONS = 100_000
 
@@ -138,6 +139,9 @@ class Summary:
         wins: dict[str, float] = means if self.mode == "mean" else dict(sorted(self.wins.items()))
         return {
             "game": self.game,
+            # Figures are comparable only under the same rules and the same draws.
+            "rules_version": get_game(self.game).rules_version,
+            "rng_version": RNG_VERSION,
             "games": self.done,
             "seed": self.seed,
             "agents": self.agents,

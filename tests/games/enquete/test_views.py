@@ -156,3 +156,20 @@ def test_views_share_no_objects_with_the_state() -> None:
                     shared = set(found) & set(owned)
                     assert not shared, f"view of {viewer} shares {[found[i] for i in shared]}"
             m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
+
+
+def test_display_names_cover_every_role_card_and_flag() -> None:
+    """Screens read names from the view (role_list, action_names, ...), never from ids."""
+    m = Match.create("enquete", 6, 4)
+    rng = random.Random(4)
+    while m.outcome() is None:
+        for viewer in (0, SPECTATOR):
+            state = m.view(viewer)["state"]
+            roles = {r["id"] for r in state["role_list"]}
+            assert {x["role"] for x in state["seats"] if x["role"]} <= roles
+            assert {t["status"] for t in state["role_tokens"]} <= set(state["token_status_names"])
+            assert state["direction_name"] in ("clockwise", "counter-clockwise")
+            for c in state.get("me", {}).get("hand", []):
+                assert state["action_names"][str(c["number"])] == c["name"] and c["timing_name"]
+        s = min(m.pending())
+        m.submit(s, rng.choice(list(m.legal(s))))

@@ -150,3 +150,19 @@ def test_records_replay_to_identical_views() -> None:
         again = Match.replay(m.record())
         for viewer in [*range(6), SPECTATOR, OMNISCIENT]:
             assert again.view(viewer) == m.view(viewer)
+
+
+def test_every_phase_has_a_display_name_and_only_the_death_note_closes_eyes() -> None:
+    """Screens read phase_name, rules_name and team_names; no rule reads them."""
+    for rules in ("light", "kira"):
+        options: dict[str, object] = {"rules": rules, "shinigami_eyes": rules == "kira"}
+        actions = play(5, 2, options)
+        m = Match.create("icg", 5, 2, options)
+        for seat, action in [*actions, (None, None)]:
+            state = m.view(SPECTATOR)["state"]
+            assert state["phase_name"] and "_" not in state["phase_name"]
+            assert state["eyes_closed"] == state["phase"].startswith("dn_")
+            assert state["rules_name"].startswith("Kira rules" if rules == "kira" else "Light")
+            assert set(state["team_names"]) == {"kira", "l"}
+            if seat is not None and action is not None:
+                m.submit(seat, action)

@@ -198,3 +198,20 @@ def test_decisions_carry_their_data() -> None:
             m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
     assert seen["give_lowest"] == {"exchange", "interrogation"}
     assert {"turn", "target", "judgment", "vote", "give_back", "direction"} <= set(seen)
+
+
+def test_display_names_follow_what_the_viewer_may_see() -> None:
+    """Role names ride along with the Roles a viewer sees, and nothing more (screens)."""
+    for seed in range(5):
+        actions = play_random(5, seed)
+        m = Match.create("werewolf", 5, seed)
+        for k, (seat, action) in enumerate(actions):
+            if k % 7 == 0:
+                for viewer in (0, 3, SPECTATOR):
+                    state = m.view(viewer)["state"]
+                    names = {r["id"]: r["name"] for r in state["role_list"]}
+                    for x in state["seats"]:
+                        assert x["role_name"] == (names[x["role"]] if x["role"] else None)
+                    assert state["phase_name"] in ("Investigation", "Judgment")
+                    assert set(state["team_names"]) == {"kira", "l"}
+            m.submit(seat, action)

@@ -341,6 +341,7 @@ class EnqueteGame(Game):
             "inactive": inactive,
             "role_tokens": tokens,
             "ending": st.ending,
+            **_display(st),
         }
         if isinstance(viewer, int):
             me = st.seats[viewer]
@@ -350,6 +351,7 @@ class EnqueteGame(Game):
                 "role": me.role,
                 "role_name": info["name"],
                 "faction": info["faction"],
+                "faction_name": FACTION_NAMES[info["faction"]],
                 "objectives": [o["text"] for o in info["objectives"]],
                 "hand": [_card_view(st, n) for n in sorted(me.hand)],
                 "known_roles": dict(me.known_roles),
@@ -422,6 +424,41 @@ class EnqueteGame(Game):
         return state.round
 
 
+# Words the view carries for screens (display only: no rule reads them).
+FACTION_NAMES = {"detective": "The Detective", "kira": "Kira", "investigator": "Investigators"}
+DIRECTION_NAMES = {"clockwise": "clockwise", "counterclockwise": "counter-clockwise"}
+TOKEN_STATUS_NAMES = {"hidden": "not revealed", "revealed": "revealed", "dead": "dead"}
+TIMING_NAMES = {"turn": "Start of your turn", "anytime": "Any time", "reaction": "Reaction"}
+
+
+def _display(st: EnqState) -> dict[str, Any]:
+    """Names of the Roles, factions and Action cards, for screens."""
+    return {
+        "role_list": [
+            {
+                "id": r["id"],
+                "name": r["name"],
+                "faction": r["faction"],
+                "faction_name": FACTION_NAMES[r["faction"]],
+            }
+            for r in st.content["roles"]
+        ],
+        "faction_names": dict(FACTION_NAMES),
+        "action_names": {str(c["number"]): c["name"] for c in st.content["actions"]},
+        "direction_name": DIRECTION_NAMES.get(st.direction, st.direction),
+        "token_status_names": dict(TOKEN_STATUS_NAMES),
+        "table_notes": [
+            text
+            for on, text in (
+                (st.light_silenced, "Decision: Light cannot play Actions."),
+                (st.friend, "Friend: the next player to play loses 2 Suspicions."),
+                (st.pursuit, "Pursuit resolves at the end."),
+            )
+            if on
+        ],
+    }
+
+
 def _card_view(st: EnqState, n: int) -> dict[str, Any]:
     c = card(st, n)
     return {
@@ -430,5 +467,6 @@ def _card_view(st: EnqState, n: int) -> dict[str, Any]:
         "name": c["name"],
         "ryuk": c["ryuk"],
         "timing": c["timing"],
+        "timing_name": TIMING_NAMES.get(c["timing"], c["timing"]),
         "text": c["text"],
     }

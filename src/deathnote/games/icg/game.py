@@ -206,6 +206,12 @@ class IcgGame(Game):
             "death_notes": [dict(d) for d in st.death_notes],
             "claims": [dict(c) for c in st.claims],
             "ending": st.ending,
+            "phase_name": rules.PHASE_NAMES[st.phase],
+            "rules_name": ("Kira rules" if st.rules == "kira" else "Light rules")
+            + (" with the Shinigami Eyes" if st.eyes else ""),
+            "eyes_closed": st.phase in ("dn_identity", "dn_placement"),
+            "team_names": dict(rules.TEAM_NAMES),
+            "investigation_names": dict(rules.INVESTIGATION_NAMES),
         }
         if isinstance(viewer, int):
             me = st.seats[viewer]

@@ -63,6 +63,21 @@ def _joined(names: list[str]) -> str:
 # -- decisions -------------------------------------------------------------------------------
 ARREST_PROMPT = "Arrest phase: L may arrest a player"
 DEATH_NOTE_PROMPT = "Death Note phase: everyone closes their eyes; only Kira acts"
+# Words the view carries for screens (display only: no rule reads them).
+TEAM_NAMES = {"kira": "Kira's team", "l": "L's team"}
+INVESTIGATION_NAMES = {"identity": "Identity", "mission": "Mission"}
+PHASE_NAMES = {
+    "investigate": "A) Investigation",
+    "cover": "A) Investigation: covering Clues",
+    "return": "A) Investigation: taking back Clues",
+    "reveal": "A) Investigation: revealing Clues",
+    "eyes": "A) Investigation: the Shinigami Eyes",
+    "announce": "A) Investigation: what the eyes saw",
+    "arrest": "B) Arrest",
+    "dn_identity": "C) Death Note",
+    "dn_placement": "C) Death Note",
+    "over": "Game over",
+}
 
 
 def pending(st: IcgState) -> dict[Seat, Decision]:

@@ -9,6 +9,15 @@ from deathnote.games.tcg.cards import Card, per_pool
 from deathnote.games.tcg.effects import EFFECTS
 from deathnote.games.tcg.state import WIN_POINTS, FieldCharacter, TcgState
 
+# Words the view carries for screens (display only: no rule reads them).
+PHASE_NAMES = {
+    "mulligan": "Mulligan",
+    "character": "Character phase",
+    "action": "Action phase",
+    "over": "Game over",
+}
+KIND_NAMES = {"character": "Character", "special": "Special", "event": "Event"}
+
 
 def faces(state: TcgState) -> dict[str, dict[str, Any]]:
     """Each card's printed face, made once per pool; views hand out copies (a view shares
@@ -28,6 +37,7 @@ def card_view(card: Card) -> dict[str, Any]:
         "number": card.printed,
         "name": card.name,
         "kind": card.kind,
+        "kind_name": KIND_NAMES.get(card.kind, card.kind),
         "cost": card.cost,
         "text": card.text,
     }
@@ -90,6 +100,7 @@ def build_view(state: TcgState, viewer: Viewer) -> dict[str, Any]:
     out: dict[str, Any] = {
         "turn": state.turn,
         "phase": state.phase,
+        "phase_name": PHASE_NAMES.get(state.phase, state.phase),
         "current": state.current,
         "first": state.first,
         "win_points": WIN_POINTS,

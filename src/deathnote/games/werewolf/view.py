@@ -15,6 +15,23 @@ def _card(st: WwState, cid: str) -> dict[str, Any]:
     return {"id": cid, "number": c["number"], "name": c["name"], "text": c["text"]}
 
 
+# Player-facing words the view carries for screens (display only: no rule reads them).
+TEAM_NAMES = {"kira": "Kira's team", "l": "L's team"}
+PHASE_NAMES = {"investigation": "Investigation", "judgment": "Judgment"}
+
+
+def _role(st: WwState, rid: str) -> dict[str, Any]:
+    info = st.tables.roles[rid]
+    team = str(info["team"])
+    return {
+        "id": rid,
+        "name": info["name"],
+        "team": team,
+        "team_name": TEAM_NAMES[team],
+        "text": info["text"],
+    }
+
+
 def public_step(st: WwState) -> dict[str, Any] | None:
     """What the table sees of the decision under way (nothing of the eyes-closed ones)."""
     step = st.step
@@ -52,6 +69,7 @@ def build_view(st: WwState, viewer: Viewer) -> dict[str, Any]:
                 "seat": s,
                 "alive": x.alive,
                 "role": x.role if shown else None,
+                "role_name": st.tables.role_name[x.role] if shown else None,
                 "hand_size": len(x.hand),
                 "first": s == st.first,
                 "current": s == st.current,
@@ -71,6 +89,11 @@ def build_view(st: WwState, viewer: Viewer) -> dict[str, Any]:
         "roles_in_game": sorted(table["roles"]),
         "cards_in_game": dict(sorted(table["cards"].items())),
         "card_list": [_card(st, c) for c in st.tables.cards],
+        "role_list": [_role(st, r) for r in st.tables.roles],
+        "team_names": dict(TEAM_NAMES),
+        "phase_name": PHASE_NAMES[st.phase],
+        "eyes_closed": st.phase == "judgment"
+        or (st.step is not None and st.step["k"] == "shinigami"),
         "handgun_reveal": st.options["handgun_reveal"],
         "step": public_step(st),
         "seats": seats,

@@ -59,7 +59,7 @@ async function draw(message) {
           { type: "button", id: "rematch", disabled: wait > 0, onclick: () => send({ type: "rematch" }) },
           message.room.rematch ? "Join the rematch" : "Rematch",
         ),
-        h("a", { href: `/replay/${roomId}`, id: "replay-link", class: "button" }, "Replay this game"),
+        h("a", { href: `/replay/${roomId}?token=${encodeURIComponent(token)}`, id: "replay-link", class: "button" }, "Replay this game"),
       ),
     );
   }

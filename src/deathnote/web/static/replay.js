@@ -1,10 +1,11 @@
 // The replay page of a finished game: step through it as any seat, a spectator, or everyone.
-import { h, clear, api, roomIdFromUrl } from "./dom.js";
+import { h, clear, api, tokenFromUrl, roomIdFromUrl } from "./dom.js";
 import { paint, boardFor } from "./screen.js";
 
 const root = document.getElementById("app");
 const status = document.getElementById("status");
 const roomId = roomIdFromUrl();
+const token = tokenFromUrl(); // the replay opens to the holders of the room's links
 let viewer = "omniscient";
 let step = -1;
 let gamesInfo = [];
@@ -12,7 +13,7 @@ let gamesInfo = [];
 async function show() {
   let data;
   try {
-    data = await api("GET", `/api/rooms/${roomId}/replay?viewer=${encodeURIComponent(viewer)}&step=${step}`);
+    data = await api("GET", `/api/rooms/${roomId}/replay?token=${encodeURIComponent(token)}&viewer=${encodeURIComponent(viewer)}&step=${step}`);
   } catch (e) {
     root.textContent = e.message;
     return;

@@ -44,7 +44,7 @@ function draw(message) {
       ),
     );
   root.append(h("section", { class: "panel" }, h("h2", {}, "Seats left idle"), rows.length ? h("ul", {}, rows) : h("p", { class: "muted" }, "Every seat is a bot."), h("p", { class: "muted" }, "A seat can be handed to a bot when its person is away, or has been deciding for too long.")));
-  if (message.view.outcome) root.append(h("p", {}, h("a", { href: `/replay/${roomId}` }, "Replay this game")));
+  if (message.view.outcome) root.append(h("p", {}, h("a", { href: `/replay/${roomId}?token=${encodeURIComponent(token)}` }, "Replay this game")));
 }
 
 async function main() {

@@ -47,14 +47,14 @@ export function renderLog(log) {
 
 export function renderOutcome(outcome, seats) {
   if (!outcome) return null;
-  const winners = outcome.winners.length ? outcome.winners.join(", ") : "nobody";
+  // winners by seat name: outcome.winners holds team ids ("l"), never shown to a person
   const seatsWon = (outcome.winning_seats || []).map((s) => seats[s]).join(", ");
   return h(
     "section",
     { class: "panel outcome", id: "outcome" },
     h("h2", {}, "Game over"),
     h("p", {}, outcome.reason),
-    h("p", {}, `Winners: ${winners}${seatsWon ? ` (${seatsWon})` : ""}`),
+    h("p", { class: "winners" }, `Winners: ${seatsWon || "nobody"}`),
   );
 }
 
@@ -77,10 +77,19 @@ export function paint(root, { view, room, seat, board, onChoose, onCell, extra, 
     ),
   );
   root.append(header);
-  root.append(renderSeats(room, view, seat));
-  if (view.outcome) root.append(renderOutcome(view.outcome, view.seats));
+  if (room.seed_chosen) {
+    // Everyone is told: the room's creator chose the seed, so knows the deal in advance.
+    root.append(h("p", { class: "muted", id: "seed-chosen" }, "The room's creator chose this game's random seed (every other seat is a bot)."));
+  }
+  // A drawn board may seat the players itself, place the choices on what they act on and
+  // word the end (board.ownsSeats / ownsChoices / outcome); it gets all it needs in ctx.
+  const ctx = { legal, onCell: onCell || null, onChoose: onChoose || null, room, seat, replay };
+  if (!(board && board.ownsSeats)) root.append(renderSeats(room, view, seat));
+  if (view.outcome) root.append(board && board.outcome ? board.outcome(view, ctx) : renderOutcome(view.outcome, view.seats));
   if (extra) root.append(extra);
-  if (onChoose && view.decision && legal.length) {
+  if (board && board.ownsChoices) {
+    // the board draws the prompt, the buttons and "Waiting for ..." beside what they act on
+  } else if (onChoose && view.decision && legal.length) {
     root.append(
       h(
         "section",
@@ -112,7 +121,7 @@ export function paint(root, { view, room, seat, board, onChoose, onCell, extra, 
     );
   }
   const main = h("div", { class: "main" });
-  if (board) main.append(board.render(view, { legal, onCell: onCell || null }));
+  if (board) main.append(board.render(view, ctx));
   else main.append(renderState(view.state));
   main.append(renderLog(view.log || []));
   root.append(main);

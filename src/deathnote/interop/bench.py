@@ -1,0 +1,91 @@
+"""Benchmark: PettingZoo AEC steps per second on every game, next to PettingZoo's own
+``leduc_holdem_v4`` measured the same way in the same run.
+
+    python -m deathnote.interop.bench [--seconds S] [--max-players]
+
+Every env runs the loop a learner runs: ``agent_iter``, ``last()`` (the observation and
+mask), a uniformly random legal action drawn from the mask, ``step``; a finished game is
+reset with the next seed. A step is one ``step`` call (the final ``step(None)`` of each
+agent included, as in any AEC loop). ``leduc_holdem_v4`` needs the ``rl-bench`` extra
+(rlcard); without it, PettingZoo's ``tictactoe_v3`` is measured instead, and the line
+says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from deathnote.engine.registry import games
+
+
+def steps_per_second(make: Callable[[], Any], seconds: float, seed: int = 0) -> tuple[float, int]:
+    """Random masked AEC play for about ``seconds``: (steps per second, games finished)."""
+    env = make()
+    rng = np.random.default_rng(seed)
+    steps = finished = 0
+    env.reset(seed=seed)
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
+            done = term or trunc
+            env.step(None if done else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+        finished += 1
+        if time.perf_counter() >= deadline:
+            break
+        env.reset(seed=seed + finished)
+    return steps / (time.perf_counter() - start), finished
+
+
+def pettingzoo_reference() -> tuple[str, Callable[[], Any]]:
+    """PettingZoo's leduc_holdem_v4 if rlcard is installed, else its tictactoe_v3."""
+    try:
+        from pettingzoo.classic import leduc_holdem_v4
+
+        return "leduc_holdem_v4 (PettingZoo)", leduc_holdem_v4.env
+    except ImportError:
+        from pettingzoo.classic import tictactoe_v3
+
+        return "tictactoe_v3 (PettingZoo; leduc_holdem_v4 needs rlcard)", tictactoe_v3.env
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print steps/s of every game's AEC env and of PettingZoo's reference env."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per env")
+    parser.add_argument(
+        "--max-players", action="store_true", help="also each game's largest player count"
+    )
+    args = parser.parse_args(argv)
+
+    from deathnote.interop.pettingzoo import env
+
+    name, make_reference = pettingzoo_reference()
+    reference, ref_games = steps_per_second(make_reference, args.seconds)
+    rows = [(name, reference, ref_games)]
+    for game_id, game in games().items():
+        counts = sorted(
+            {game.min_players, game.max_players} if args.max_players else {game.min_players}
+        )
+        for players in counts:
+
+            def make(game_id: str = game_id, players: int = players) -> Any:
+                return env(game_id, players)
+
+            rate, done = steps_per_second(make, args.seconds)
+            rows.append((f"{game_id} ({players} players)", rate, done))
+    print(f"{'env':<58} {'steps/s':>9} {'games':>6} {'x ref':>6}")
+    for label, rate, done in rows:
+        print(f"{label:<58} {rate:>9.0f} {done:>6} {rate / reference:>6.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

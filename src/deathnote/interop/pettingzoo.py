@@ -1,0 +1,433 @@
+"""PettingZoo environments over any game: ``env(...)`` (AEC) and ``parallel_env(...)``.
+
+Needs the ``rl`` extra (``pip install deathnote[rl]``).
+
+Agents are ``player_0`` .. ``player_{n-1}`` (seat order). Each agent observes a dict:
+``observation`` is ``Match.observation_tensor(seat)`` (float32, only what that seat may
+see) and ``action_mask`` is ``Match.legal_mask(seat)`` (int8 over the game's stable action
+numbers, all zeros when the seat is not asked). The action space is
+``Discrete(number of distinct actions)``; an action that is not legal now raises
+``IllegalAction`` and changes nothing (mask your policy). Rewards come once, when the game
+ends: +1 for each winning seat, -1 for the others, 0 for everyone when nobody wins. Every
+agent is then terminated and its last observation is its own view of the final position,
+never the omniscient one. ``max_steps`` truncates every agent after that many actions
+(AEC) or parallel steps.
+
+The AEC env asks one seat at a time: the lowest pending seat. Several pending seats (a
+secret simultaneous choice) are asked one after the other; the later ones never see the
+earlier choice, because no seat's view shows it.
+
+The parallel env makes one step of every decision round: all pending seats act together
+(a simultaneous secret choice, like Confrontation's A/B tokens, is one step). Steps where
+the game asks one seat are steps where only that seat has a non-zero mask; every other
+live agent still gets its observation, reward and flags (PettingZoo's ``parallel_api_test``
+expects all live agents in every dict) and its action, if given, is ignored. Pending
+seats' actions are carried out in seat order, as the AEC env would; an action whose seat is
+no longer asked after an earlier one (e.g. the game ended) is dropped.
+
+>>> from deathnote.interop.pettingzoo import env  # doctest: +SKIP
+>>> aec = env("confrontation", players=2)  # doctest: +SKIP
+>>> aec.reset(seed=1)  # doctest: +SKIP
+>>> for agent in aec.agent_iter():  # doctest: +SKIP
+...     obs, reward, term, trunc, info = aec.last()
+...     aec.step(None if term or trunc else aec.action_space(agent).sample(obs["action_mask"]))
+"""
+
+from __future__ import annotations
+
+import io
+import operator
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Seat, Viewer
+from deathnote.engine.errors import IllegalAction
+from deathnote.engine.match import Match
+from deathnote.engine.registry import get_game
+
+AgentID = str
+Observation = dict[str, np.ndarray]
+
+RENDER_MODES = ["human", "ansi"]
+
+
+def agent_name(seat: Seat) -> AgentID:
+    """The PettingZoo agent id of a seat."""
+    return f"player_{seat}"
+
+
+def match_rewards(match: Match) -> dict[Seat, float]:
+    """+1 for each winning seat and -1 for the others; 0 for all while the game runs or
+    when nobody wins."""
+    outcome = match.outcome()
+    if outcome is None or not outcome.winning_seats:
+        return dict.fromkeys(range(match.players), 0.0)
+    won = set(outcome.winning_seats)
+    return {s: (1.0 if s in won else -1.0) for s in range(match.players)}
+
+
+def render_text(match: Match, viewer: Viewer, last_log: int = 8) -> str:
+    """The terminal rendering of one viewer's view as plain text (no colours)."""
+    from rich.console import Console
+
+    from deathnote.cli.render import render_view
+
+    view = match.view(viewer)
+    console = Console(file=io.StringIO(), width=100, color_system=None, record=True)
+    console.print(render_view(view, since=max(0, len(view["log"]) - last_log)))
+    return console.export_text()
+
+
+class _Table:
+    """What both environments share: the match, its seeds, spaces and observations."""
+
+    def __init__(
+        self,
+        game_id: str,
+        players: int | None,
+        options: dict[str, Any],
+        content: str | None,
+        max_steps: int | None,
+        render_mode: str | None,
+        render_viewer: Viewer,
+    ) -> None:
+        game = get_game(game_id)
+        self.game_id = game_id
+        self.players = game.min_players if players is None else players
+        self.options = options
+        self.content = content
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
+        self.render_mode = render_mode
+        self.render_viewer = render_viewer
+        self.max_steps = max_steps
+        # A first match validates players, options and content now, and gives the spaces.
+        self.match = Match.create(game_id, self.players, 0, options, content)
+        self.seats = list(range(self.players))
+        self.names = [agent_name(s) for s in self.seats]
+        self.seat_of = {name: s for s, name in enumerate(self.names)}
+        size = self.match.action_space.size
+        shape = self.match.observation_shape()
+        # Tensors hold one-hots, flags and counts: never negative, no fixed upper bound.
+        self.observation_spaces = {
+            name: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, np.inf, shape, np.float32),
+                    "action_mask": spaces.Box(0, 1, (size,), np.int8),
+                }
+            )
+            for name in self.names
+        }
+        self.action_spaces = {name: spaces.Discrete(size) for name in self.names}
+        self.state_space = spaces.Box(0.0, np.inf, shape, np.float32)
+        self._seeder: random.Random | None = None
+        self.steps = 0
+
+    def new_match(self, seed: int | None) -> Match:
+        """A fresh match: seeded with ``seed``, else with the next seed of the last one."""
+        if seed is not None:
+            self._seeder = random.Random(seed)
+            match_seed = int(seed)
+        else:
+            if self._seeder is None:
+                self._seeder = random.Random()
+            match_seed = self._seeder.getrandbits(62)
+        self.match = Match.create(
+            self.game_id, self.players, match_seed, self.options, self.content
+        )
+        self.steps = 0
+        return self.match
+
+    def observe(self, seat: Seat) -> Observation:
+        """One seat's own observation and mask (fresh arrays every call)."""
+        match = self.match
+        return {
+            "observation": match.observation_tensor(seat).astype(np.float32, copy=True),
+            "action_mask": match.legal_mask(seat),
+        }
+
+    def action(self, seat: Seat, action: Any) -> Any:
+        """The legal Action for an action number of this seat, or IllegalAction."""
+        try:
+            index = operator.index(action)
+        except TypeError:
+            raise IllegalAction(f"an action is an integer, not {action!r}") from None
+        match = self.match
+        space = match.action_space
+        if not 0 <= index < space.size:
+            raise IllegalAction(f"there is no action number {index} (0..{space.size - 1})")
+        wanted = space.at(index)
+        for candidate in match.legal(seat):
+            if candidate == wanted:
+                return candidate
+        raise IllegalAction(
+            f"action {index} ({wanted.label or wanted.kind}) is not legal for "
+            f"{agent_name(seat)} now"
+        )
+
+    def truncated(self) -> bool:
+        """Whether the step limit is reached with the game still running."""
+        return (
+            self.max_steps is not None
+            and self.steps >= self.max_steps
+            and self.match.outcome() is None
+        )
+
+    def render(self) -> str | None:
+        """Text of the render viewer's view: returned ("ansi") or printed ("human")."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode; nothing drawn")
+            return None
+        text = render_text(self.match, self.render_viewer)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def global_state(self) -> np.ndarray:
+        """The omniscient tensor (for centralised critics only: never an agent's view)."""
+        return self.match.observation_tensor(OMNISCIENT).astype(np.float32, copy=True)
+
+
+class DeathNoteAECEnv(AECEnv[AgentID, Observation, int]):
+    """One game as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012  (PettingZoo reads it from the class)
+        "render_modes": RENDER_MODES,
+        "name": "deathnote_v0",
+        "is_parallelizable": True,
+    }
+
+    def __init__(
+        self,
+        game_id: str,
+        players: int | None = None,
+        *,
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+        render_viewer: Viewer = SPECTATOR,
+        content: str | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        self.table = _Table(
+            game_id, players, options, content, max_steps, render_mode, render_viewer
+        )
+        self.metadata = {**type(self).metadata, "name": f"deathnote_{game_id}_v0"}
+        self.render_mode = render_mode
+        self.possible_agents = list(self.table.names)
+        self.observation_spaces = self.table.observation_spaces
+        self.action_spaces = self.table.action_spaces
+        self.state_space = self.table.state_space
+        self._start(None)
+
+    def __str__(self) -> str:
+        return str(self.metadata["name"])
+
+    @property
+    def match(self) -> Match:
+        """The running match (the full truth: never hand it to a learner)."""
+        return self.table.match
+
+    def observation_space(self, agent: AgentID) -> gymnasium.spaces.Space[Any]:
+        """The Dict space of ``observation`` and ``action_mask``."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: AgentID) -> gymnasium.spaces.Space[Any]:
+        """Discrete over the game's stable action numbers."""
+        return self.action_spaces[agent]
+
+    def _start(self, seed: int | None) -> None:
+        match = self.table.new_match(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[AgentID, dict[str, Any]] = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self.agent_selection = agent_name(min(match.pending()))
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game; ``seed`` seeds it (and the following unseeded resets).
+
+        ``options`` is accepted for the PettingZoo API; game options are fixed when the
+        environment is made."""
+        self._start(seed)
+
+    def observe(self, agent: AgentID) -> Observation:
+        """The agent's own observation and action mask."""
+        return self.table.observe(self.table.seat_of[agent])
+
+    def state(self) -> np.ndarray:
+        """The omniscient tensor of the true state (for centralised training only)."""
+        return self.table.global_state()
+
+    def step(self, action: int | None) -> None:
+        """Play the selected agent's action (None for an agent that is done)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        table = self.table
+        seat = table.seat_of[agent]
+        if action is None:
+            raise IllegalAction(f"{agent} must act: None is only for agents that are done")
+        chosen = table.action(seat, action)
+        self._cumulative_rewards[agent] = 0.0
+        match = table.match
+        match.submit(seat, chosen)
+        table.steps += 1
+        over = match.outcome() is not None
+        if over or table.truncated():
+            rewards = match_rewards(match)
+            for name in self.agents:
+                s = table.seat_of[name]
+                self.rewards[name] = rewards[s]
+                self.terminations[name] = over
+                self.truncations[name] = not over
+            # Every agent now gets its last observation, in seat order after the actor.
+            self.agent_selection = agent_name((seat + 1) % table.players)
+        else:
+            for name in self.agents:
+                self.rewards[name] = 0.0
+            self.agent_selection = agent_name(min(match.pending()))
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The render viewer's view as text (default: the spectator's)."""
+        return self.table.render()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class DeathNoteParallelEnv(ParallelEnv[AgentID, Observation, int]):
+    """One game as a PettingZoo parallel environment (see the module docstring)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012  (PettingZoo reads it from the class)
+        "render_modes": RENDER_MODES,
+        "name": "deathnote_v0",
+    }
+
+    def __init__(
+        self,
+        game_id: str,
+        players: int | None = None,
+        *,
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+        render_viewer: Viewer = SPECTATOR,
+        content: str | None = None,
+        **options: Any,
+    ) -> None:
+        self.table = _Table(
+            game_id, players, options, content, max_steps, render_mode, render_viewer
+        )
+        self.metadata = {**type(self).metadata, "name": f"deathnote_{game_id}_v0"}
+        self.render_mode = render_mode
+        self.possible_agents = list(self.table.names)
+        self.agents = list(self.possible_agents)
+        self.observation_spaces = self.table.observation_spaces
+        self.action_spaces = self.table.action_spaces
+        self.state_space = self.table.state_space
+
+    def __str__(self) -> str:
+        return str(self.metadata["name"])
+
+    @property
+    def match(self) -> Match:
+        """The running match (the full truth: never hand it to a learner)."""
+        return self.table.match
+
+    def observation_space(self, agent: AgentID) -> gymnasium.spaces.Space[Any]:
+        """The Dict space of ``observation`` and ``action_mask``."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: AgentID) -> gymnasium.spaces.Space[Any]:
+        """Discrete over the game's stable action numbers."""
+        return self.action_spaces[agent]
+
+    def _observations(self) -> dict[AgentID, Observation]:
+        return {a: self.table.observe(self.table.seat_of[a]) for a in self.agents}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[AgentID, Observation], dict[AgentID, dict[str, Any]]]:
+        """Start a new game; returns every agent's observation and an empty info."""
+        self.table.new_match(seed)
+        self.agents = list(self.possible_agents)
+        return self._observations(), {a: {} for a in self.agents}
+
+    def state(self) -> np.ndarray:
+        """The omniscient tensor of the true state (for centralised training only)."""
+        return self.table.global_state()
+
+    def step(
+        self, actions: dict[AgentID, Any]
+    ) -> tuple[
+        dict[AgentID, Observation],
+        dict[AgentID, float],
+        dict[AgentID, bool],
+        dict[AgentID, bool],
+        dict[AgentID, dict[str, Any]],
+    ]:
+        """Every pending seat acts (each needs an action); other agents' actions are
+        ignored. Checked before anything is played: a bad action changes nothing."""
+        table = self.table
+        match = table.match
+        if not self.agents:
+            raise IllegalAction("the game is over: call reset()")
+        pending = sorted(match.pending())
+        chosen = []
+        for seat in pending:
+            name = agent_name(seat)
+            if name not in actions or actions[name] is None:
+                raise IllegalAction(f"{name} is asked to decide and needs an action")
+            chosen.append((seat, table.action(seat, actions[name])))
+        for seat, action in chosen:
+            if match.outcome() is not None or seat not in match.pending():
+                continue
+            if action in match.legal(seat):
+                match.submit(seat, action)
+        table.steps += 1
+        over = match.outcome() is not None
+        done = over or table.truncated()
+        rewards = match_rewards(match)
+        live = list(self.agents)
+        observations = self._observations()
+        reward = {a: rewards[table.seat_of[a]] for a in live}
+        terminations = dict.fromkeys(live, over)
+        truncations = dict.fromkeys(live, done and not over)
+        infos: dict[AgentID, dict[str, Any]] = {a: {} for a in live}
+        if done:
+            self.agents = []
+        return observations, reward, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        """The render viewer's view as text (default: the spectator's)."""
+        return self.table.render()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def env(game_id: str, players: int | None = None, **kwargs: Any) -> DeathNoteAECEnv:
+    """The AEC environment of a game; keyword arguments are the env's settings
+    (``max_steps``, ``render_mode``, ``render_viewer``, ``content``) and game options."""
+    return DeathNoteAECEnv(game_id, players, **kwargs)
+
+
+def parallel_env(game_id: str, players: int | None = None, **kwargs: Any) -> DeathNoteParallelEnv:
+    """The parallel environment of a game (same arguments as ``env``)."""
+    return DeathNoteParallelEnv(game_id, players, **kwargs)
+
+
+def raw_env(game_id: str, players: int | None = None, **kwargs: Any) -> DeathNoteAECEnv:
+    """The AEC environment without wrappers (the same as ``env``: it has none)."""
+    return DeathNoteAECEnv(game_id, players, **kwargs)

@@ -1,0 +1,70 @@
+"""The server's limits on what clients may send, with safe defaults.
+
+Every field is an option of ``deathnote serve`` (``--max-body-bytes`` and so on); the
+defaults and the test that checks each are listed in ``docs/security.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from limits import RateLimitItem, parse
+
+from deathnote.engine.errors import DeathNoteError
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one client may send and hold on this server."""
+
+    #: Largest HTTP request body (bytes); a larger one is answered 413.
+    max_body_bytes: int = 64 * 1024
+    #: Largest ``options`` of a new room, as compact JSON (bytes).
+    max_options_bytes: int = 16 * 1024
+    #: Largest WebSocket message answered with an error instead of being handled; a frame
+    #: over ``FRAME_FACTOR`` times this closes the socket (code 1009).
+    max_message_bytes: int = 16 * 1024
+    #: Rooms one client address may create, in the ``limits`` notation ("20/minute").
+    room_rate: str = "20/minute"
+    #: Rooms held in memory at once; a new room beyond it is answered 503.
+    max_live_rooms: int = 1000
+    #: Seconds after which a room nobody ever opened is removed (memory and storage).
+    unopened_room_seconds: float = 3600.0
+    #: Live WebSocket connections of one room.
+    connections_per_room: int = 32
+    #: Messages one connection may send per second; more are answered with an error.
+    messages_per_second: int = 20
+    #: Origins (``scheme://host[:port]``) whose pages may open the play WebSocket besides
+    #: the server's own.
+    allowed_origins: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in (
+            "max_body_bytes",
+            "max_options_bytes",
+            "max_message_bytes",
+            "max_live_rooms",
+            "connections_per_room",
+            "messages_per_second",
+        ):
+            if getattr(self, name) < 1:
+                raise DeathNoteError(f"{name.replace('_', '-')} must be at least 1")
+        if self.unopened_room_seconds <= 0:
+            raise DeathNoteError("unopened-room-seconds must be more than 0")
+        self.room_rate_item()  # a bad rate fails at start, not on the first room
+
+    def room_rate_item(self) -> RateLimitItem:
+        """The room-creation rate as a ``limits`` item."""
+        try:
+            item = parse(self.room_rate)
+        except ValueError:
+            item = None
+        if item is None or item.amount < 1:
+            raise DeathNoteError(
+                f"room-rate {self.room_rate!r}: write it as N/second, N/minute or N/hour, N >= 1"
+            )
+        return item
+
+
+#: A WebSocket frame larger than this many times ``max_message_bytes`` closes the socket.
+FRAME_FACTOR = 4

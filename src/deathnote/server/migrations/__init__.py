@@ -1,0 +1,1 @@
+"""Alembic migrations of the rooms database, run by ``Storage`` when it opens."""

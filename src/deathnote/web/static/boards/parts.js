@@ -1,0 +1,98 @@
+// Pieces the drawn boards share: choice buttons placed on what they act on, seat tags,
+// the prompt panel and the end. No rules here: only what the view and its legal list say.
+import { h } from "../dom.js";
+
+// One big button for one legal action (its label comes from the server).
+export function choiceButton(ctx, action, text) {
+  const index = ctx.legal.indexOf(action);
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "choice big",
+      "data-kind": action.kind,
+      "data-index": index,
+      onclick: ctx.onChoose ? () => ctx.onChoose(action) : null,
+      disabled: !ctx.onChoose,
+    },
+    text || action.label,
+  );
+}
+
+// The legal actions that name `key` = `value` (e.g. the card or the seat they act on).
+export function actionsOn(ctx, key, value) {
+  return (ctx.legal || []).filter((a) => a[key] === value);
+}
+
+// The legal actions none of `keys` places elsewhere, for the prompt panel.
+export function leftover(ctx, placed) {
+  return (ctx.legal || []).filter((a) => !placed.has(a));
+}
+
+// The decision under way: the prompt and the buttons not placed on a card or seat, or whom
+// the table waits for. `hint` says where the other buttons are.
+export function promptPanel(view, ctx, rest, hint) {
+  if (!ctx.onChoose || view.outcome) return null;
+  const decision = view.decision;
+  if (decision && (ctx.legal || []).length) {
+    return h(
+      "section",
+      { class: "panel choices", id: "choices" },
+      h("h2", {}, decision.prompt),
+      rest.length ? h("div", { class: "buttons" }, rest.map((a) => choiceButton(ctx, a))) : null,
+      rest.length < ctx.legal.length && hint ? h("p", { class: "muted" }, hint) : null,
+    );
+  }
+  const names = (view.waiting || []).map((s) => view.seats[s]);
+  return h(
+    "section",
+    { class: "panel choices", id: "choices" },
+    h("p", { class: "muted" }, names.length ? `Waiting for ${names.join(", ")}…` : "Waiting…"),
+  );
+}
+
+// Presence tags of a seat from the room facts (you, bot, away, deciding).
+export function seatTags(view, ctx, seat) {
+  const room = (ctx.room && ctx.room.seats ? ctx.room.seats : []).find((s) => s.seat === seat);
+  const waiting = new Set(view.waiting || []);
+  const tags = [];
+  if (seat === ctx.seat && !ctx.replay) tags.push(h("span", { class: "tag you" }, "you"));
+  if (room && room.kind === "bot") tags.push(h("span", { class: "tag" }, "bot"));
+  if (room && room.kind !== "bot" && !room.connected && !ctx.replay) tags.push(h("span", { class: "tag warn" }, "away"));
+  if (waiting.has(seat) && !view.outcome) tags.push(h("span", { class: "tag ask" }, "deciding"));
+  return tags;
+}
+
+export function seatClass(view, ctx, seat) {
+  const room = (ctx.room && ctx.room.seats ? ctx.room.seats : []).find((s) => s.seat === seat);
+  const online = room ? room.connected || room.kind === "bot" : true;
+  return `seat ${online ? "online" : "offline"}${(view.waiting || []).includes(seat) ? " waiting" : ""}`;
+}
+
+// A card drawn face up: its printed number (if any), name and text.
+export function card(c, extra = {}, ...children) {
+  return h(
+    "div",
+    { class: `card face ${extra.class || ""}`, "data-card": c.id },
+    c.number !== undefined && c.number !== null ? h("span", { class: "card-num" }, String(c.number)) : null,
+    h("strong", { class: "card-name" }, c.name),
+    c.text ? h("p", { class: "card-text" }, c.text) : null,
+    children,
+  );
+}
+
+// A card seen from its back; `label` says what it is ("card", "Clue card").
+export function back(label = "card") {
+  return h("span", { class: "card-back", title: label, "aria-label": label });
+}
+
+// A pile of `n` cards seen from the back: a few drawn fanned, then the count.
+export function backs(n, label) {
+  const drawn = Math.min(n, 8);
+  return h("span", { class: "backs", title: `${n} ${label}${n === 1 ? "" : "s"}` }, Array.from({ length: drawn }, () => back(label)), h("small", {}, String(n)));
+}
+
+// The end, from the game's own words: the reason and the winners by name and team.
+export function outcomePanel(title, lines) {
+  return h("section", { class: "panel outcome", id: "outcome" }, h("h2", {}, "Game over"), h("p", { class: "winners" }, title), lines.map((l) => h("p", {}, l)));
+}

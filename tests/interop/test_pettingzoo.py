@@ -1,0 +1,166 @@
+"""The PettingZoo adapters pass PettingZoo's own API tests on every game and player count."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, parallel_api_test, seed_test
+
+from deathnote.engine import OMNISCIENT, IllegalAction, Match, games
+from deathnote.interop.pettingzoo import env, match_rewards, parallel_env
+
+CONFIGS = [
+    (game_id, players)
+    for game_id, game in sorted(games().items())
+    for players in range(game.min_players, game.max_players + 1)
+]
+# Enough cycles for every game to reach its end in the play test (the longest random
+# Werewolf games take about 600 actions), still well under a second per game.
+CYCLES = 200
+
+
+@pytest.fixture(autouse=True)
+def _quiet() -> Iterator[None]:
+    # The API tests warn about dict observations ("not a NumPy array"), which PettingZoo's
+    # own classic games also get: not a failure.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+@pytest.mark.parametrize(("game_id", "players"), CONFIGS)
+def test_pettingzoo_api_test(game_id: str, players: int) -> None:
+    api_test(env(game_id, players), num_cycles=CYCLES)
+
+
+@pytest.mark.parametrize(("game_id", "players"), CONFIGS)
+def test_pettingzoo_parallel_api_test(game_id: str, players: int) -> None:
+    parallel_api_test(parallel_env(game_id, players), num_cycles=CYCLES)
+
+
+@pytest.mark.parametrize(("game_id", "players"), CONFIGS)
+def test_pettingzoo_seed_test(game_id: str, players: int) -> None:
+    seed_test(lambda: env(game_id, players), num_cycles=CYCLES)
+
+
+def play_aec(game_id: str, players: int, seed: int) -> tuple[object, dict[str, object]]:
+    """Random masked play to the end; each agent's (observation, reward) when it is done."""
+    aec = env(game_id, players)
+    aec.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    final: dict[str, object] = {}
+    for agent in aec.agent_iter():
+        obs, reward, term, trunc, _ = aec.last()
+        if term or trunc:
+            final[agent] = (obs, reward)
+            aec.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        aec.step(int(rng.choice(legal)))
+    return aec, final
+
+
+@pytest.mark.parametrize("game_id", sorted(games()))
+def test_final_observation_is_each_seats_own_view(game_id: str) -> None:
+    players = games()[game_id].min_players
+    aec, final = play_aec(game_id, players, seed=3)
+    match = aec.match  # type: ignore[attr-defined]
+    assert match.outcome() is not None
+    assert set(final) == {f"player_{s}" for s in range(players)}
+    rewards = match_rewards(match)
+    hidden_somewhere = False
+    for seat in range(players):
+        obs, reward = final[f"player_{seat}"]  # type: ignore[misc]
+        assert np.array_equal(obs["observation"], match.observation_tensor(seat))
+        assert not obs["action_mask"].any()
+        assert reward == rewards[seat]
+        hidden_somewhere |= not np.array_equal(
+            obs["observation"], match.observation_tensor(OMNISCIENT)
+        )
+    # The omniscient tensor shows more than at least one seat's own view.
+    assert hidden_somewhere
+
+
+@pytest.mark.usefixtures("toy_registered")
+def test_rewards_are_plus_one_for_winners_and_minus_one_for_the_rest() -> None:
+    aec, final = play_aec("toy", 2, seed=5)
+    winner = aec.match.outcome().winning_seats[0]  # type: ignore[attr-defined]
+    assert final[f"player_{winner}"][1] == 1.0  # type: ignore[index]
+    assert final[f"player_{1 - winner}"][1] == -1.0  # type: ignore[index]
+    # The toy's secret is seat 0's alone, also in the last observation.
+    assert final["player_1"][0]["observation"][3] == 0.0  # type: ignore[index]
+    assert final["player_0"][0]["observation"][3] > 0.0  # type: ignore[index]
+
+
+@pytest.mark.usefixtures("toy_registered")
+def test_aec_game_is_the_match_with_that_seed() -> None:
+    aec, _ = play_aec("toy", 2, seed=9)
+    record = aec.match.record()  # type: ignore[attr-defined]
+    assert record["seed"] == 9
+    assert Match.replay(record).outcome() == aec.match.outcome()  # type: ignore[attr-defined]
+
+
+def test_illegal_action_is_refused_and_changes_nothing() -> None:
+    aec = env("confrontation")
+    aec.reset(seed=2)
+    agent = aec.agent_selection
+    mask = aec.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    before = aec.match.record()
+    for bad in (illegal, -1, mask.size, "1", None):
+        with pytest.raises(IllegalAction):
+            aec.step(bad)  # type: ignore[arg-type]
+    assert aec.match.record() == before and aec.agent_selection == agent
+
+
+def test_max_steps_truncates_every_agent_without_reward() -> None:
+    aec = env("tcg", max_steps=3)
+    aec.reset(seed=1)
+    for _ in range(3):
+        obs = aec.observe(aec.agent_selection)
+        aec.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert all(aec.truncations.values()) and not any(aec.terminations.values())
+    assert set(aec._cumulative_rewards.values()) == {0.0}
+
+
+@pytest.mark.usefixtures("toy_registered")
+def test_parallel_step_plays_a_simultaneous_choice_at_once() -> None:
+    par = parallel_env("toy")
+    obs, _ = par.reset(seed=4)
+    assert all(o["action_mask"].all() for o in obs.values())  # both seats pick at once
+    obs, rewards, term, trunc, _ = par.step({"player_0": 0, "player_1": 1})
+    assert [seat for seat, _ in par.match.actions] == [0, 1]
+    assert set(obs) == set(rewards) == set(term) == set(trunc) == {"player_0", "player_1"}
+
+
+def test_parallel_step_ignores_agents_not_asked_and_needs_the_asked() -> None:
+    par = parallel_env("tcg")
+    obs, _ = par.reset(seed=1)
+    asked = [a for a, o in obs.items() if o["action_mask"].any()]
+    idle = [a for a, o in obs.items() if not o["action_mask"].any()]
+    assert len(asked) == 1 and len(idle) == 1  # a sequential game: one seat a step
+    with pytest.raises(IllegalAction, match="needs an action"):
+        par.step({idle[0]: 0})
+    assert par.match.actions == []
+    choice = int(np.flatnonzero(obs[asked[0]]["action_mask"])[0])
+    par.step({asked[0]: choice, idle[0]: 12345})  # the idle agent's action is ignored
+    assert len(par.match.actions) == 1
+
+
+def test_render_is_text_of_the_chosen_viewer() -> None:
+    aec = env("confrontation", render_mode="ansi")
+    aec.reset(seed=1)
+    text = aec.render()
+    assert isinstance(text, str) and "\x1b[" not in text and text.strip()
+    assert env("confrontation").render() is None  # no render mode: nothing drawn
+    with pytest.raises(ValueError, match="render_mode"):
+        env("confrontation", render_mode="rgb_array")
+
+
+def test_game_options_pass_through() -> None:
+    aec = env("icg", players=5, rules="kira")
+    assert aec.match.options["rules"] == "kira"
+    assert str(aec) == "deathnote_icg_v0"

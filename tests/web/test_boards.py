@@ -1,0 +1,234 @@
+"""The drawn screens: one person plays a whole game against bots, on a phone and a laptop.
+
+Each test reads the page as a person does: players by name, no internal id, enum value or
+zero-based seat number, no sideways scrolling, buttons big enough to tap. Screenshots go to
+``test-artifacts/web/`` (git-ignored) so that they can be looked at after the run.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from deathnote.engine.registry import games
+from tests.live_server import LiveServer
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
+SIZES = {"phone": (390, 844), "laptop": (1280, 800)}
+MAX_SECONDS = 90.0
+# What no person should read: snake_case ids, zero-based seats, JSON leftovers.
+RAW = re.compile(r"\b[a-z]+_[a-z_]+\b|\bSeat \d\b|Winners: [a-z]\b|\bundefined\b|\bnull\b|\[object")
+
+
+def check_page(page: Any, game: str, width: int) -> None:
+    """What a person reads and taps on the current screen (``width``: the viewport's)."""
+    text = page.locator("#app").inner_text()
+    raw = RAW.search(text)
+    assert raw is None, f"{game}: raw text {raw.group(0)!r} on the page"
+    # A phone widens its layout viewport to fit what overflows: compare with the screen's width.
+    scroll = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert scroll[0] <= width and scroll[1] <= width, f"{game}: the page scrolls sideways"
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('#app button.choice')]
+             .filter(b => b.offsetParent !== null)
+             .map(b => b.getBoundingClientRect())
+             .filter(r => r.height < 44 || r.width < 44).length"""
+    )
+    assert small == 0, f"{game}: {small} choice buttons smaller than 44 px"
+
+
+def click_a_choice(page: Any, rng: random.Random) -> bool:
+    """Tap one of the choices on the board (wherever it sits); True when the game moved."""
+    buttons = page.locator("#app button.choice:not([disabled])")
+    count = buttons.count()
+    if not count:
+        return False
+    step = page.locator("#app").get_attribute("data-step")
+    try:
+        buttons.nth(rng.randrange(count)).click(timeout=3000)
+        page.wait_for_function(
+            "s => document.getElementById('app').dataset.step !== s", arg=step, timeout=5000
+        )
+    except Exception:  # the screen was redrawn under the tap: look again
+        return False
+    return True
+
+
+def play_against_bots(
+    browser: Any,
+    server: LiveServer,
+    game: str,
+    players: int,
+    size: str,
+    seed: int,
+    options: dict[str, Any] | None = None,
+) -> Any:
+    """One person in the first seat, bots in the others, played to the end; the last page."""
+    if game not in games():
+        pytest.skip(f"{game} is not registered")
+    created = server.post(
+        "/api/rooms",
+        {
+            "game": game,
+            "players": players,
+            "seats": [{"kind": "human"}] + [{"kind": "bot"}] * (players - 1),
+            "seed": seed,
+            "options": options or {},
+        },
+    )
+    width, height = SIZES[size]
+    phone = size == "phone"
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone
+    )
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.base + created["links"]["seats"][0])
+    page.locator("#app[data-step]").wait_for(timeout=10000)
+    page.locator(f".board.{game}").wait_for(timeout=10000)
+    rng = random.Random(seed)
+    clicks = 0
+    shots = 0
+    name = f"{game}-{size}" + "".join(
+        f"-{v}" for v in (options or {}).values() if isinstance(v, str)
+    )
+    deadline = time.monotonic() + MAX_SECONDS
+    while page.locator("#app").get_attribute("data-over") != "yes":
+        assert time.monotonic() < deadline, f"{game}: the game did not end"
+        if click_a_choice(page, rng):
+            clicks += 1
+            if clicks in (1, 4, 12):
+                check_page(page, game, width)
+                page.screenshot(path=str(ARTIFACTS / f"{name}-{shots}.png"), full_page=True)
+                shots += 1
+        else:
+            page.wait_for_timeout(50)
+    page.locator("#outcome").wait_for(timeout=5000)
+    check_page(page, game, width)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-end.png"), full_page=True)
+    assert clicks > 0
+    assert errors == []
+    return page
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_werewolf_against_bots_on_the_drawn_table(
+    browser: Any, server: LiveServer, size: str
+) -> None:
+    page = play_against_bots(browser, server, "werewolf", 5, size, seed=7)
+    try:
+        tiles = page.locator(".board.werewolf li.seat")
+        assert tiles.count() == 5
+        assert tiles.nth(0).inner_text().startswith("Player 1")
+        # At the end every Role is shown on the table and the winners are named with theirs.
+        assert page.locator(".role-chip.hidden").count() == 0
+        winners = page.locator("#outcome .winners").inner_text()
+        assert re.match(r"(Kira's|L's) team wins: Player \d \(\w", winners), winners
+        assert page.locator("#me .card.role .card-name").inner_text()
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize(("size", "rules"), [("phone", "kira"), ("laptop", "light")])
+def test_icg_against_bots_on_the_drawn_table(
+    browser: Any, server: LiveServer, size: str, rules: str
+) -> None:
+    options = {"rules": rules, "shinigami_eyes": rules == "kira"}
+    page = play_against_bots(browser, server, "icg", 5, size, seed=5, options=options)
+    try:
+        tiles = page.locator(".board.icg li.seat")
+        assert tiles.count() == 5
+        assert page.locator(".board.icg li.seat.red").count() == 1  # the red Placement
+        # At the end the Missions are revealed on every seat, by name.
+        assert page.locator(".board.icg li.seat", has_text="Mission: ").count() == 5
+        winners = page.locator("#outcome .winners").inner_text()
+        assert re.match(r"(Kira's|L's) team wins: Player \d \(", winners), winners
+        assert page.locator("#me .card.role").count() == 2
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize(("size", "seed"), [("phone", 1), ("laptop", 2)])
+def test_enquete_against_bots_on_the_drawn_table(
+    browser: Any, server: LiveServer, size: str, seed: int
+) -> None:
+    page = play_against_bots(browser, server, "enquete", 5, size, seed=seed)
+    try:
+        tiles = page.locator(".board.enquete li.enq-seat")
+        assert tiles.count() == 5
+        # One Detective, marked at the table; on the phone it is this person (seed 1).
+        assert page.locator(".board.enquete li.enq-seat.detective").count() == 1
+        role = page.locator("#me .card.role .card-name").inner_text()
+        assert (role == "The Detective") == (seed == 1), role
+        assert page.locator("#apples tbody tr").count() == 5
+        assert page.locator("#outcome .winners").inner_text().startswith("Apples this game: ")
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_tcg_against_a_bot_on_the_drawn_table(browser: Any, server: LiveServer, size: str) -> None:
+    page = play_against_bots(browser, server, "tcg", 2, size, seed=4)
+    try:
+        sides = page.locator(".board.tcg section.tcg-side")
+        assert sides.count() == 2
+        # My side is drawn last (nearest to me), with my hand under it as cards.
+        assert sides.nth(1).get_attribute("data-seat") == "0"
+        assert page.locator(".tcg-side", has_text="victory points").count() == 2
+        winners = page.locator("#outcome .winners").inner_text()
+        assert re.match(r"Player [12] \((Kira|L) deck\) wins\.", winners), winners
+        if size == "phone":  # a two-player game fits a phone without a page 11,000 px tall
+            assert page.evaluate("document.documentElement.scrollHeight") < 6000
+    finally:
+        page.context.close()
+
+
+def test_two_people_play_werewolf_on_two_screens(browser: Any, server: LiveServer) -> None:
+    """A phone and a laptop at one 5-seat table with three bots: neither screen shows the
+    other person's Role or hand before the rules show it."""
+    created = server.post(
+        "/api/rooms",
+        {
+            "game": "werewolf",
+            "players": 5,
+            "seats": [{"kind": "human"}] * 2 + [{"kind": "bot"}] * 3,
+            "seed": 12,
+        },
+    )
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    laptop = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        pages = [phone.new_page(), laptop.new_page()]
+        for seat, page in enumerate(pages):
+            page.goto(server.base + created["links"]["seats"][seat])
+            page.locator(".board.werewolf").wait_for(timeout=10000)
+        rng = random.Random(12)
+        deadline = time.monotonic() + MAX_SECONDS
+        while not all(p.locator("#app").get_attribute("data-over") == "yes" for p in pages):
+            assert time.monotonic() < deadline, "the game did not end"
+            acted = False
+            for seat, page in enumerate(pages):
+                other = page.locator(f".board.werewolf li.seat[data-seat='{1 - seat}']")
+                if page.locator("#app").get_attribute("data-over") != "yes":
+                    tile = other.inner_text().lower()
+                    # the other person's Role: hidden, known through a card, or shown by death
+                    assert "role hidden" in tile or "(you know)" in tile or "dead" in tile, tile
+                    acted = click_a_choice(page, rng) or acted
+            if not acted:
+                pages[0].wait_for_timeout(50)
+        for seat, page in enumerate(pages):
+            check_page(page, "werewolf", 390 if seat == 0 else 1280)
+            assert page.locator(".role-chip.hidden").count() == 0  # the end shows every Role
+        pages[0].screenshot(path=str(ARTIFACTS / "werewolf-two-people-phone-end.png"))
+    finally:
+        phone.close()
+        laptop.close()
