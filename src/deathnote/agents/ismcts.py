@@ -122,24 +122,25 @@ class IsmctsAgent(Agent):
         """The most visited root action after the budget's simulations."""
         start = time.perf_counter()
         legal = obs.legal
-        if not obs.can_sample:
-            # Handed a bare view (no sampler): play as the heuristic bot rather than fail.
-            return self._fallback().choose(obs)
+        self.last_sims = 0
         if len(legal) == 1:
-            # Nothing to search, but a covert answer must not come faster than a real
+            action = legal[0]
+        elif not obs.can_sample:
+            # Handed a bare view (no sampler): play as the heuristic bot rather than fail.
+            action = self._fallback().choose(obs)
+        else:
+            stats = self.search(obs, start).stats
+            action = max(
+                legal, key=lambda a: (stats[a][0], stats[a][1]) if a in stats else (-1.0, 0.0)
+            )
+        if self.last_sims == 0 and self.seconds is not None:
+            # Nothing was searched, but a covert answer must not come faster than a real
             # choice: with a time budget, wait it out.
-            self.last_sims = 0
-            if self.seconds is not None:
-                left = self.seconds - (time.perf_counter() - start)
-                if left > 0:
-                    time.sleep(left)
-            self.last_seconds = time.perf_counter() - start
-            return legal[0]
-        root = self.search(obs, start)
-        stats = root.stats
-        best = max(legal, key=lambda a: (stats[a][0], stats[a][1]) if a in stats else (-1, 0))
+            left = self.seconds - (time.perf_counter() - start)
+            if left > 0:
+                time.sleep(left)
         self.last_seconds = time.perf_counter() - start
-        return best
+        return action
 
     def _fallback(self) -> Agent:
         from deathnote.agents import make_agent
