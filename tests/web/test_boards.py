@@ -200,8 +200,8 @@ def test_two_people_play_werewolf_on_two_screens(browser: Any, server: LiveServe
         {
             "game": "werewolf",
             "players": 5,
+            # Two people at the table: the server draws the seed (a chosen one is refused).
             "seats": [{"kind": "human"}] * 2 + [{"kind": "bot"}] * 3,
-            "seed": 12,
         },
     )
     phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
