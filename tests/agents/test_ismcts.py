@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import pytest
 
@@ -184,3 +185,24 @@ def test_bench_counts_the_search_simulations() -> None:
     assert result["simulations_per_second"] > 0
     with pytest.raises(DeathNoteError, match="not a search agent"):
         bench_search("confrontation", 2, {}, 0.1, "heuristic")
+
+
+def test_the_play_loop_hands_search_bots_a_sampler() -> None:
+    """simulate, the terminal and the server play through engine.play: ISMCTS searches."""
+    from deathnote.engine.play import Table, play
+
+    searched: list[int] = []
+
+    class Counting(IsmctsAgent):
+        def choose(self, obs: Observation) -> Any:
+            action = super().choose(obs)
+            searched.append(self.last_sims)
+            return action
+
+    match = Match.create("confrontation", 2, 9)
+    bots = [Counting(s, "confrontation", sims=3, seconds=None) for s in range(2)]
+    assert play(match, bots) is not None
+    assert 3 in searched
+    table = Table(Match.create("confrontation", 2, 9), bots)
+    seat = table.next_seat()
+    assert seat is not None and table.observation(seat).can_sample

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pyspiel
 import pytest
@@ -82,3 +85,18 @@ def test_openspiel_ismcts_bot_plays(game_id: str) -> None:
     assert searched >= 2
     if game_id == "confrontation":
         assert sorted(state.returns()) == [-1.0, 1.0]
+
+
+def test_python_exits_cleanly_after_using_the_games() -> None:
+    code = (
+        "import gc, pyspiel, deathnote.interop.openspiel as dos\n"
+        "for name in dos.register_games():\n"
+        "    game = pyspiel.load_game(name, {'seed': 1})\n"
+        "    state = game.new_initial_state().clone()\n"
+        "    state.observation_tensor(0), state.information_state_string(0)\n"
+        "    del game, state\n"
+        "gc.collect()\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "Fatal" not in out.stderr

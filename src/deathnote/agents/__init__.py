@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from deathnote.agents.base import Agent, Observation, RandomAgent
+from deathnote.agents.base import Agent, Observation, RandomAgent, world_sampler
 from deathnote.agents.ismcts import LEVEL_AGENTS, LEVELS, IsmctsAgent, parse_ismcts
 from deathnote.engine.actions import Seat
 from deathnote.engine.errors import DeathNoteError
@@ -42,11 +42,8 @@ def check_agent(game_id: str, name: str) -> None:
 def observe(match: Match, seat: Seat, rng: random.Random) -> Observation:
     """The observation of a pending seat: what a person there sees, plus a sampler of the
     worlds that seat cannot tell apart (for search bots)."""
-
-    def sample(draw: random.Random) -> Match:
-        return match.sample_world(seat, draw)
-
-    return Observation(seat, match.legal(seat), lambda: match.view(seat), rng, sample)
+    sampler = world_sampler(match, seat)
+    return Observation(seat, match.legal(seat), lambda: match.view(seat), rng, sampler)
 
 
 __all__ = [
@@ -60,4 +57,5 @@ __all__ = [
     "check_agent",
     "make_agent",
     "observe",
+    "world_sampler",
 ]

@@ -17,6 +17,16 @@ WorldSampler = Callable[[random.Random], "Match"]
 bound to that seat): the only way an agent reaches beyond its view."""
 
 
+def world_sampler(match: Match, seat: Seat) -> WorldSampler:
+    """The sampler of the worlds ``seat`` cannot tell apart from ``match`` (a closure, so
+    the agent gets no attribute that names the match)."""
+
+    def sample(rng: random.Random) -> Match:
+        return match.sample_world(seat, rng)
+
+    return sample
+
+
 class Observation:
     """What a seat has when it must decide: its view (built lazily), legal actions, rng,
     and for search bots a sampler of the worlds this seat cannot tell apart.

@@ -436,6 +436,14 @@ def bench_cmd(
         str | None,
         typer.Option(help="A search agent (e.g. ismcts): its simulations per second instead."),
     ] = None,
+    views: Annotated[
+        bool,
+        typer.Option(
+            "--views",
+            help="Instead: one action plus one view at action 10 and 200 of a random game "
+            "(whole views and deltas), and the bytes of views sent to each seat over it.",
+        ),
+    ] = False,
 ) -> None:
     """Random self-play on one core: actions per second and games per second; with
     --agent ismcts, the search's simulations per second at the real choices of heuristic
@@ -447,6 +455,10 @@ def bench_cmd(
         if agent is not None:
             check_agent(game, agent, "--agent")
             result = bench_search(game, count, opts, seconds, agent)
+        elif views:
+            from deathnote.sim.viewbench import bench_views
+
+            result = bench_views(game, count, opts)
         else:
             result = bench(game, count, opts, seconds)
     except DeathNoteError as exc:

@@ -25,6 +25,7 @@ Importing this module registers the games:
 
 from __future__ import annotations
 
+import ctypes
 import random
 from typing import Any
 
@@ -95,7 +96,7 @@ class DeathNoteSpielGame(pyspiel.Game):
         seed = int(params.get("seed", -1))
         self.fixed_seed = seed if seed >= 0 else None
         self.seeder = random.Random()
-        _KEEP.append(self)
+        _hold_forever(self)
 
     def new_initial_state(self) -> DeathNoteSpielState:
         """A new deal (the ``seed`` parameter's, or a fresh one)."""
@@ -112,7 +113,7 @@ class DeathNoteSpielGame(pyspiel.Game):
         """Information states (perfect recall) or observations of a seat."""
         perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
         observer = DeathNoteObserver(self.shape, perfect_recall)
-        _KEEP.append(observer)
+        _hold_forever(observer)
         return observer
 
 
@@ -219,10 +220,16 @@ class DeathNoteObserver:
         return orjson.dumps(body, option=orjson.OPT_SORT_KEYS).decode()
 
 
-#: Python objects OpenSpiel's C++ side holds (registered factories, loaded games and the
-#: observers they cache). Held here too: C++ drops its references at interpreter exit
-#: without the GIL, which aborts Python if one of them was the last. A few per game.
-_KEEP: list[Any] = []
+def _hold_forever(obj: Any) -> None:
+    """Give ``obj`` one reference that is never released.
+
+    OpenSpiel's C++ side keeps the Python objects it is handed (registered factories,
+    loaded games, the observers they cache) and drops them after the interpreter has shut
+    down, without the GIL: if that drop were the last reference, Python would abort at
+    exit ("PyThreadState_Get: ... the GIL is released"). With this reference it never is.
+    A few small objects per game stay allocated until the process ends.
+    """
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(obj))
 
 
 def register_games() -> list[str]:
@@ -236,7 +243,7 @@ def register_games() -> list[str]:
             def make(params: Any = None, game_id: str = game_id) -> DeathNoteSpielGame:
                 return DeathNoteSpielGame(game_id, params)
 
-            _KEEP.append(make)
+            _hold_forever(make)
             pyspiel.register_game(_game_type(game_id), make)
         names.append(name)
     return names
