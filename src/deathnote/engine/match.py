@@ -302,12 +302,16 @@ class Match:
         The sample agrees with everything the viewer has seen (same view, legal actions
         and pending seats for that viewer). It keeps only the events the viewer may see,
         no actions (the record would name other seats' secret choices) and a fresh
-        generator drawn from ``rng``, so its future draws tell nothing about the true ones.
+        generator drawn from ``rng``, so its future draws tell nothing about the true ones;
+        its ``seed`` is that generator's seed, not the match's (the true seed would let a
+        bot deal the real cards again).
         """
         twin = object.__new__(Match)
         twin.__dict__.update(self.__dict__)
         twin.state = self.game.sample_state(self.state, viewer, rng)
-        twin.rng = random.Random(rng.getrandbits(64))
+        fresh = rng.getrandbits(64)
+        twin.rng = random.Random(fresh)
+        twin.seed = fresh
         twin.actions = []
         twin.events = [e for e in self.events if e.visible_to(viewer)]
         twin._steps = [len(twin.events)]

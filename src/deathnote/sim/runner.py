@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from deathnote.agents import make_agent
+from deathnote.agents import agent_rng, make_agent, observe
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.match import Match
 from deathnote.engine.play import MAX_ACTIONS, Table
@@ -291,4 +291,47 @@ def bench(game: str, players: int, options: Mapping[str, Any], seconds: float) -
         "seconds": round(elapsed, 3),
         "actions_per_second": round(actions / elapsed),
         "games_per_second": round(games / elapsed, 2),
+    }
+
+
+def bench_search(
+    game: str, players: int, options: Mapping[str, Any], seconds: float, agent: str
+) -> dict[str, Any]:
+    """Search speed on one core: a search agent (e.g. ``ismcts``) thinks at every real
+    choice of heuristic games for about ``seconds``; simulations per second."""
+    from deathnote.agents import IsmctsAgent
+
+    probe = make_agent(game, agent, 0)
+    if not isinstance(probe, IsmctsAgent):
+        raise DeathNoteError(f"--agent {agent!r} is not a search agent (try ismcts)")
+    start = time.perf_counter()
+    sims = moves = games = 0
+    searching = 0.0
+    while time.perf_counter() - start < seconds:
+        seed = game_seed(1, games)
+        match = Match.create(game, players, seed, options)
+        bots = [make_agent(game, "heuristic", s) for s in range(players)]
+        searchers = [make_agent(game, agent, s) for s in range(players)]
+        rngs = [agent_rng(seed, s) for s in range(players)]
+        while match.outcome() is None and time.perf_counter() - start < seconds:
+            seat = min(match.pending())
+            obs = observe(match, seat, rngs[seat])
+            if len(obs.legal) > 1:
+                searcher = searchers[seat]
+                assert isinstance(searcher, IsmctsAgent)
+                searcher.choose(observe(match, seat, agent_rng(seed + moves, seat)))
+                sims += searcher.last_sims
+                searching += searcher.last_seconds
+                moves += 1
+            match.submit(seat, bots[seat].choose(obs))
+        games += 1
+    return {
+        "game": game,
+        "players": players,
+        "agent": agent,
+        "moves_searched": moves,
+        "simulations": sims,
+        "seconds_searching": round(searching, 3),
+        "simulations_per_second": round(sims / searching) if searching else 0,
+        "simulations_per_move": round(sims / moves, 1) if moves else 0,
     }

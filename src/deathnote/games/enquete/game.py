@@ -386,6 +386,10 @@ class EnqueteGame(Game):
         seats = tuple(i for i in range(len(state.seats)) if state.apples[i] > 0)
         return Outcome(winners, state.ending or "round5", reason, scores, seats)
 
+    def seat_scores(self, state: EnqState) -> list[float] | None:
+        """Each seat's Apples once the game is over."""
+        return [float(a) for a in state.apples] if state.over else None
+
     # -- numbers for learning ------------------------------------------------------------------
     def action_space(self, players: int, options: Mapping[str, Any]) -> ActionSpace:
         """Pass, play each card, pick each value (rules doc: ENQ-LEARN-01)."""
