@@ -25,7 +25,7 @@ from limits import RateLimitItemPerSecond
 from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 
-from deathnote.agents import Agent, Observation, agent_names, make_agent
+from deathnote.agents import Agent, Observation, agent_names, make_agent, world_sampler
 from deathnote.engine.actions import SPECTATOR, Action, Seat, Viewer
 from deathnote.engine.errors import DeathNoteError, IllegalAction, OptionsError, ReplayError
 from deathnote.engine.match import RECORD_FORMAT, RECORD_FORMATS, Match, Timeline
@@ -431,7 +431,9 @@ def snapshot(match: Match, seat: Seat, rng: random.Random) -> Observation:
     fork of the match, whose view is built only if the bot reads it (random bots never do),
     in the bot's thread, from the fork alone."""
     frozen = match.fork()
-    return Observation(seat, list(match.legal(seat)), partial(frozen.view, seat), rng)
+    # Search bots sample the worlds this seat cannot tell apart, from the fork too.
+    sampler = world_sampler(frozen, seat)
+    return Observation(seat, list(match.legal(seat)), partial(frozen.view, seat), rng, sampler)
 
 
 def parse_action(data: Any) -> Action:
