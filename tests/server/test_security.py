@@ -7,6 +7,7 @@ import os
 import random
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -213,6 +214,28 @@ def test_the_loop_answers_while_a_bot_thinks(
     with client.websocket_connect(ws_path(created["links"]["seats"][0])) as kira:
         assert view_at(kira, 1)["step"] >= 1  # the bot's move, once it chose, was played
     assert chose
+
+
+def test_a_search_bot_samples_worlds_in_a_room_off_the_loop(
+    app: FastAPI, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An ISMCTS bot samples worlds: in a room it gets them from a fork, in its thread.
+    threads: list[str] = []
+    real_sample = Match.sample_world
+
+    def sample_world(self: Match, viewer: Any, rng: random.Random) -> Match:
+        threads.append(threading.current_thread().name)
+        return real_sample(self, viewer, rng)
+
+    monkeypatch.setattr(Match, "sample_world", sample_world)
+    loop_thread = client.portal.call(lambda: threading.current_thread().name)  # type: ignore[union-attr]
+    created = new_room(client, seats=[{"kind": "human"}, {"kind": "bot", "agent": "ismcts"}])
+    room = app.state.manager.rooms[created["room"]]
+    deadline = time.monotonic() + 30
+    while not room.match.actions and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert room.match.actions and room.match.actions[0][0] == 1  # L, the bot, moved
+    assert threads and loop_thread not in threads
 
 
 # -- §3: strict JSON types, answers, the Origin header -----------------------------------

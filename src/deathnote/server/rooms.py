@@ -432,13 +432,9 @@ def snapshot(match: Match, seat: Seat, rng: random.Random) -> Observation:
     in the bot's thread, from the fork alone. A search bot samples its worlds from the
     fork, as that seat sees it."""
     frozen = match.fork()
-    return Observation(
-        seat,
-        list(match.legal(seat)),
-        partial(frozen.view, seat),
-        rng,
-        world_sampler(frozen, seat),
-    )
+    # Search bots sample the worlds this seat cannot tell apart, from the fork too.
+    sampler = world_sampler(frozen, seat)
+    return Observation(seat, list(match.legal(seat)), partial(frozen.view, seat), rng, sampler)
 
 
 def parse_action(data: Any) -> Action:
