@@ -1,7 +1,7 @@
 """Benchmark: PettingZoo AEC steps per second on every game, next to PettingZoo's own
 ``leduc_holdem_v4`` measured the same way in the same run.
 
-    python -m deathnote.interop.bench [--seconds S] [--max-players]
+    python -m deathnote.interop.bench [--seconds S] [--rounds R] [--max-players]
 
 Every env runs the loop a learner runs: ``agent_iter``, ``last()`` (the observation and
 mask), a uniformly random legal action drawn from the mask, ``step``; a finished game is
@@ -59,7 +59,8 @@ def pettingzoo_reference() -> tuple[str, Callable[[], Any]]:
 def main(argv: list[str] | None = None) -> int:
     """Print steps/s of every game's AEC env and of PettingZoo's reference env."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per env")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per env and round")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds; the best one counts")
     parser.add_argument(
         "--max-players", action="store_true", help="also each game's largest player count"
     )
@@ -68,21 +69,27 @@ def main(argv: list[str] | None = None) -> int:
     from deathnote.interop.pettingzoo import env
 
     name, make_reference = pettingzoo_reference()
-    reference, ref_games = steps_per_second(make_reference, args.seconds)
-    rows = [(name, reference, ref_games)]
+    envs: list[tuple[str, Callable[[], Any]]] = [(name, make_reference)]
     for game_id, game in games().items():
-        counts = sorted(
-            {game.min_players, game.max_players} if args.max_players else {game.min_players}
-        )
-        for players in counts:
+        top = {game.max_players} if args.max_players else set()
+        for players in sorted({game.min_players} | top):
 
             def make(game_id: str = game_id, players: int = players) -> Any:
                 return env(game_id, players)
 
-            rate, done = steps_per_second(make, args.seconds)
-            rows.append((f"{game_id} ({players} players)", rate, done))
+            envs.append((f"{game_id} ({players} players)", make))
+    # Rounds go through every env in turn, so a busy machine slows all of them alike;
+    # each env's best round is reported.
+    best: dict[str, tuple[float, int]] = {}
+    for round_index in range(args.rounds):
+        for label, make_env in envs:
+            rate, done = steps_per_second(make_env, args.seconds, seed=round_index)
+            if rate > best.get(label, (0.0, 0))[0]:
+                best[label] = (rate, done)
+    reference = best[name][0]
     print(f"{'env':<58} {'steps/s':>9} {'games':>6} {'x ref':>6}")
-    for label, rate, done in rows:
+    for label, _ in envs:
+        rate, done = best[label]
         print(f"{label:<58} {rate:>9.0f} {done:>6} {rate / reference:>6.2f}")
     return 0
 

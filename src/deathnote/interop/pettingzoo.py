@@ -45,7 +45,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Seat, Viewer
+from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Action, Seat, Viewer
 from deathnote.engine.errors import IllegalAction
 from deathnote.engine.match import Match
 from deathnote.engine.registry import get_game
@@ -127,6 +127,9 @@ class _Table:
         self.state_space = spaces.Box(0.0, np.inf, shape, np.float32)
         self._seeder: random.Random | None = None
         self.steps = 0
+        # The legal actions of one seat by number, for the position they were listed in.
+        self._legal_key: tuple[int, Seat] | None = None
+        self._legal_ids: dict[int, Action] = {}
 
     def new_match(self, seed: int | None) -> Match:
         """A fresh match: seeded with ``seed``, else with the next seed of the last one."""
@@ -141,30 +144,42 @@ class _Table:
             self.game_id, self.players, match_seed, self.options, self.content
         )
         self.steps = 0
+        self._legal_key = None
         return self.match
+
+    def legal_ids(self, seat: Seat) -> dict[int, Action]:
+        """The seat's legal actions by their numbers (listed once per position)."""
+        match = self.match
+        key = (len(match.actions), seat)
+        if key != self._legal_key:
+            space_id = match.action_space.id
+            self._legal_ids = {space_id(a): a for a in match.legal(seat)}
+            self._legal_key = key
+        return self._legal_ids
 
     def observe(self, seat: Seat) -> Observation:
         """One seat's own observation and mask (fresh arrays every call)."""
         match = self.match
+        mask = np.zeros(match.action_space.size, np.int8)
+        mask[list(self.legal_ids(seat))] = 1  # the same as Match.legal_mask, numbers kept
         return {
             "observation": match.observation_tensor(seat).astype(np.float32, copy=True),
-            "action_mask": match.legal_mask(seat),
+            "action_mask": mask,
         }
 
-    def action(self, seat: Seat, action: Any) -> Any:
+    def action(self, seat: Seat, action: Any) -> Action:
         """The legal Action for an action number of this seat, or IllegalAction."""
         try:
             index = operator.index(action)
         except TypeError:
             raise IllegalAction(f"an action is an integer, not {action!r}") from None
-        match = self.match
-        space = match.action_space
+        space = self.match.action_space
         if not 0 <= index < space.size:
             raise IllegalAction(f"there is no action number {index} (0..{space.size - 1})")
+        legal = self.legal_ids(seat).get(index)
+        if legal is not None:
+            return legal
         wanted = space.at(index)
-        for candidate in match.legal(seat):
-            if candidate == wanted:
-                return candidate
         raise IllegalAction(
             f"action {index} ({wanted.label or wanted.kind}) is not legal for "
             f"{agent_name(seat)} now"
@@ -293,11 +308,10 @@ class DeathNoteAECEnv(AECEnv[AgentID, Observation, int]):
                 self.truncations[name] = not over
             # Every agent now gets its last observation, in seat order after the actor.
             self.agent_selection = agent_name((seat + 1) % table.players)
+            self._accumulate_rewards()
         else:
-            for name in self.agents:
-                self.rewards[name] = 0.0
+            # Rewards are all 0 until the end (set so at reset): nothing to accumulate.
             self.agent_selection = agent_name(min(match.pending()))
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         """The render viewer's view as text (default: the spectator's)."""
