@@ -35,7 +35,6 @@ no longer asked after an earlier one (e.g. the game ended) is dropped.
 
 from __future__ import annotations
 
-import io
 import operator
 import random
 from typing import Any
@@ -49,38 +48,14 @@ from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Action, Seat, Viewer
 from deathnote.engine.errors import IllegalAction
 from deathnote.engine.match import Match
 from deathnote.engine.registry import get_game
+from deathnote.interop.common import RENDER_MODES, Observation, match_rewards, render_text
 
 AgentID = str
-Observation = dict[str, np.ndarray]
-
-RENDER_MODES = ["human", "ansi"]
 
 
 def agent_name(seat: Seat) -> AgentID:
     """The PettingZoo agent id of a seat."""
     return f"player_{seat}"
-
-
-def match_rewards(match: Match) -> dict[Seat, float]:
-    """+1 for each winning seat and -1 for the others; 0 for all while the game runs or
-    when nobody wins."""
-    outcome = match.outcome()
-    if outcome is None or not outcome.winning_seats:
-        return dict.fromkeys(range(match.players), 0.0)
-    won = set(outcome.winning_seats)
-    return {s: (1.0 if s in won else -1.0) for s in range(match.players)}
-
-
-def render_text(match: Match, viewer: Viewer, last_log: int = 8) -> str:
-    """The terminal rendering of one viewer's view as plain text (no colours)."""
-    from rich.console import Console
-
-    from deathnote.cli.render import render_view
-
-    view = match.view(viewer)
-    console = Console(file=io.StringIO(), width=100, color_system=None, record=True)
-    console.print(render_view(view, since=max(0, len(view["log"]) - last_log)))
-    return console.export_text()
 
 
 class _Table:
