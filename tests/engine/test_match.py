@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deathnote.agents import RandomAgent, agent_rng, observe
+from deathnote.agents import RandomAgent
 from deathnote.engine import (
     OMNISCIENT,
     SPECTATOR,
@@ -17,17 +17,14 @@ from deathnote.engine import (
     OptionsError,
     ReplayError,
 )
+from deathnote.engine.play import play
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
 
 def play_random(seed: int) -> Match:
     match = Match.create("toy", 2, seed)
-    agents = [RandomAgent(0), RandomAgent(1)]
-    rngs = [agent_rng(seed, 0), agent_rng(seed, 1)]
-    while match.outcome() is None:
-        seat = min(match.pending())
-        match.submit(seat, agents[seat].choose(observe(match, seat, rngs[seat])))
+    play(match, [RandomAgent(0), RandomAgent(1)])
     return match
 
 

@@ -46,10 +46,30 @@ def ws_path(link: str) -> str:
     return link.replace("/play/", "/ws/").replace("/room/", "/ws/")
 
 
+_LOGS: dict[int, tuple[int, list[Any]]] = {}
+
+
+def with_whole_log(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
+    """A view message with its log completed as the browser does: a later view of a
+    connection holds only the entries after the step of the one before (``since``)."""
+    if message.get("type") != "view":
+        return message
+    log = message["view"]["log"]
+    if message["since"] is not None:
+        step, before = _LOGS[id(ws)]
+        assert message["since"] == step, "a view skipped a step of the log"
+        log = before + log
+        message["view"] = {k: v for k, v in message["view"].items() if k != "since"}
+        message["view"]["log"] = log
+    _LOGS[id(ws)] = (message["step"], log)
+    return message
+
+
 def receive(ws: Any, kind: str, where: Any = None) -> dict[str, Any]:
-    """Read messages until one of this type (and matching ``where``) arrives; bounded."""
+    """Read messages until one of this type (and matching ``where``) arrives; bounded.
+    View messages come with their whole log (see ``with_whole_log``)."""
     for _ in range(MAX_MESSAGES):
-        message = ws.receive_json()
+        message = with_whole_log(ws, ws.receive_json())
         if message["type"] == kind and (where is None or where(message)):
             return message
     raise AssertionError(f"no {kind!r} message within {MAX_MESSAGES} messages")

@@ -4,9 +4,11 @@ Generated messages of every type (legal actions, legal actions with a field of t
 type, an extra or a missing field, actions from the wrong seat or a spectator, stale
 steps, pings, rematches) plus garbage (random JSON, text, bytes, oversized messages):
 
-- in-process, at least ``MESSAGES`` messages per run through ``protocol.answer`` (the code
-  the socket runs for each frame) on rooms of every game: every message gets exactly one
-  answer, no unexpected error, and after every rejected message the match is unchanged;
+- in-process, at least ``MESSAGES`` messages per run over the app's WebSocket (Starlette's
+  test client: the same handler, Origin check and read loop as a real server) to rooms of
+  every game, with a socket for every seat and a spectator: every message gets its answer,
+  no unexpected error, every socket is still open and served at the end of each room, and
+  after every rejected message the match is unchanged;
 - on a real socket (a ``deathnote serve`` process over TCP): every message gets its
   answer and the socket stays open throughout.
 
@@ -17,12 +19,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from unittest.mock import patch
 
 import orjson
 import pytest
+from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -30,10 +34,10 @@ from deathnote.engine.actions import OMNISCIENT
 from deathnote.engine.registry import games, get_game
 from deathnote.server import protocol
 from deathnote.server import rooms as rooms_module
-from deathnote.server.rooms import Connection, Room, RoomManager
-from deathnote.server.storage import Storage
+from deathnote.server.app import create_app
+from deathnote.server.rooms import Room
 from tests.live_server import LiveServer
-from tests.server.conftest import TEST_LIMITS
+from tests.server.conftest import TEST_LIMITS, ws_path
 
 MESSAGES = 10_000  # at least this many in-process messages per run
 PER_ROOM = 60  # messages sent to one room (one hypothesis example)
@@ -75,24 +79,40 @@ def _wrong_type(value: Any) -> Any:
     return [value]
 
 
+@dataclass(frozen=True)
+class Offer:
+    """What the match offers now (read on the server's loop): the draws pick among it."""
+
+    players: int
+    step: int
+    pending: tuple[int, ...]
+    legal: dict[int, list[dict[str, Any]]]
+
+    @classmethod
+    def of(cls, room: Room) -> Offer:
+        """The offer of this room's match now."""
+        match = room.match
+        pending = tuple(sorted(match.pending()))
+        legal = {s: [a.to_json() for a in match.legal(s)] for s in range(match.players)}
+        return cls(match.players, len(match.actions), pending, legal)
+
+
 @st.composite
-def act_messages(draw: st.DrawFn, room: Room) -> tuple[int | None, dict[str, Any]]:
+def act_messages(draw: st.DrawFn, offer: Offer) -> tuple[int | None, dict[str, Any]]:
     """An ``act`` message (and the seat whose connection sends it; None: a spectator).
 
     The draws are small integers (cheap to generate) that pick among what the match
     offers now: a pending seat or any seat or a spectator, one of the legal actions, and
     how to spoil it.
     """
-    match = room.match
-    pending = sorted(match.pending())
-    seats: list[int | None] = [*pending, *range(match.players), None]
+    seats: list[int | None] = [*offer.pending, *range(offer.players), None]
     seat = seats[draw(st.integers(0, len(seats) - 1))]
-    legal = list(match.legal(seat)) if seat is not None else []
-    if not legal and pending:
-        legal = list(match.legal(pending[0]))
+    legal = list(offer.legal[seat]) if seat is not None else []
+    if not legal and offer.pending:
+        legal = list(offer.legal[offer.pending[0]])
     pick = draw(st.integers(0, 10**6))
     action: dict[str, Any] = (
-        legal[pick % len(legal)].to_json() if legal else {"kind": draw(st.text(max_size=8))}
+        dict(legal[pick % len(legal)]) if legal else {"kind": draw(st.text(max_size=8))}
     )
     how = HOW[draw(st.integers(0, len(HOW) - 1))]
     fields = [k for k in action if k != "kind"]
@@ -109,7 +129,7 @@ def act_messages(draw: st.DrawFn, room: Room) -> tuple[int | None, dict[str, Any
     extras = draw(st.integers(0, 15))
     if extras & 1:
         step = STEPS[(extras >> 1) % len(STEPS)]
-        now = len(match.actions)
+        now = offer.step
         message["step"] = now if step == "now" else now - 1 if step == "before" else step
     if extras == 15:
         given = SEATS[pick % len(SEATS)]
@@ -123,75 +143,112 @@ def fingerprint(room: Room) -> bytes:
     return orjson.dumps([match.record(), match.view(OMNISCIENT)], option=orjson.OPT_SORT_KEYS)
 
 
-async def _nowhere(_message: dict[str, Any]) -> None:
-    return None
-
-
 KINDS = ("act",) * 6 + ("ping", "rematch", "garbage")
 COUNTS = {"messages": 0, "rejected": 0, "accepted": 0, "rooms": 0}
 
 
-def test_fuzz_the_room_handler(tmp_path: Path, record_property: Any) -> None:
-    manager = RoomManager(Storage(str(tmp_path / "fuzz.db")), limits=TEST_LIMITS)
+class Wire:
+    """One WebSocket of the in-process app, and the messages it must still skip."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.unasked_rematches = 0  # told of a rematch another connection started
+
+    def answer(self) -> dict[str, Any]:
+        """The answer to the last message sent (views and unasked rematches skipped)."""
+        for _ in range(1000):
+            message = orjson.loads(self.ws.receive_text())
+            if message["type"] == "rematch" and self.unasked_rematches:
+                self.unasked_rematches -= 1
+                continue
+            if message["type"] in ANSWERS:
+                return dict(message)
+        raise AssertionError("no answer")
+
+
+def test_fuzz_the_wire_in_process(tmp_path: Path, record_property: Any) -> None:
+    """At least MESSAGES messages over the app's WebSocket (Starlette's test client)."""
     game_ids = sorted(games())
+    with TestClient(create_app(str(tmp_path / "fuzz.db"), limits=TEST_LIMITS)) as client:
+        portal = client.portal
+        assert portal is not None
+        manager = client.app.state.manager  # type: ignore[attr-defined]
 
-    @settings(
-        max_examples=EXAMPLES,
-        deadline=None,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
-    @given(st.data())
-    def run(data: st.DataObject) -> None:
-        game = get_game(data.draw(st.sampled_from(game_ids)))
-        players = data.draw(st.integers(game.min_players, game.max_players))
-        # The server's secret seed, drawn by hypothesis here so every run replays exactly.
-        seed = data.draw(st.integers(0, 2**31 - 1))
-        with patch.object(rooms_module.secrets, "randbelow", lambda _n: seed):
-            room = manager.create(game.id, players, None, [{"kind": "human"}] * players)
-        COUNTS["rooms"] += 1
-        conns = {s: Connection("seat", s, _nowhere) for s in range(players)}
-        spectator = Connection("spectator", None, _nowhere)
-        for conn in (*conns.values(), spectator):
-            room.attach(conn)
-        for _ in range(PER_ROOM):
-            kind = KINDS[data.draw(st.integers(0, len(KINDS) - 1))]
-            conn: Connection
-            if kind == "act":
-                seat, message = data.draw(act_messages(room))
-                conn = conns[seat] if seat is not None else spectator
-                text: str | bytes = orjson.dumps(message).decode()
-            elif kind == "garbage":
-                conn = conns[0]
-                text = data.draw(garbage)
-            else:
-                conn = [*conns.values(), spectator][data.draw(st.integers(0, players))]
-                text = json.dumps({"type": kind})
-            before = fingerprint(room) if kind != "ping" else b""
-            conn.queue.clear()
-            protocol.answer(room, conn, text)
-            COUNTS["messages"] += 1
-            answers = [m for m in conn.queue if m["type"] in ANSWERS]
-            assert len(answers) == 1, (text, list(conn.queue))
-            answer = answers[0]
-            assert answer.get("message") != protocol.UNEXPECTED, text
-            if answer["type"] == "error":
-                COUNTS["rejected"] += 1
-                if kind != "ping":
-                    assert fingerprint(room) == before, text
-            elif answer["type"] == "accepted":
-                COUNTS["accepted"] += 1
+        @settings(
+            max_examples=EXAMPLES,
+            deadline=None,
+            database=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        )
+        @given(st.data())
+        def run(data: st.DataObject) -> None:
+            game = get_game(data.draw(st.sampled_from(game_ids)))
+            players = data.draw(st.integers(game.min_players, game.max_players))
+            # The server's secret seed, drawn by hypothesis here so every run replays.
+            seed = data.draw(st.integers(0, 2**31 - 1))
+            body = {"game": game.id, "players": players, "seats": [{"kind": "human"}] * players}
+            with patch.object(rooms_module.secrets, "randbelow", lambda _n: seed):
+                created = client.post("/api/rooms", json=body).json()
+            COUNTS["rooms"] += 1
+            links = [*created["links"]["seats"], created["links"]["spectator"]]
+            with contextlib.ExitStack() as stack:
+                wires = [
+                    Wire(stack.enter_context(client.websocket_connect(ws_path(link))))
+                    for link in links
+                ]
+                room: Room = manager.rooms[created["room"]]
+                for _ in range(PER_ROOM):
+                    _one_message(data, portal, room, wires)
+                for wire in wires:  # every socket is still open and served
+                    wire.ws.send_text('{"type":"ping"}')
+                    assert wire.answer()["type"] == "pong"
 
-    run()
-    manager.storage.close()
+        run()
     line = (
-        f"fuzz: {COUNTS['messages']} messages in process to {COUNTS['rooms']} rooms of "
-        f"{len(game_ids)} games ({COUNTS['accepted']} accepted, {COUNTS['rejected']} rejected)"
+        f"fuzz: {COUNTS['messages']} messages over the in-process WebSocket to "
+        f"{COUNTS['rooms']} rooms of {len(game_ids)} games ({COUNTS['accepted']} accepted, "
+        f"{COUNTS['rejected']} rejected)"
     )
     record_property("fuzz", line)
     print(line)
     assert COUNTS["messages"] >= MESSAGES
     assert COUNTS["accepted"] > 0 and COUNTS["rejected"] > 0
+
+
+def _one_message(data: st.DataObject, portal: Any, room: Room, wires: list[Wire]) -> None:
+    """Send one generated message and check its answer and what it did to the match."""
+    kind = KINDS[data.draw(st.integers(0, len(KINDS) - 1))]
+    spectator = wires[-1]
+    # Read on the server's loop, where the match lives: what it offers, and all of it.
+    offer, before = portal.call(lambda: (Offer.of(room), fingerprint(room)))
+    frame: str | bytes
+    if kind == "act":
+        seat, message = data.draw(act_messages(offer))
+        wire = wires[seat] if seat is not None else spectator
+        frame = orjson.dumps(message).decode()
+    elif kind == "garbage":
+        wire = wires[0]
+        frame = data.draw(garbage)
+    else:
+        wire = wires[data.draw(st.integers(0, len(wires) - 1))]
+        frame = json.dumps({"type": kind})
+    had_rematch = room.stored.rematch is not None
+    if isinstance(frame, bytes):
+        wire.ws.send_bytes(frame)
+    else:
+        wire.ws.send_text(frame)
+    answer = wire.answer()
+    COUNTS["messages"] += 1
+    if not had_rematch and room.stored.rematch is not None:
+        for other in wires:  # every connection was told of the new room
+            if other is not wire:
+                other.unasked_rematches += 1
+    assert answer.get("message") != protocol.UNEXPECTED, frame
+    if answer["type"] == "error":
+        COUNTS["rejected"] += 1
+        assert portal.call(fingerprint, room) == before, frame
+    elif answer["type"] == "accepted":
+        COUNTS["accepted"] += 1
 
 
 #: A message for the real socket: ("legal", k) is the sender's k-th legal action (modulo

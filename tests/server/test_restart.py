@@ -20,6 +20,7 @@ import pytest
 from websockets.sync.client import ClientConnection
 
 from tests.live_server import LiveServer
+from tests.server.conftest import with_whole_log
 
 PG_URL = os.environ.get("DEATHNOTE_TEST_PG_URL")
 RECV_SECONDS = 10.0
@@ -27,7 +28,7 @@ RECV_SECONDS = 10.0
 
 def view_at(ws: ClientConnection, step: int) -> dict[str, Any]:
     for _ in range(100):
-        message = json.loads(ws.recv(timeout=RECV_SECONDS))
+        message = with_whole_log(ws, json.loads(ws.recv(timeout=RECV_SECONDS)))
         if message["type"] == "view" and message["step"] >= step:
             return message
     raise AssertionError(f"no view at step {step}")

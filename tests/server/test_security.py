@@ -114,7 +114,7 @@ def test_matches_are_built_and_replayed_off_the_event_loop(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     threads: list[str] = []
-    real_create, real_replay = Match.create, Match.replay
+    real_create, real_replay, real_timeline = Match.create, Match.replay, Match.timeline
 
     def create(*args: Any, **kwargs: Any) -> Match:
         threads.append(threading.current_thread().name)
@@ -124,17 +124,23 @@ def test_matches_are_built_and_replayed_off_the_event_loop(
         threads.append(threading.current_thread().name)
         return real_replay(record)
 
+    def timeline(self: Match, every: int = 16) -> Any:
+        threads.append(threading.current_thread().name)
+        return real_timeline(self, every)
+
     db = str(tmp_path / "rooms.db")
     with TestClient(create_app(db, limits=TEST_LIMITS)) as first:
         created = new_room(first)
         finish_by_accusation(first, created)
     monkeypatch.setattr(Match, "create", create)
     monkeypatch.setattr(Match, "replay", replay)
+    monkeypatch.setattr(Match, "timeline", timeline)
     with TestClient(create_app(db, limits=TEST_LIMITS)) as second:
         loop_thread = second.portal.call(lambda: threading.current_thread().name)  # type: ignore[union-attr]
         new_room(second)  # Match.create
         token = created["creator_token"]
-        # Restoring the room from storage, then a replay step: both Match.replay.
+        # Restoring the room from storage (Match.replay), then a replay step (the
+        # room's timeline of snapshots, Match.timeline).
         assert second.get(f"/api/rooms/{created['room']}?token={token}").status_code == 200
         assert (
             second.get(f"/api/rooms/{created['room']}/replay?token={token}&step=1").status_code

@@ -257,6 +257,26 @@ def test_every_registered_game_is_playable_on_the_generic_screen(
         )
         assert page.locator("ol.log li").count() > 0
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        # The log grown from deltas is the log a fresh page gets whole.
+        page.wait_for_function(
+            "() => document.querySelector('#app button.choice') || "
+            "document.getElementById('app').dataset.over === 'yes'",
+            timeout=10000,
+        )
+        screen = (
+            "() => [Number(document.getElementById('app').dataset.step), "
+            "[...document.querySelectorAll('ol.log li')].map((li) => li.innerText)]"
+        )
+        step, merged = page.evaluate(screen)  # read at once: bots may still move
+        page.reload()
+        page.wait_for_function(
+            "s => Number(document.getElementById('app').dataset.step) >= s",
+            arg=step,
+            timeout=10000,
+        )
+        later, whole = page.evaluate(screen)
+        # The same step shows the same log; a later one (bots moved) only adds to it.
+        assert whole[: len(merged)] == merged and (later > step or whole == merged)
         assert errors == []
     finally:
         context.close()

@@ -328,12 +328,25 @@ def bench_cmd(
     players: Players = None,
     chapter: Chapter = None,
     option: Extra = None,
+    views: Annotated[
+        bool,
+        typer.Option(
+            "--views",
+            help="Instead: one action plus one view at action 10 and 200 of a random game "
+            "(whole views and deltas), and the bytes of views sent to each seat over it.",
+        ),
+    ] = False,
 ) -> None:
     """Random self-play on one core: actions per second and games per second."""
     try:
         spec = get_game(game)
         opts = build_options(chapter, extra=option)
-        result = bench(game, players or spec.min_players, opts, seconds)
+        if views:
+            from deathnote.sim.viewbench import bench_views
+
+            result = bench_views(game, players or spec.min_players, opts)
+        else:
+            result = bench(game, players or spec.min_players, opts, seconds)
     except DeathNoteError as exc:
         fail(exc)
         return

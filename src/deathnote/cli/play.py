@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,12 +14,13 @@ from rich.console import Console, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from deathnote.agents import Agent, agent_rng, make_agent, observe
+from deathnote.agents import Agent, Observation, make_agent
 from deathnote.cli.menu import describe, menu_keys, pick
 from deathnote.cli.render import out_of_game, render_log, render_view
-from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Seat
+from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Action, Seat
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.match import Match
+from deathnote.engine.play import Step, Table
 
 # Terminal controls for hot-seat privacy: the alternate screen keeps private screens out
 # of the scrollback, and at every hand-over the screen and the scrollback are erased.
@@ -77,8 +78,11 @@ class TerminalGame:
         self.bots: dict[Seat, Agent] = {
             s: make_agent(match.game.id, bot, s) for s in range(match.players) if s not in humans
         }
-        self.rngs = {s: agent_rng(match.seed, s) for s in range(match.players)}
+        people: dict[Seat, Agent] = {s: Person(self, s) for s in humans}
+        self.table = Table(match, {**self.bots, **people})
         self.current_holder: Seat | None = None
+        #: Hot-seat: choices read in a round of secrets, submitted as the loop asks.
+        self.collected: dict[Seat, Action] = {}
         #: per human seat, how many of its log entries it has been shown
         self.shown: dict[Seat, int] = {}
         self.out: set[Seat] = set()
@@ -106,18 +110,18 @@ class TerminalGame:
         self.erase()
         self.current_holder = seat
 
-    def round_of_secrets(self, asked: set[Seat]) -> None:
+    def round_of_secrets(self) -> None:
         """Hot-seat with a covert decision: the device goes to every human seat alike.
 
         Naming only the seat being asked would tell the table who holds the secret, so each
         human seat takes the device in turn; those with nothing to decide see the same pause.
+        The choices read are submitted as the play loop asks each seat.
         """
+        pending = self.match.pending()
         for seat in sorted(self.humans):
-            if self.match.outcome() is not None:
-                return
             self.hand_over(seat, always=True)
-            if seat in asked and seat in self.match.pending():
-                self.ask(seat)
+            if seat in pending:
+                self.collected[seat] = self.pick(seat)
             else:
                 self.show(seat)
                 self.read(f"{self.match.seat_name(seat)}, nothing to decide; press Enter... ")
@@ -132,16 +136,14 @@ class TerminalGame:
         self.shown[seat] = len(view["log"])
         return view
 
-    def ask(self, seat: Seat) -> None:
-        """Show a human seat its view and read one legal choice."""
+    def pick(self, seat: Seat) -> Action:
+        """Show a human seat its view and read one legal choice (submitted by the loop)."""
         legal = self.match.legal(seat)
         if len(legal) == 1 and not self.hotseat:
             # Against bots a forced step is answered for the player, with a short note;
             # in hot-seat every player is asked alike, so it stays a question.
             self.console.print(Text(f"({legal[0].label}: the only choice, done for you)", "dim"))
-            self.match.submit(seat, legal[0])
-            self.save()
-            return
+            return legal[0]
         self.hand_over(seat)
         view = self.show(seat)
         labels = [action.label or action.kind for action in legal]
@@ -154,16 +156,31 @@ class TerminalGame:
                 raise KeyboardInterrupt
             index = pick(answer, labels, keys)
             if index is not None:
-                try:
-                    self.match.submit(seat, legal[index])
-                except DeathNoteError as exc:
-                    self.console.print(f"[red]{exc}[/]")
-                    continue
-                self.save()
-                return
+                return legal[index]
             self.console.print(f"[red]Please type {describe(keys)}.[/]")
             if answer == "?":
                 self.console.print(render_view(view, since=len(view["log"])))
+
+    def choose_for(self, seat: Seat, legal: Sequence[Action]) -> Action:
+        """A person's choice when the play loop asks their seat."""
+        if seat not in self.collected and self.hotseat:
+            pending = self.match.pending()
+            if any(pending[s].covert for s in pending if s in self.humans):
+                self.round_of_secrets()
+        action = self.collected.pop(seat, None)
+        if action is not None and action in legal:
+            return action
+        return self.pick(seat)
+
+    def after(self, step: Step) -> None:
+        """After each action: a person's is saved at once; after a bot's, a player who is
+        out is told, and the screen may pause."""
+        if step.seat in self.humans:
+            self.save()
+            return
+        self.watch_for_out()
+        if self.bot_delay:
+            time.sleep(self.bot_delay)
 
     def watch_for_out(self) -> None:
         """Against bots: tell a player at once when their seat is out of the game."""
@@ -223,18 +240,18 @@ class TerminalGame:
             self.console.file.flush()
 
     def _play(self) -> None:
-        while self.match.outcome() is None:
-            pending = self.match.pending()
-            human = sorted(s for s in pending if s in self.humans)
-            if human and self.hotseat and any(pending[s].covert for s in human):
-                self.round_of_secrets(set(human))
-                continue
-            if human:
-                self.ask(human[0])
-                continue
-            seat = min(pending)
-            action = self.bots[seat].choose(observe(self.match, seat, self.rngs[seat]))
-            self.match.submit(seat, action)
-            self.watch_for_out()
-            if self.bot_delay:
-                time.sleep(self.bot_delay)
+        self.table.play(on_step=self.after)
+
+
+class Person(Agent):
+    """A person at the keyboard, seated at the play loop like any agent."""
+
+    name = "person"
+
+    def __init__(self, game: TerminalGame, seat: Seat) -> None:
+        super().__init__(seat)
+        self.game = game
+
+    def choose(self, obs: Observation) -> Action:
+        """Read the person's choice (the round of secrets in hot-seat play)."""
+        return self.game.choose_for(self.seat, obs.legal)

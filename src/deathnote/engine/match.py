@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import math
 import random
+import time
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -38,11 +41,25 @@ if TYPE_CHECKING:
 RECORD_FORMAT = 2
 RECORD_FORMATS = (1, 2)
 
+#: Actions between the snapshots a match keeps to roll back a failed action (a fork of
+#: the match every this many actions; nothing before the first, which is rebuilt from the
+#: seed): a rollback replays fewer than this many actions, never the whole record.
+SNAPSHOT_EVERY = 64
+#: The share of play time snapshots may take. Where a game's fork is slow (a deep copy)
+#: snapshots are spaced further apart, so simulations do not pay for a rare rollback.
+SNAPSHOT_SHARE = 0.02
+#: The latest measured fork time per game, to space a match's first snapshot.
+_FORK_SECONDS: dict[str, float] = {}
+
 
 def content_digest(content: Any) -> str:
     """A stable digest of content data (canonical JSON, sorted keys)."""
     blob = orjson.dumps(content, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
     return hashlib.sha256(blob).hexdigest()[:16]
+
+
+#: Types of event data values that a shallow copy of the data leaves unshared.
+_PLAIN = frozenset({int, str, float, bool, type(None)})
 
 
 def check_versions(record: Mapping[str, Any], game: Game) -> None:
@@ -99,6 +116,21 @@ class Match:
         self._outcome = game.outcome(self.state)
         self.actions: list[tuple[Seat, Action]] = []
         self.events: list[Event] = list(setup_events)
+        #: ``_steps[k]``: how many events there were after ``k`` actions.
+        self._steps: list[int] = [len(self.events)]
+        # Who may see each event, settled once per event (when a view first needs it):
+        # the JSON of events whose data is not plain and, per viewer, the numbers of the
+        # events it may see.
+        self._indexed = 0
+        #: per event: its JSON when its data holds more than plain values, else None
+        self._blobs: list[bytes | None] = []
+        self._seen: dict[Viewer, list[int]] = {}
+        self._index_shared = False
+        # The latest snapshot (a fork taken before action ``_snap_step``), for rollbacks.
+        self._snapshot: Match | None = None
+        self._snap_step = 0
+        self._snap_next = SNAPSHOT_EVERY
+        self._snap_clock = time.perf_counter()
         #: True for a world drawn by ``sample_world``: it has no record to replay.
         self.sampled = False
         self._space: ActionSpace | None = None
@@ -132,6 +164,13 @@ class Match:
         opts = game.parse_options(players, dict(options or {}))
         data = game.load_content(content, opts)
         return cls(game, players, seed, opts, data, content)
+
+    def with_seed(self, seed: int) -> Match:
+        """A new match of the same game, players, options and content with another seed:
+        the content is shared (it is never changed), not loaded and checked again."""
+        if not isinstance(seed, int):
+            raise OptionsError(f"the seed must be an integer, not {seed!r}")
+        return Match(self.game, self.players, seed, self.options, self.content, self.content_path)
 
     @classmethod
     def replay(cls, record: Mapping[str, Any]) -> Match:
@@ -218,14 +257,23 @@ class Match:
                     raise not_legal(action, type_mismatch(action, legal))
         else:
             self.game.check(self.state, seat, action)
+        return self._commit(seat, action)
+
+    def _commit(self, seat: Seat, action: Action) -> list[Event]:
+        """Carry out an action already checked (the play loop hands over one of the
+        match's own legal actions of an asked seat, so it comes here directly)."""
+        step = len(self.actions)
+        if step >= self._snap_next:
+            self._take_snapshot(step)
         try:
             events = self.game.apply(self.state, seat, action, self.rng)
         except Exception:
-            # A bug in a rule must not lose the game: rebuild the state from the record.
-            self._restore()
+            # A bug in a rule must not lose the game: back to the match before this action.
+            self.rewind(step)
             raise
         self.actions.append((seat, action))
         self.events.extend(events)
+        self._steps.append(len(self.events))
         self._legal.clear()
         self._pending = None
         self._outcome = self.game.outcome(self.state)
@@ -241,6 +289,9 @@ class Match:
         twin.rng.setstate(self.rng.getstate())
         twin.actions = list(self.actions)
         twin.events = list(self.events)
+        twin._steps = list(self._steps)
+        # The event index is shared until either side adds to it (then it copies).
+        self._index_shared = twin._index_shared = True
         twin._legal = {}
         twin._pending = None
         return twin
@@ -259,6 +310,9 @@ class Match:
         twin.rng = random.Random(rng.getrandbits(64))
         twin.actions = []
         twin.events = [e for e in self.events if e.visible_to(viewer)]
+        twin._steps = [len(twin.events)]
+        twin._indexed, twin._blobs, twin._seen, twin._index_shared = 0, [], {}, False
+        twin._snapshot, twin._snap_step, twin._snap_next = None, 0, SNAPSHOT_EVERY
         twin.sampled = True
         twin._legal = {}
         twin._pending = None
@@ -306,12 +360,55 @@ class Match:
         """The shape of ``observation_tensor`` for this match."""
         return self.game.observation_shape(self.players, self.options)
 
-    def _restore(self) -> None:
-        clean = Match.replay(self.record())
-        self.state, self.rng, self.events = clean.state, clean.rng, clean.events
-        self._legal.clear()
-        self._pending = None
-        self._outcome = self.game.outcome(self.state)
+    # -- going back ------------------------------------------------------------------------
+    def _take_snapshot(self, step: int) -> None:
+        """Fork the match as it is before action ``step``, unless that would cost more
+        than SNAPSHOT_SHARE of the time played since the last snapshot; the next one is
+        due SNAPSHOT_EVERY actions later, or later still where forks are slow."""
+        now = time.perf_counter()
+        per_action = (now - self._snap_clock) / max(1, step - self._snap_step)
+        budget = SNAPSHOT_SHARE * per_action * SNAPSHOT_EVERY
+        known = _FORK_SECONDS.get(self.game.id)
+        if known is None or known <= budget:
+            snap = self.fork()
+            snap._snapshot = None  # snapshots never chain
+            self._snapshot, self._snap_step = snap, step
+            end = time.perf_counter()
+            known = _FORK_SECONDS[self.game.id] = end - now
+            self._snap_clock = end
+        spacing = known / (SNAPSHOT_SHARE * per_action) if per_action > 0 else 0.0
+        self._snap_next = step + max(SNAPSHOT_EVERY, math.ceil(spacing))
+
+    def rewind(self, steps: int) -> None:
+        """Go back to the match as it was after its first ``steps`` actions (a rule that
+        failed, an action that could not be stored): from the latest snapshot at or before
+        that step (or from the seed): fewer than ``SNAPSHOT_EVERY`` actions replayed
+        where the game's fork is fast (see SNAPSHOT_SHARE)."""
+        if not 0 <= steps <= len(self.actions):
+            raise ValueError(f"cannot rewind to step {steps} of {len(self.actions)}")
+        if self.sampled:
+            raise ReplayError("a sampled world has no record to rewind")
+        snap = self._snapshot
+        if snap is not None and len(snap.actions) <= steps:
+            base = snap.fork()
+        else:
+            snap = None
+            base = Match(
+                self.game, self.players, self.seed, self.options, self.content, self.content_path
+            )
+        for seat, action in self.actions[len(base.actions) : steps]:
+            base.submit(seat, action)
+        space, digest = self._space, self._digest
+        self.__dict__.update(base.__dict__)
+        self._space, self._digest = space, digest
+        self._snapshot = snap
+        self._snap_step = len(snap.actions) if snap is not None else 0
+        self._snap_next = self._snap_step + SNAPSHOT_EVERY
+        self._index_shared = True  # the index may be the snapshot's own
+
+    def timeline(self, every: int = 16) -> Timeline:
+        """This match at any step, from a fork every ``every`` steps (replay pages)."""
+        return Timeline(self, every)
 
     def outcome(self) -> Outcome | None:
         """The outcome once the game is over, else None (cached: it changes only on submit)."""
@@ -326,15 +423,76 @@ class Match:
         names = self.seat_names()
         return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
-    def log(self, viewer: Viewer) -> list[dict[str, Any]]:
-        """The events this viewer may see, in order."""
-        return [e.to_json() for e in self.events if e.visible_to(viewer)]
+    # -- views ------------------------------------------------------------------------------
+    def _index_events(self) -> None:
+        """Settle who may see the events not yet indexed; an event whose data holds
+        anything but plain values (a list, a dict) has its JSON built once, so every log
+        gets fresh copies of it."""
+        events = self.events
+        if self._indexed == len(events):
+            return
+        if self._index_shared:
+            self._blobs = list(self._blobs)
+            self._seen = {v: list(seen) for v, seen in self._seen.items()}
+            self._index_shared = False
+        seen = self._seen
+        if not seen:
+            seen.update({v: [] for v in (*range(self.players), SPECTATOR, OMNISCIENT)})
+        everyone = list(seen.values())
+        omniscient = seen[OMNISCIENT]
+        blobs = self._blobs
+        dumps = orjson.dumps
+        plain = _PLAIN
+        for number in range(self._indexed, len(events)):
+            event = events[number]
+            data = event.data
+            if all(type(value) in plain for value in data.values()):
+                blobs.append(None)  # its to_json() is a fresh copy already
+            else:
+                blobs.append(dumps(event.to_json()))
+            if event.audience is None:
+                for numbers in everyone:
+                    numbers.append(number)
+            else:
+                omniscient.append(number)
+                for seat in event.audience:
+                    if seat in seen and seat != OMNISCIENT:
+                        seen[seat].append(number)
+        self._indexed = len(events)
 
-    def view(self, viewer: Viewer) -> dict[str, Any]:
-        """Everything the viewer may see, JSON-ready: state, log, own decision and choices."""
+    def log(self, viewer: Viewer, since: int | None = None) -> list[dict[str, Any]]:
+        """The events this viewer may see, in order; with ``since``, only those of the
+        actions after the first ``since`` (fresh objects on every call)."""
+        self._index_events()
+        numbers = self._seen.get(viewer)
+        if numbers is None:
+            numbers = [i for i, e in enumerate(self.events) if e.visible_to(viewer)]
+        start = 0
+        if since is not None:
+            if type(since) is not int or not 0 <= since <= len(self.actions):
+                raise IllegalAction(
+                    f"'since' must be a step from 0 to {len(self.actions)}, not {since!r}"
+                )
+            start = bisect_left(numbers, self._steps[since])
+        if start == len(numbers):
+            return []
+        blobs, events, loads = self._blobs, self.events, orjson.loads
+        return [
+            events[i].to_json() if (blob := blobs[i]) is None else loads(blob)
+            for i in numbers[start:]
+        ]
+
+    def view(self, viewer: Viewer, since: int | None = None) -> dict[str, Any]:
+        """Everything the viewer may see, JSON-ready: state, log, own decision and choices.
+
+        ``since``: a step (a number of accepted actions, 0 to ``len(actions)``). The view
+        then holds the current state but only the log entries made after that step, and
+        says ``"since": since``; a client that had the view at that step appends them to
+        its log. ``since=0`` leaves out only the set-up events. None: the whole log.
+        """
         if not (
             viewer in (SPECTATOR, OMNISCIENT)
-            or (isinstance(viewer, int) and 0 <= viewer < self.players)
+            or (type(viewer) is int and 0 <= viewer < self.players)
         ):
             raise IllegalAction(f"unknown viewer {viewer!r}")
         pending = self.pending()
@@ -346,13 +504,15 @@ class Match:
             "seats": self.seat_names(),
             "waiting": waiting,
             "state": self.game.view(self.state, viewer),
-            "log": self.log(viewer),
+            "log": self.log(viewer, since),
             "outcome": outcome.to_json() if outcome else None,
         }
         if isinstance(viewer, int):
             decision = pending.get(viewer)
             out["decision"] = decision.to_json() if decision else None
             out["legal"] = [dict(a.to_json(), label=a.label) for a in self.legal(viewer)]
+        if since is not None:
+            out["since"] = since
         return out
 
     def record(self) -> dict[str, Any]:
@@ -374,3 +534,37 @@ class Match:
             "content_digest": self.content_digest,
             "actions": [[seat, action.to_json()] for seat, action in self.actions],
         }
+
+
+class Timeline:
+    """A match at any step without replaying from the start: a fork every ``every`` steps,
+    taken in one replay; a step is then its nearest earlier fork plus fewer than ``every``
+    actions (the server's replay pages)."""
+
+    def __init__(self, match: Match, every: int = 16) -> None:
+        if every < 1:
+            raise ValueError("every must be at least 1")
+        self.every = every
+        self.actions = list(match.actions)
+        base = Match(
+            match.game, match.players, match.seed, match.options, match.content, match.content_path
+        )
+        self.snapshots = [base.fork()]
+        for step, (seat, action) in enumerate(self.actions, start=1):
+            base.submit(seat, action)
+            if step % every == 0:
+                self.snapshots.append(base.fork())
+
+    @property
+    def steps(self) -> int:
+        """The number of actions of the match."""
+        return len(self.actions)
+
+    def at(self, step: int) -> Match:
+        """An independent match as it was after ``step`` actions."""
+        if not 0 <= step <= len(self.actions):
+            raise ValueError(f"no step {step}: the match has {len(self.actions)} actions")
+        match = self.snapshots[step // self.every].fork()
+        for seat, action in self.actions[len(match.actions) : step]:
+            match.submit(seat, action)
+        return match

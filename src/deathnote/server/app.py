@@ -31,7 +31,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from deathnote.agents import agent_names
 from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Viewer
 from deathnote.engine.errors import DeathNoteError, IllegalAction
-from deathnote.engine.match import Match
 from deathnote.engine.registry import games
 from deathnote.server import protocol
 from deathnote.server.config import Limits
@@ -310,9 +309,8 @@ def create_app(
             who = _parse_viewer(viewer, room.match.players)
         except IllegalAction as exc:
             return error(400, str(exc))
-        record = room.match.record()
-        record["actions"] = record["actions"][:step]
-        view = (await asyncio.to_thread(Match.replay, record)).view(who)
+        # From the nearest snapshot of the room's timeline, off the event loop.
+        view = (await asyncio.to_thread(room.at_step, step)).view(who)
         return JSONResponse(
             {
                 "room": room.public_info(),

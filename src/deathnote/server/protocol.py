@@ -8,7 +8,8 @@ Client to server::
 
 Server to client::
 
-    {"type": "view", "step", "role", "seat", "room", "view"}   # this viewer's view only
+    {"type": "view", "step", "since", "role", "seat", "room", "view"}  # this viewer's only;
+                                    # since: null = the whole log, n = the log after step n
     {"type": "error", "message"}                               # this connection only
     {"type": "accepted", "step"}                               # your action is step n
     {"type": "rematch", "url"}                                 # this connection's new link

@@ -17,6 +17,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import orjson
@@ -24,10 +25,11 @@ from limits import RateLimitItemPerSecond
 from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 
-from deathnote.agents import Agent, Observation, agent_names, agent_rng, make_agent
+from deathnote.agents import Agent, Observation, agent_names, make_agent
 from deathnote.engine.actions import SPECTATOR, Action, Seat, Viewer
 from deathnote.engine.errors import DeathNoteError, IllegalAction, OptionsError, ReplayError
-from deathnote.engine.match import RECORD_FORMAT, RECORD_FORMATS, Match
+from deathnote.engine.match import RECORD_FORMAT, RECORD_FORMATS, Match, Timeline
+from deathnote.engine.play import Table
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
 from deathnote.server.config import Limits
@@ -41,6 +43,8 @@ SEAT_ROLE = "seat"
 MAX_BOT_STEPS = 100_000  # a bound on one run of the bots (every game ends long before)
 MAX_SEED = 2**31  # seeds are stored as 32-bit integers
 MAX_QUEUED = 256  # messages waiting for one connection before it is dropped as too slow
+BOT_RETRIES = 3  # failed bot actions in a row (e.g. storage down) before the bots wait
+REPLAY_EVERY = 16  # steps between the snapshots a replay page starts from
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 _CONNECTION_KEYS = itertools.count()
@@ -67,6 +71,8 @@ class Connection:
     stale: bool = True
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
+    #: The step of the last view sent: the next one carries only the log after it.
+    sent_step: int | None = None
     #: This connection's own key for its message rate.
     key: str = field(default_factory=lambda: f"conn-{next(_CONNECTION_KEYS)}")
 
@@ -96,11 +102,13 @@ class Room:
         self.match = match
         self.manager = manager
         self.connections: list[Connection] = []
-        self.bots: dict[Seat, Agent] = {}
-        self.bot_rngs = {s: agent_rng(match.seed, s) for s in range(match.players)}
+        #: The bots' seats at the play loop (the people's seats are played from outside).
+        self.table = Table(match, {})
+        self.bots: dict[Seat, Agent] = self.table.agents
         self.pending_since: dict[Seat, float] = {}
         self.pending_step: dict[Seat, int] = {}
         self._bot_task: asyncio.Task[None] | None = None
+        self._timeline: Timeline | None = None
         for seat, info in enumerate(stored.seats):
             if info["kind"] == BOT:
                 self.bots[seat] = make_agent(match.game.id, info["agent"], seat)
@@ -191,15 +199,31 @@ class Room:
         }
 
     def message_for(self, conn: Connection) -> dict[str, Any]:
-        """The view message of one connection: its own view and the public room facts."""
+        """The view message of one connection: its own view and the public room facts.
+
+        The first view of a connection holds the whole log; each later one only the log
+        entries after the step it last had (``since``), which the client appends.
+        """
+        step = len(self.match.actions)
+        since = conn.sent_step if conn.sent_step is not None and conn.sent_step <= step else None
+        conn.sent_step = step
         return {
             "type": "view",
-            "step": len(self.match.actions),
+            "step": step,
+            "since": since,
             "role": conn.role,
             "seat": conn.seat,
             "room": self.public_info(conn.viewer),
-            "view": self.match.view(conn.viewer),
+            "view": self.match.view(conn.viewer, since=since),
         }
+
+    def at_step(self, step: int) -> Match:
+        """The match after ``step`` actions (replay pages): from the nearest snapshot,
+        taken every REPLAY_EVERY steps in one replay of the record, never from the start."""
+        timeline = self._timeline
+        if timeline is None or timeline.steps != len(self.match.actions):
+            timeline = self._timeline = self.match.timeline(REPLAY_EVERY)
+        return timeline.at(step)
 
     # -- connections --------------------------------------------------------------------
     def attach(self, conn: Connection) -> None:
@@ -274,9 +298,7 @@ class Room:
             )
         except Exception as exc:
             # Not stored means not accepted: go back to the stored record.
-            record = self.match.record()
-            record["actions"] = record["actions"][:-1]
-            self.match = Match.replay(record)
+            self.match.rewind(step)
             self.manager.log(f"room {self.id}: storing step {step} failed: {exc!r}")
             raise IllegalAction(
                 "your action could not be stored, so it did not count; try again"
@@ -336,16 +358,18 @@ class Room:
         return sorted(s for s in self.match.pending() if s in self.bots)
 
     async def _run_bots(self) -> None:
+        table = self.table
+        failures = 0
         for _ in range(MAX_BOT_STEPS):
-            seats = self._bots_to_move()
-            if not seats:
+            # The seat the play loop would play: the lowest asked seat that a bot plays.
+            seat = table.next_seat()
+            if seat is None:
                 return
-            seat = seats[0]
             agent = self.bots[seat]
             step = len(self.match.actions)
             # The bot thinks in a worker thread, so a slow bot never holds up the loop. It
             # gets what it would see now, taken here: the match may move on meanwhile.
-            seen = snapshot(self.match, seat, self.bot_rngs[seat])
+            seen = snapshot(self.match, seat, table.rng(seat))
             action = await asyncio.to_thread(agent.choose, seen)
             if (
                 len(self.match.actions) != step
@@ -353,15 +377,17 @@ class Room:
                 or seat not in self.match.pending()
             ):
                 continue  # someone moved while it thought: look again
-            self.submit_from_bot(seat, action)
+            try:
+                self.submit(seat, action)
+            except DeathNoteError as exc:  # not stored (tried again), or a bot's bug
+                self.manager.log(f"room {self.id}: a bot's action failed: {exc}")
+                failures += 1
+                if failures >= BOT_RETRIES:
+                    return
+                await asyncio.sleep(max(self.manager.bot_delay, 0.05))
+                continue
+            failures = 0
             await asyncio.sleep(self.manager.bot_delay)
-
-    def submit_from_bot(self, seat: Seat, action: Action) -> None:
-        """A bot's action (bots only pick legal actions; a failure is a bug, logged)."""
-        try:
-            self.submit(seat, action)
-        except DeathNoteError as exc:  # pragma: no cover - a bug in a game's agent
-            self.manager.log(f"room {self.id}: bot of seat {seat} failed: {exc}")
 
     def hand_to_bot(self, seat: Seat, agent: str) -> None:
         """The creator gives an idle or absent person's seat to a bot."""
@@ -401,9 +427,11 @@ class Room:
 
 
 def snapshot(match: Match, seat: Seat, rng: random.Random) -> Observation:
-    """What a bot in ``seat`` sees now, taken at once (safe to read in another thread)."""
-    view = match.view(seat)
-    return Observation(seat, list(match.legal(seat)), lambda: view, rng)
+    """What a bot in ``seat`` sees now, taken at once (safe to read in another thread): a
+    fork of the match, whose view is built only if the bot reads it (random bots never do),
+    in the bot's thread, from the fork alone."""
+    frozen = match.fork()
+    return Observation(seat, list(match.legal(seat)), partial(frozen.view, seat), rng)
 
 
 def parse_action(data: Any) -> Action:

@@ -7,20 +7,19 @@ import random
 import time
 import traceback
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from deathnote.agents import agent_rng, make_agent, observe
+from deathnote.agents import make_agent
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.match import Match
+from deathnote.engine.play import MAX_ACTIONS, Table
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
-
-MAX_ACTIONS = 100_000
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -55,27 +54,35 @@ class Batch:
     save_dir: str | None = None
 
 
+_TEMPLATES: dict[tuple[str, int, bytes, str | None], Match] = {}
+
+
+def new_match(batch: Batch, seed: int) -> Match:
+    """A fresh match of the batch: options and content are checked and loaded once per
+    process (``Match.with_seed``), not once per game."""
+    key = (
+        batch.game,
+        batch.players,
+        orjson.dumps(batch.options, option=orjson.OPT_SORT_KEYS),
+        batch.content,
+    )
+    template = _TEMPLATES.get(key)
+    if template is None:
+        template = Match.create(batch.game, batch.players, seed, batch.options, batch.content)
+        if len(_TEMPLATES) > 16:
+            _TEMPLATES.clear()
+        _TEMPLATES[key] = template
+    return template.with_seed(seed)
+
+
 def play_one(batch: Batch, seed: int, index: int = 0) -> dict[str, Any]:
     """Play one game headless; returns a small result (never the whole game)."""
     try:
-        match = Match.create(batch.game, batch.players, seed, batch.options, batch.content)
+        match = new_match(batch, seed)
         agents = [make_agent(batch.game, name, s) for s, name in enumerate(batch.agents)]
-        # Each agent's generator is made when it first decides (seeding costs as much as
-        # a few actions, and many short games never ask some seats); same draws as before.
-        rngs: list[random.Random | None] = [None] * batch.players
-        pending, submit = match.pending, match.submit
-        outcome = match.outcome()
-        steps = 0
-        while outcome is None:
-            if steps >= MAX_ACTIONS:
-                raise DeathNoteError(f"no end after {MAX_ACTIONS} actions")
-            seat = min(pending())
-            rng = rngs[seat]
-            if rng is None:
-                rng = rngs[seat] = agent_rng(seed, seat)
-            submit(seat, agents[seat].choose(observe(match, seat, rng)))
-            steps += 1
-            outcome = match.outcome()
+        outcome = Table(match, agents, seed).play(max_actions=MAX_ACTIONS)
+        if outcome is None:  # pragma: no cover - every seat has an agent
+            raise DeathNoteError("the game stopped with no seat to ask")
         if batch.save_dir:
             path = Path(batch.save_dir) / f"{batch.game}-{index:06d}.json"
             path.write_bytes(orjson.dumps(match.record(), option=orjson.OPT_INDENT_2))
@@ -92,11 +99,6 @@ def play_one(batch: Batch, seed: int, index: int = 0) -> dict[str, Any]:
             "seed": seed,
             "trace": traceback.format_exc(limit=4),
         }
-
-
-def _work(args: tuple[Batch, int, int]) -> dict[str, Any]:
-    batch, seed, index = args
-    return play_one(batch, seed, index)
 
 
 class Summary:
@@ -132,6 +134,20 @@ class Summary:
             self.score_sum[key] += value
             self.score_n[key] += 1
 
+    def merge(self, other: Summary) -> None:
+        """Fold in the summary of the games that follow this one's."""
+        self.done += other.done
+        self.errors += other.errors
+        room = 5 - len(self.error_samples)
+        self.error_samples.extend(other.error_samples[: max(0, room)])
+        self.actions += other.actions
+        self.turns += other.turns
+        self.outcomes.update(other.outcomes)
+        self.wins.update(other.wins)
+        for key, value in other.score_sum.items():
+            self.score_sum[key] += value
+        self.score_n.update(other.score_n)
+
     def to_json(self, seconds: float) -> dict[str, Any]:
         """The JSON summary printed by ``deathnote simulate --json``."""
         ok = max(1, self.done - self.errors)
@@ -157,9 +173,33 @@ class Summary:
         }
 
 
-def _tasks(batch: Batch, games: int, seed: int) -> Iterator[tuple[Batch, int, int]]:
-    for i in range(games):
-        yield batch, game_seed(seed, i), i
+#: A batch is cut into this many chunks of consecutive games (fewer when it is small):
+#: enough for the workers to share the load, few enough that messages cost nothing.
+CHUNKS = 64
+
+
+def chunks(games: int) -> list[range]:
+    """The chunks of consecutive game numbers a batch is played in. They depend only on
+    the number of games, never on ``jobs``, so every ``jobs`` gives the same summary."""
+    size = max(1, -(-games // CHUNKS))
+    return [range(start, min(games, start + size)) for start in range(0, games, size)]
+
+
+def play_chunk(
+    batch: Batch, seed: int, games: range, progress: Callable[[int], None] | None = None
+) -> Summary:
+    """Play the games numbered ``games`` of a batch and fold them into one summary."""
+    summary = Summary(batch.game, len(games), seed, batch.agents)
+    for index in games:
+        summary.add(play_one(batch, game_seed(seed, index), index))
+        if progress:
+            progress(1)
+    return summary
+
+
+def _chunk_work(args: tuple[Batch, int, range]) -> Summary:
+    batch, seed, games = args
+    return play_chunk(batch, seed, games)
 
 
 def simulate(
@@ -169,24 +209,28 @@ def simulate(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
-    """Run ``games`` games (in ``jobs`` processes) and return the JSON summary."""
+    """Run ``games`` games (in ``jobs`` processes) and return the JSON summary.
+
+    Games are played in chunks of consecutive numbers (``chunks``), each folded into a
+    summary where it is played; the chunks' summaries are merged in order. The result is
+    the same for every ``jobs``.
+    """
     if batch.save_dir:
         Path(batch.save_dir).mkdir(parents=True, exist_ok=True)
     summary = Summary(batch.game, games, seed, batch.agents)
     start = time.perf_counter()
-    if jobs <= 1:
-        results: Iterator[dict[str, Any]] = (_work(t) for t in _tasks(batch, games, seed))
-        for result in results:
-            summary.add(result)
-            if progress:
-                progress(1)
+    parts = chunks(games)
+    if jobs <= 1 or len(parts) <= 1:
+        for part in parts:
+            summary.merge(play_chunk(batch, seed, part, progress))
     else:
         ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(jobs) as pool:
-            for result in pool.imap_unordered(_work, _tasks(batch, games, seed), chunksize=8):
-                summary.add(result)
+        with ctx.Pool(min(jobs, len(parts))) as pool:
+            tasks = [(batch, seed, part) for part in parts]
+            for part, done in zip(parts, pool.imap(_chunk_work, tasks), strict=True):
+                summary.merge(done)
                 if progress:
-                    progress(1)
+                    progress(len(part))
     return summary.to_json(time.perf_counter() - start)
 
 

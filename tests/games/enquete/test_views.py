@@ -9,6 +9,7 @@ from hypothesis import strategies as hs
 
 from deathnote.agents import RandomAgent, agent_rng, observe
 from deathnote.engine import SPECTATOR, Match
+from deathnote.engine.play import play
 
 from .helpers import new, run_until, st
 
@@ -50,11 +51,7 @@ def test_game_end_reveals_everything() -> None:
 def play_random(players: int, seed: int) -> list[tuple[int, object]]:
     """The actions of a random game."""
     m = Match.create("enquete", players, seed)
-    agents = [RandomAgent(s) for s in range(players)]
-    rngs = [agent_rng(seed, s) for s in range(players)]
-    while m.outcome() is None:
-        s = min(m.pending())
-        m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
+    play(m, [RandomAgent(s) for s in range(players)])
     return list(m.actions)
 
 

@@ -6,18 +6,14 @@ import pytest
 
 from deathnote.agents import agent_rng, make_agent, observe
 from deathnote.engine import Match
+from deathnote.engine.play import play
 from deathnote.games.icg.deduce import beliefs
 
 from .helpers import arrange, new, poke, quiet_investigation_phase, st
 
 
 def run(m: Match, bots: str, seed: int) -> Match:
-    agents = [make_agent("icg", bots, s) for s in range(m.players)]
-    rngs = [agent_rng(seed, s) for s in range(m.players)]
-    while m.outcome() is None:
-        assert len(m.actions) < 20_000
-        s = min(m.pending())
-        m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
+    play(m, [make_agent("icg", bots, s) for s in range(m.players)], seed, max_actions=20_000)
     return m
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from deathnote.agents import agent_rng, make_agent, observe
+from deathnote.agents import make_agent
 from deathnote.engine import OMNISCIENT, SPECTATOR, Action, Match
+from deathnote.engine.play import play as play_to_end
 
 from .helpers import arrange, new, poke, st, to_death_note
 
@@ -16,11 +17,7 @@ def play(
 ) -> list[tuple[int, Action]]:
     """The actions of a game between bots."""
     m = Match.create("icg", players, seed, options)
-    agents = [make_agent("icg", bots, s) for s in range(players)]
-    rngs = [agent_rng(seed, s) for s in range(players)]
-    while m.outcome() is None:
-        s = min(m.pending())
-        m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
+    play_to_end(m, [make_agent("icg", bots, s) for s in range(players)])
     return list(m.actions)
 
 

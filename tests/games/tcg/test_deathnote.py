@@ -220,16 +220,12 @@ def test_raid_naomi_and_hostage() -> None:
 
 
 def test_heuristic_games_end_and_replay() -> None:
-    from deathnote.agents import agent_rng, make_agent, observe
+    from deathnote.agents import make_agent
+    from deathnote.engine.play import play
 
     for seed in range(3):
         match = Match.create("tcg", 2, seed=seed)
-        agents = [make_agent("tcg", "heuristic", s) for s in (0, 1)]
-        rngs = [agent_rng(seed, s) for s in (0, 1)]
-        while match.outcome() is None:
-            assert len(match.actions) < 2000
-            seat = min(match.pending())
-            match.submit(seat, agents[seat].choose(observe(match, seat, rngs[seat])))
+        play(match, [make_agent("tcg", "heuristic", s) for s in (0, 1)], max_actions=2000)
         outcome = match.outcome()
         assert outcome is not None and outcome.winners[0] in ("first", "second")
         assert sorted(outcome.scores) == ["deck:kira", "deck:l"]

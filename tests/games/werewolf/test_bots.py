@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from deathnote.agents import agent_rng, make_agent, observe
+from deathnote.agents import make_agent, observe
 from deathnote.engine import Action, Match
+from deathnote.engine.play import play as play_to_end
 from deathnote.games.werewolf.agents import HeuristicAgent
 
 from .helpers import act, new, set_hand, set_roles, st
@@ -15,11 +16,7 @@ from .test_judgment import quiet_table, to_judgment
 
 
 def play(m: Match, names: list[str], seed: int) -> None:
-    agents = [make_agent("werewolf", n, s) for s, n in enumerate(names)]
-    rngs = [agent_rng(seed, s) for s in range(m.players)]
-    while m.outcome() is None:
-        s = min(m.pending())
-        m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
+    play_to_end(m, [make_agent("werewolf", n, s) for s, n in enumerate(names)], seed)
 
 
 @pytest.mark.parametrize("players", [4, 5, 6, 7])
@@ -113,10 +110,7 @@ def l_win_rate(players: int, kira_smart: bool, l_smart: bool, games: int) -> flo
         for s, x in enumerate(st(m).seats):
             smart = kira_smart if x.role in ("kira", "worshipper") else l_smart
             agents.append(HeuristicAgent(s) if smart else make_agent("werewolf", "random", s))
-        rngs = [agent_rng(seed, s) for s in range(players)]
-        while m.outcome() is None:
-            s = min(m.pending())
-            m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
+        play_to_end(m, agents)
         out = m.outcome()
         assert out is not None
         wins += out.winners == ("l",)

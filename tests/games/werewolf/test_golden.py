@@ -10,8 +10,9 @@ import hashlib
 import orjson
 import pytest
 
-from deathnote.agents import RandomAgent, agent_rng, observe
+from deathnote.agents import RandomAgent
 from deathnote.engine import Match
+from deathnote.engine.play import play
 
 GOLDEN = {
     4: (34, "arrest", "006f9d050a5b"),
@@ -24,11 +25,7 @@ GOLDEN = {
 @pytest.mark.parametrize("players", sorted(GOLDEN))
 def test_golden_random_playthrough(players: int) -> None:
     m = Match.create("werewolf", players, 1234)
-    agents = [RandomAgent(s) for s in range(players)]
-    rngs = [agent_rng(1234, s) for s in range(players)]
-    while m.outcome() is None:
-        s = min(m.pending())
-        m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
+    play(m, [RandomAgent(s) for s in range(players)])
     out = m.outcome()
     assert out is not None
     digest = hashlib.sha256(orjson.dumps(m.record()["actions"])).hexdigest()[:12]

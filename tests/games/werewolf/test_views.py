@@ -8,6 +8,7 @@ from hypothesis import strategies as hs
 
 from deathnote.agents import RandomAgent, agent_rng, observe
 from deathnote.engine import OMNISCIENT, SPECTATOR, Action, Event, Match
+from deathnote.engine.play import play
 from deathnote.games.werewolf.rules import sort_cards
 
 from .helpers import new, poke, st
@@ -18,11 +19,7 @@ SEAT_KEYS = ("seat", "target", "to", "kira", "worshipper")
 def play_random(players: int, seed: int, **options: object) -> list[tuple[int, Action]]:
     """The actions of a random game."""
     m = Match.create("werewolf", players, seed, options or None)
-    agents = [RandomAgent(s) for s in range(players)]
-    rngs = [agent_rng(seed, s) for s in range(players)]
-    while m.outcome() is None:
-        s = min(m.pending())
-        m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
+    play(m, [RandomAgent(s) for s in range(players)])
     return list(m.actions)
 
 

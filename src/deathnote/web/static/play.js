@@ -81,8 +81,21 @@ async function draw(message) {
   root.dataset.over = message.view.outcome ? "yes" : "no";
 }
 
+// A view after the first holds only the log entries after the step we last had
+// (`since`): append them. A gap (a missed message) means our log is stale: reconnect,
+// and the server sends the whole view again.
+function merged(message) {
+  if (message.since === null || message.since === undefined) return message;
+  if (!last || last.step !== message.since) return null;
+  return { ...message, view: { ...message.view, log: [...(last.view.log || []), ...message.view.log] } };
+}
+
 const handlers = {
-  view: draw,
+  view: (m) => {
+    const message = merged(m);
+    if (message) draw(message);
+    else socket.close();
+  },
   error: (m) => {
     sentStep = null;
     for (const b of root.querySelectorAll("button.choice")) b.disabled = false;

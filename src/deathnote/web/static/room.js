@@ -60,7 +60,14 @@ async function main() {
     const socket = new WebSocket(`${scheme}://${window.location.host}/ws/${roomId}?token=${encodeURIComponent(token)}`);
     socket.addEventListener("message", (event) => {
       const m = JSON.parse(event.data);
-      if (m.type === "view") draw(m);
+      if (m.type === "view") {
+        // Later views hold only the log after the step we had (`since`): append them.
+        if (m.since !== null && m.since !== undefined) {
+          if (!last || last.step !== m.since) return socket.close();
+          m.view.log = [...(last.view.log || []), ...m.view.log];
+        }
+        draw(m);
+      }
       else if (m.type === "error") status.textContent = m.message;
       else if (m.type === "rematch") window.location.href = m.url;
     });

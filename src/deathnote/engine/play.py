@@ -1,0 +1,197 @@
+"""The play loop: agents seated at a match play it, one action at a time.
+
+Every front end drives a match through a :class:`Table`: the simulator and the tests play
+whole games with bots, the terminal seats its people as agents that read the keyboard, and
+the server lets its bots move between the people's actions. The rules of the loop are
+written here once:
+
+- The seat that acts is the lowest asked seat that has an agent; when every asked seat is
+  somebody else's (a person on the server), the loop stops and waits.
+- Each agent draws from its own generator, ``agent_rng(seed, seat)``, made the first time
+  that seat decides (seeding costs as much as a few actions; many short games never ask
+  some seats).
+- An agent gets an :class:`~deathnote.agents.base.Observation` whose view is built only if
+  the agent reads it (random agents never do).
+- An agent's exception is not caught: a broken bot fails the run instead of looking weak.
+
+>>> from deathnote.agents import RandomAgent   # doctest: +SKIP
+>>> match = Match.create("confrontation", 2, seed=1)  # doctest: +SKIP
+>>> Table(match, [RandomAgent(0), RandomAgent(1)]).play()  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from deathnote.agents.base import Observation, RandomAgent
+from deathnote.engine.actions import Action, Event, Outcome, Seat
+from deathnote.engine.errors import DeathNoteError
+from deathnote.engine.rng import agent_rng
+
+if TYPE_CHECKING:
+    from deathnote.agents.base import Agent
+    from deathnote.engine.match import Match
+
+#: A bound on one run of the loop: every game ends long before.
+MAX_ACTIONS = 100_000
+
+Submit = Callable[[Seat, Action], Any]
+
+
+class Step(NamedTuple):
+    """One action the loop played: who, what, and the events it made."""
+
+    seat: Seat
+    action: Action
+    events: list[Event]
+
+
+class Table:
+    """Agents seated at one match, each with its own generator.
+
+    ``agents``: one agent per seat (a sequence), or the seats that have one (a mapping;
+    the other seats are played from outside, e.g. by people on the server). ``seed``: the
+    seed the agents' generators derive from (default: the match seed).
+    """
+
+    def __init__(
+        self,
+        match: Match,
+        agents: Sequence[Agent] | Mapping[Seat, Agent],
+        seed: int | None = None,
+    ) -> None:
+        self.match = match
+        self.agents: dict[Seat, Agent] = (
+            dict(agents) if isinstance(agents, Mapping) else dict(enumerate(agents))
+        )
+        self.seed = match.seed if seed is None else seed
+        self.rngs: dict[Seat, random.Random] = {}
+
+    def rng(self, seat: Seat) -> random.Random:
+        """The generator of the agent in ``seat`` (made on first use)."""
+        rng = self.rngs.get(seat)
+        if rng is None:
+            rng = self.rngs[seat] = agent_rng(self.seed, seat)
+        return rng
+
+    def next_seat(self) -> Seat | None:
+        """The seat whose agent acts now: the lowest asked seat that has an agent; None
+        when the game is over or every asked seat is played from outside."""
+        match = self.match
+        if match.outcome() is not None:
+            return None
+        agents = self.agents
+        seats = [s for s in match.pending() if s in agents]
+        return min(seats) if seats else None
+
+    def observation(self, seat: Seat) -> Observation:
+        """What the agent in ``seat`` gets: legal actions, a lazy view, its generator."""
+        match = self.match
+        return Observation(seat, match.legal(seat), partial(match.view, seat), self.rng(seat))
+
+    def choose(self, seat: Seat) -> Action:
+        """The action the agent in ``seat`` picks now (not submitted)."""
+        return self.agents[seat].choose(self.observation(seat))
+
+    def steps(self, submit: Submit | None = None, max_actions: int = MAX_ACTIONS) -> Iterator[Step]:
+        """Play the agents' turns one at a time, yielding after each accepted action.
+
+        Stops when the game is over or no asked seat has an agent. ``submit``: how an
+        action is carried out (default ``match.submit``; the server stores it too); it
+        returns the events, or anything else (then the step's events are empty).
+        Raises DeathNoteError after ``max_actions`` actions in one run.
+        """
+        match = self.match
+        do = submit or match.submit
+        agents = self.agents
+        count = 0
+        while True:
+            seat = self.next_seat()
+            if seat is None:
+                return
+            if count >= max_actions:
+                raise DeathNoteError(f"no end after {max_actions} actions")
+            action = agents[seat].choose(self.observation(seat))
+            events = do(seat, action)
+            count += 1
+            yield Step(seat, action, events if isinstance(events, list) else [])
+
+    def play(
+        self,
+        on_step: Callable[[Step], None] | None = None,
+        submit: Submit | None = None,
+        max_actions: int = MAX_ACTIONS,
+    ) -> Outcome | None:
+        """Play until the game is over (or waits for a seat without an agent); returns the
+        outcome (None when it stopped to wait). ``on_step`` runs after every action."""
+        if on_step is None and submit is None:
+            self._run(max_actions)
+        else:
+            for step in self.steps(submit, max_actions):
+                if on_step is not None:
+                    on_step(step)
+        return self.match.outcome()
+
+    def _run(self, max_actions: int) -> None:
+        # The loop of ``steps`` for the simulator's hot path: the same seats and the same
+        # draws, with the match's caches read in place and a random agent's draw inline
+        # (exactly ``RandomAgent.choose``: no observation is made, as none is read).
+        match = self.match
+        agents = self.agents
+        commit, view = match._commit, match.view
+        rngs = self.rngs
+        randoms = {s for s, agent in agents.items() if type(agent) is RandomAgent}
+        count = 0
+        game = match.game
+        while match._outcome is None:
+            asked = match._pending
+            if asked is None:
+                asked = match._pending = game.pending(match.state)
+            if len(asked) == 1:
+                (seat,) = asked
+                if seat not in agents:
+                    return
+            else:
+                seats = [s for s in asked if s in agents]
+                if not seats:
+                    return
+                seat = min(seats)
+            if count >= max_actions:
+                raise DeathNoteError(f"no end after {max_actions} actions")
+            rng = rngs.get(seat)
+            if rng is None:
+                rng = rngs[seat] = agent_rng(self.seed, seat)
+            legal = match._legal.get(seat)
+            if legal is None:
+                legal = match._legal[seat] = game.legal(match.state, seat)
+            n = len(legal)
+            if seat in randoms and n and type(rng) is random.Random:
+                k = n.bit_length()
+                r = rng.getrandbits(k)
+                while r >= n:
+                    r = rng.getrandbits(k)
+                commit(seat, legal[r])
+            else:
+                obs = Observation(seat, legal, partial(view, seat), rng)
+                action = agents[seat].choose(obs)
+                for candidate in legal:
+                    if candidate is action:  # one of the legal objects: checked already
+                        commit(seat, action)
+                        break
+                else:
+                    match.submit(seat, action)
+            count += 1
+
+
+def play(
+    match: Match,
+    agents: Sequence[Agent] | Mapping[Seat, Agent],
+    seed: int | None = None,
+    on_step: Callable[[Step], None] | None = None,
+    max_actions: int = MAX_ACTIONS,
+) -> Outcome | None:
+    """Play ``match`` with ``agents`` to its end (see :class:`Table`); returns the outcome."""
+    return Table(match, agents, seed).play(on_step, max_actions=max_actions)

@@ -1,0 +1,99 @@
+"""The one play loop (``deathnote.engine.play``): who acts, which generator, lazy views."""
+
+from __future__ import annotations
+
+import pytest
+
+from deathnote.agents import Agent, Observation, RandomAgent, agent_rng, make_agent
+from deathnote.engine import Action, DeathNoteError, Match
+from deathnote.engine.play import Step, Table, play
+
+pytestmark = pytest.mark.usefixtures("toy_registered")
+
+
+def by_hand(game: str, players: int, seed: int, agent: str) -> Match:
+    """The loop as every front end wrote it before: lowest asked seat, agent_rng per seat."""
+    match = Match.create(game, players, seed)
+    agents = [make_agent(game, agent, s) for s in range(players)]
+    rngs = [agent_rng(seed, s) for s in range(players)]
+    while match.outcome() is None:
+        seat = min(match.pending())
+        obs = Observation(seat, match.legal(seat), lambda s=seat: match.view(s), rngs[seat])
+        match.submit(seat, agents[seat].choose(obs))
+    return match
+
+
+@pytest.mark.parametrize(
+    "game, players, agent",
+    [("toy", 2, "random"), ("confrontation", 2, "heuristic"), ("tcg", 2, "random")],
+)
+def test_play_makes_the_same_game_as_the_loop_written_by_hand(
+    game: str, players: int, agent: str
+) -> None:
+    for seed in range(3):
+        match = Match.create(game, players, seed)
+        outcome = play(match, [make_agent(game, agent, s) for s in range(players)])
+        assert outcome is not None and outcome == match.outcome()
+        assert match.record() == by_hand(game, players, seed, agent).record()
+
+
+def test_steps_yield_every_action_with_its_events_and_on_step_sees_them() -> None:
+    match = Match.create("toy", 2, seed=5)
+    seen: list[Step] = []
+    play(match, [RandomAgent(0), RandomAgent(1)], on_step=seen.append)
+    assert [(s.seat, s.action) for s in seen] == match.actions
+    made = [e for s in seen for e in s.events]
+    assert made and made == match.events[len(match.events) - len(made) :]  # after the set-up
+
+
+def test_the_loop_waits_for_a_seat_played_from_outside() -> None:
+    match = Match.create("toy", 2, seed=3)
+    table = Table(match, {1: RandomAgent(1)})
+    assert table.next_seat() == 1  # seat 0 is asked too, but nobody here plays it
+    assert table.play() is None
+    assert [seat for seat, _ in match.actions] == [1]
+    assert set(match.pending()) == {0} and table.next_seat() is None
+    match.submit(0, match.legal(0)[0])
+    assert list(table.steps())  # the bot moves again once its seat is asked
+
+
+def test_random_agents_never_build_a_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_view(self: Match, *args: object, **kwargs: object) -> None:
+        raise AssertionError("a view nobody reads was built")
+
+    monkeypatch.setattr(Match, "view", no_view)
+    match = Match.create("tcg", 2, seed=1)
+    assert play(match, [RandomAgent(0), RandomAgent(1)]) is not None
+    match = Match.create("toy", 2, seed=1)
+    assert list(Table(match, [RandomAgent(0), RandomAgent(1)]).steps())
+
+
+class Broken(Agent):
+    def choose(self, obs: Observation) -> Action:
+        raise KeyError("a bug in a bot")
+
+
+def test_a_broken_agent_fails_the_run() -> None:
+    match = Match.create("toy", 2, seed=1)
+    with pytest.raises(KeyError, match="a bug in a bot"):
+        play(match, [Broken(0), Broken(1)])
+    with pytest.raises(KeyError):
+        list(Table(match, [Broken(0), Broken(1)]).steps())
+
+
+def test_a_game_that_does_not_end_is_stopped() -> None:
+    match = Match.create("tcg", 2, seed=1)
+    with pytest.raises(DeathNoteError, match="no end after 5 actions"):
+        play(match, [RandomAgent(0), RandomAgent(1)], max_actions=5)
+    assert len(match.actions) == 5
+    with pytest.raises(DeathNoteError, match="no end after 3 actions"):
+        list(Table(match, [RandomAgent(0), RandomAgent(1)]).steps(max_actions=3))
+
+
+def test_agent_generators_derive_from_the_seed_given() -> None:
+    first, second = Match.create("toy", 2, seed=1), Match.create("toy", 2, seed=1)
+    play(first, [RandomAgent(0), RandomAgent(1)], seed=99)
+    by_table = Table(second, [RandomAgent(0), RandomAgent(1)], seed=99)
+    by_table.play(on_step=lambda step: None)
+    assert first.record() == second.record()
+    assert by_table.rng(0).getstate() != agent_rng(99, 0).getstate()  # it was drawn from
