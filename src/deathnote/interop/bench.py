@@ -7,8 +7,8 @@ Every env runs the loop a learner runs: ``agent_iter``, ``last()`` (the observat
 mask), a uniformly random legal action drawn from the mask, ``step``; a finished game is
 reset with the next seed. A step is one ``step`` call (the final ``step(None)`` of each
 agent included, as in any AEC loop). ``leduc_holdem_v4`` needs the ``rl-bench`` extra
-(rlcard); without it, PettingZoo's ``tictactoe_v3`` is measured instead, and the line
-says so.
+(rlcard, pygame-ce); with pygame alone PettingZoo's ``tictactoe_v3`` is measured instead,
+and the line says so; with neither, there is no reference line.
 """
 
 from __future__ import annotations
@@ -44,16 +44,21 @@ def steps_per_second(make: Callable[[], Any], seconds: float, seed: int = 0) -> 
     return steps / (time.perf_counter() - start), finished
 
 
-def pettingzoo_reference() -> tuple[str, Callable[[], Any]]:
-    """PettingZoo's leduc_holdem_v4 if rlcard is installed, else its tictactoe_v3."""
+def pettingzoo_reference() -> tuple[str, Callable[[], Any]] | None:
+    """PettingZoo's leduc_holdem_v4 (needs rlcard and pygame), else its tictactoe_v3
+    (needs pygame), else None: its classic envs are the ``rl-bench`` extra."""
     try:
         from pettingzoo.classic import leduc_holdem_v4
 
         return "leduc_holdem_v4 (PettingZoo)", leduc_holdem_v4.env
     except ImportError:
+        pass
+    try:
         from pettingzoo.classic import tictactoe_v3
 
         return "tictactoe_v3 (PettingZoo; leduc_holdem_v4 needs rlcard)", tictactoe_v3.env
+    except ImportError:
+        return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,8 +73,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from deathnote.interop.pettingzoo import env
 
-    name, make_reference = pettingzoo_reference()
-    envs: list[tuple[str, Callable[[], Any]]] = [(name, make_reference)]
+    found = pettingzoo_reference()
+    envs: list[tuple[str, Callable[[], Any]]] = [found] if found else []
+    if found is None:
+        print("no PettingZoo classic env installed (pip install -e .[rl-bench]): no reference")
     for game_id, game in games().items():
         top = {game.max_players} if args.max_players else set()
         for players in sorted({game.min_players} | top):
@@ -86,11 +93,12 @@ def main(argv: list[str] | None = None) -> int:
             rate, done = steps_per_second(make_env, args.seconds, seed=round_index)
             if rate > best.get(label, (0.0, 0))[0]:
                 best[label] = (rate, done)
-    reference = best[name][0]
+    reference = best[found[0]][0] if found else None
     print(f"{'env':<58} {'steps/s':>9} {'games':>6} {'x ref':>6}")
     for label, _ in envs:
         rate, done = best[label]
-        print(f"{label:<58} {rate:>9.0f} {done:>6} {rate / reference:>6.2f}")
+        ratio = f"{rate / reference:>6.2f}" if reference else f"{'-':>6}"
+        print(f"{label:<58} {rate:>9.0f} {done:>6} {ratio}")
     return 0
 
 
