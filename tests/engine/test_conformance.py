@@ -319,3 +319,22 @@ def test_random_games_check_fails_a_game_that_never_ends() -> None:
 
 def test_the_toy_is_registered_for_these_tests() -> None:
     assert registry.games()["toy"] is TOY
+
+
+def test_odd_seeds_play_patiently_and_reach_the_late_game() -> None:
+    """Random play ends Confrontation at once (L accuses); the patient seeds reach nights."""
+    setup = Setup("confrontation", 2)
+
+    def kinds(seed: int, patient: bool | None = None) -> set[str]:
+        seen: set[str] = set()
+        c.play(
+            setup,
+            seed,
+            patient=patient,
+            on_step=lambda m, _: seen.update(d.kind for d in m.pending().values()),
+        )
+        return seen
+
+    assert {"news", "kill"} <= kinds(1)
+    assert kinds(1) != kinds(1, patient=False)
+    assert len(c.play(setup, 1).actions) > len(c.play(setup, 1, patient=False).actions)

@@ -32,3 +32,13 @@ def test_sample_is_distinct_and_seeded() -> None:
 def test_agent_rng_depends_on_seed_and_seat_only() -> None:
     assert drng.agent_rng(5, 1).random() == drng.agent_rng(5, 1).random()
     assert drng.agent_rng(5, 1).random() != drng.agent_rng(5, 0).random()
+
+
+def test_copy_draws_the_same_and_is_independent() -> None:
+    original = drng.new(7)
+    original.random()
+    twin = drng.copy(original)
+    assert [twin.random() for _ in range(5)] == [original.random() for _ in range(5)]
+    twin.random()  # the copy moves on alone
+    assert twin.getstate() != original.getstate()
+    assert drng.copy(twin).getstate() == twin.getstate()

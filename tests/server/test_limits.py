@@ -21,6 +21,7 @@ from deathnote.server.app import create_app
 from deathnote.server.config import FRAME_FACTOR, Limits
 from tests.live_server import LiveServer
 from tests.server.conftest import TEST_LIMITS, new_room, receive, view_at, ws_path
+from tests.server.test_api import finish_by_accusation
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -120,6 +121,15 @@ def test_live_rooms_are_capped(tmp_path: Path) -> None:
         new_room(client)
         refused = client.post("/api/rooms", json={"game": "confrontation"})
         assert refused.status_code == 503 and "try again later" in refused.json()["error"]
+    # A rematch is a new room too.
+    (tmp_path / "rematch").mkdir()
+    with client_with(tmp_path / "rematch", max_live_rooms=1) as client:
+        created = new_room(client)
+        finish_by_accusation(client, created)
+        with client.websocket_connect(ws_path(created["links"]["spectator"])) as ws:
+            view_at(ws, 2)
+            ws.send_json({"type": "rematch"})
+            assert "try the rematch later" in receive(ws, "error")["message"]
 
 
 def test_a_room_nobody_opened_expires(tmp_path: Path) -> None:

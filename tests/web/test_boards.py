@@ -95,6 +95,9 @@ def play_against_bots(
     page.goto(server.base + created["links"]["seats"][0])
     page.locator("#app[data-step]").wait_for(timeout=10000)
     page.locator(f".board.{game}").wait_for(timeout=10000)
+    # The rules in short open on a tap and stay open while the game moves on.
+    page.locator("#rules summary").click()
+    assert page.locator("#rules li").first.is_visible()
     rng = random.Random(seed)
     clicks = 0
     shots = 0
@@ -113,6 +116,7 @@ def play_against_bots(
         else:
             page.wait_for_timeout(50)
     page.locator("#outcome").wait_for(timeout=5000)
+    assert page.locator("#rules li").first.is_visible()
     check_page(page, game, width)
     page.screenshot(path=str(ARTIFACTS / f"{name}-end.png"), full_page=True)
     assert clicks > 0
@@ -232,3 +236,35 @@ def test_two_people_play_werewolf_on_two_screens(browser: Any, server: LiveServe
     finally:
         phone.close()
         laptop.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [("werewolf", 7, {}), ("icg", 8, {"rules": "light"}), ("enquete", 8, {})],
+)
+def test_the_largest_table_fits_two_phone_screens(
+    browser: Any, server: LiveServer, game: str, players: int, options: dict[str, Any]
+) -> None:
+    if game not in games():
+        pytest.skip(f"{game} is not registered")
+    created = server.post(
+        "/api/rooms",
+        {
+            "game": game,
+            "players": players,
+            "seats": [{"kind": "human"}] + [{"kind": "bot"}] * (players - 1),
+            "seed": 3,
+            "options": options,
+        },
+    )
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(server.base + created["links"]["seats"][0])
+        page.locator(f".board.{game} #table ul.seats li.seat").first.wait_for(timeout=10000)
+        assert page.locator("#table ul.seats li.seat").count() == players
+        height = page.evaluate("document.querySelector('#table ul.seats').offsetHeight")
+        assert height <= 2 * 844, f"{players} seats take {height} px"
+        check_page(page, game, 390)
+    finally:
+        context.close()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from deathnote.agents.base import Agent, Observation, RandomAgent
+from deathnote.agents.base import Agent, Observation, RandomAgent, world_sampler
+from deathnote.agents.ismcts import LEVEL_AGENTS, LEVELS, IsmctsAgent, parse_ismcts
 from deathnote.engine.actions import Seat
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.match import Match
@@ -13,8 +14,9 @@ from deathnote.engine.rng import agent_rng
 
 
 def agent_names(game_id: str) -> list[str]:
-    """Agent names available for a game."""
-    return ["random", *get_game(game_id).agents()]
+    """Agent names available for a game (ISMCTS names also take settings, see
+    ``deathnote.agents.ismcts.parse_ismcts``)."""
+    return ["random", *get_game(game_id).agents(), *LEVELS]
 
 
 def make_agent(game_id: str, name: str, seat: Seat) -> Agent:
@@ -22,24 +24,38 @@ def make_agent(game_id: str, name: str, seat: Seat) -> Agent:
     if name == "random":
         return RandomAgent(seat)
     table = get_game(game_id).agents()
-    if name not in table:
+    if name in table:
+        return table[name](seat)
+    search = parse_ismcts(game_id, name, seat)
+    if search is None:
         raise DeathNoteError(
             f"unknown agent {name!r} for {game_id}; choose from {', '.join(agent_names(game_id))}"
         )
-    return table[name](seat)
+    return search
+
+
+def check_agent(game_id: str, name: str) -> None:
+    """Raise DeathNoteError naming the valid agents unless ``name`` is one for this game."""
+    make_agent(game_id, name, 0)
 
 
 def observe(match: Match, seat: Seat, rng: random.Random) -> Observation:
-    """The observation of a pending seat."""
-    return Observation(seat, match.legal(seat), lambda: match.view(seat), rng)
+    """The observation of a pending seat: what a person there sees, plus a sampler of the
+    worlds that seat cannot tell apart (for search bots)."""
+    sampler = world_sampler(match, seat)
+    return Observation(seat, match.legal(seat), lambda: match.view(seat), rng, sampler)
 
 
 __all__ = [
+    "LEVEL_AGENTS",
     "Agent",
+    "IsmctsAgent",
     "Observation",
     "RandomAgent",
     "agent_names",
     "agent_rng",
+    "check_agent",
     "make_agent",
     "observe",
+    "world_sampler",
 ]

@@ -4,15 +4,39 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deathnote.engine.actions import Action, Seat
+from deathnote.engine.errors import DeathNoteError
+
+if TYPE_CHECKING:
+    from deathnote.engine.match import Match
+
+WorldSampler = Callable[[random.Random], "Match"]
+"""Draws one world the seat cannot tell apart from the true one (``Match.sample_world``
+bound to that seat): the only way an agent reaches beyond its view."""
+
+
+def world_sampler(match: Match, seat: Seat) -> WorldSampler:
+    """The sampler of the worlds ``seat`` cannot tell apart from ``match`` (a closure, so
+    the agent gets no attribute that names the match)."""
+
+    def sample(rng: random.Random) -> Match:
+        return match.sample_world(seat, rng)
+
+    return sample
 
 
 class Observation:
-    """What a seat has when it must decide: its view (built lazily), legal actions, rng."""
+    """What a seat has when it must decide: its view (built lazily), legal actions, rng,
+    and for search bots a sampler of the worlds this seat cannot tell apart.
 
-    __slots__ = ("_view", "_view_fn", "legal", "rng", "seat")
+    Nothing here leads to the true match: the view is what a person in the seat sees, and
+    the sampler hands out only sampled worlds (fresh copies with everything hidden from the
+    seat redrawn, no record, no true seed), so playing on them changes nothing real.
+    """
+
+    __slots__ = ("_sampler", "_view", "_view_fn", "legal", "rng", "seat")
 
     def __init__(
         self,
@@ -20,12 +44,25 @@ class Observation:
         legal: Sequence[Action],
         view_fn: Callable[[], dict[str, Any]],
         rng: random.Random,
+        sampler: WorldSampler | None = None,
     ) -> None:
         self.seat = seat
         self.legal = legal
         self.rng = rng
         self._view_fn = view_fn
         self._view: dict[str, Any] | None = None
+        self._sampler = sampler
+
+    @property
+    def can_sample(self) -> bool:
+        """Whether this observation carries a world sampler."""
+        return self._sampler is not None
+
+    def sample_world(self, rng: random.Random) -> Match:
+        """One world drawn from ``rng`` among those this seat cannot rule out."""
+        if self._sampler is None:
+            raise DeathNoteError("this observation cannot sample worlds")
+        return self._sampler(rng)
 
     @property
     def view(self) -> dict[str, Any]:

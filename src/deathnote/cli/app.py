@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 from rich.table import Table
 
 from deathnote.agents import agent_names
+from deathnote.agents import check_agent as valid_agent
 from deathnote.cli.options import build_options
 from deathnote.cli.play import TerminalGame, parse_seat
 from deathnote.cli.render import render_view
@@ -25,7 +26,7 @@ from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Action, Event, Viewe
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.match import Match
 from deathnote.engine.registry import games, get_game
-from deathnote.sim.runner import Batch, bench, seat_agents, simulate
+from deathnote.sim.runner import Batch, bench, bench_search, seat_agents, simulate
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
 
@@ -96,11 +97,10 @@ def read_record(path: Path) -> Any:
 
 def check_agent(game_id: str, name: str, flag: str) -> None:
     """Refuse an agent name the game does not have, listing the valid ones."""
-    names = agent_names(game_id)
-    if name not in names:
-        raise DeathNoteError(
-            f"unknown agent {name!r} for {game_id} ({flag}); choose from {', '.join(names)}"
-        )
+    try:
+        valid_agent(game_id, name)
+    except DeathNoteError as exc:
+        raise DeathNoteError(f"{exc} ({flag})") from None
 
 
 def fail(exc: Exception) -> None:
@@ -186,6 +186,13 @@ def simulate_cmd(
     ] = "random",
     players: Players = None,
     jobs: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            help="Play on an existing Dask cluster instead: its scheduler's address, "
+            "e.g. tcp://10.0.0.5:8786 (needs deathnote[cluster] here and on the workers)."
+        ),
+    ] = None,
     save: Annotated[Path | None, typer.Option(help="Write one record per game here.")] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
     plot: Annotated[Path | None, typer.Option(help="Save a PNG chart of the summary.")] = None,
@@ -218,7 +225,9 @@ def simulate_cmd(
             transient=True,
         ) as progress:
             task = progress.add_task(f"{game}", total=games_)
-            result = simulate(batch, games_, seed, jobs, lambda n: progress.advance(task, n))
+            result = simulate(
+                batch, games_, seed, jobs, lambda n: progress.advance(task, n), cluster
+            )
     except DeathNoteError as exc:
         fail(exc)
         return
@@ -233,6 +242,110 @@ def simulate_cmd(
     for key in ("wins", "win_rates", "outcomes", "errors", "mean_actions", "mean_turns", "seconds"):
         table.add_row(key, str(result[key]))
     console.print(table)
+
+
+@app.command("arena")
+def arena_cmd(
+    game: str,
+    agents: Annotated[
+        str,
+        typer.Option(
+            help="Agents to compare, e.g. ismcts-hard,heuristic: one per seat (every seating "
+            "is played), or two for more seats (the first in each seat in turn)."
+        ),
+    ],
+    games_: Annotated[
+        int, typer.Option("--games", min=1, help="Games (rounded up to whole deals).")
+    ] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the run.")] = 0,
+    players: Players = None,
+    jobs: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    json_: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
+    plot: Annotated[Path | None, typer.Option(help="Save a PNG chart of the table.")] = None,
+    chapter: Chapter = None,
+    rules: Rules = None,
+    shinigami_eyes: Eyes = False,
+    option: Extra = None,
+    content: Content = None,
+) -> None:
+    """Agents against each other, sides swapped on the same deals: win rates (mean Apples
+    in Le Jeu d'Enquête) with 95% Wilson intervals, the Elo difference, seconds per move.
+
+    ISMCTS agents take settings after the name: ismcts:sims=500:rollout=heuristic (a fixed
+    number of simulations gives the same results for the same seed on any machine).
+    """
+    from deathnote.sim.arena import ArenaSpec, arena
+
+    try:
+        spec_game = get_game(game)
+        count = players or spec_game.min_players
+        opts = build_options(chapter, rules, shinigami_eyes, None, option)
+        Match.create(game, count, seed, opts, content)  # validate before starting workers
+        names = [a.strip() for a in agents.split(",") if a.strip()]
+        for name in sorted(set(names)):
+            check_agent(game, name, "--agents")
+        spec = ArenaSpec(game, count, tuple(names), opts, content)
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err_console,
+            transient=True,
+        ) as progress:
+            task = progress.add_task(f"{game} arena", total=games_)
+            result = arena(spec, games_, seed, jobs, lambda n: progress.advance(task, n))
+    except DeathNoteError as exc:
+        fail(exc)
+        return
+    if plot is not None:
+        from deathnote.sim.arena import plot_arena
+
+        err_console.print(f"chart saved to {plot_arena(result, plot)}")
+    if json_:
+        sys.stdout.write(orjson.dumps(result).decode() + "\n")
+        return
+    console.print(arena_table(result))
+
+
+def arena_table(result: dict[str, Any]) -> Table:
+    """The arena summary as a table for people."""
+    mean = result["measure"] == "apples"
+    table = Table(
+        "agent",
+        "side",
+        "games",
+        "mean Apples [95%]" if mean else "win rate [95%]",
+        "s/move",
+        title=f"{result['game']}: {result['games']} games, seed {result['seed']}",
+    )
+    for name, row in result["agents"].items():
+        cells = [("all", row), *row["by_side"].items()]
+        for side, cell in cells:
+            if mean:
+                figure = (
+                    f"{cell['mean_score']:.3f} [{cell['score_low']:.3f}, {cell['score_high']:.3f}]"
+                )
+            else:
+                figure = f"{cell['win_rate']:.3f} [{cell['win_low']:.3f}, {cell['win_high']:.3f}]"
+            per_move = row["mean_seconds_per_move"] if side == "all" else None
+            table.add_row(
+                name if side == "all" else "",
+                side,
+                str(cell["games"]),
+                figure,
+                f"{per_move:.4f}" if per_move is not None else "",
+            )
+    if result["elo"]:
+        e = result["elo"]
+        table.caption = (
+            f"Elo {e['agent']} - {e['versus']}: {e['elo']:+.1f} "
+            f"[{e['elo_low']:+.1f}, {e['elo_high']:+.1f}] (score {e['score']:.3f}); "
+            f"errors: {result['errors']}"
+        )
+    else:
+        table.caption = f"errors: {result['errors']}"
+    return table
 
 
 def parse_viewer(text: str, names: list[str]) -> Viewer:
@@ -328,6 +441,10 @@ def bench_cmd(
     players: Players = None,
     chapter: Chapter = None,
     option: Extra = None,
+    agent: Annotated[
+        str | None,
+        typer.Option(help="A search agent (e.g. ismcts): its simulations per second instead."),
+    ] = None,
     views: Annotated[
         bool,
         typer.Option(
@@ -337,16 +454,22 @@ def bench_cmd(
         ),
     ] = False,
 ) -> None:
-    """Random self-play on one core: actions per second and games per second."""
+    """Random self-play on one core: actions per second and games per second; with
+    --agent ismcts, the search's simulations per second at the real choices of heuristic
+    games."""
     try:
         spec = get_game(game)
         opts = build_options(chapter, extra=option)
-        if views:
+        count = players or spec.min_players
+        if agent is not None:
+            check_agent(game, agent, "--agent")
+            result = bench_search(game, count, opts, seconds, agent)
+        elif views:
             from deathnote.sim.viewbench import bench_views
 
-            result = bench_views(game, players or spec.min_players, opts)
+            result = bench_views(game, count, opts)
         else:
-            result = bench(game, players or spec.min_players, opts, seconds)
+            result = bench(game, count, opts, seconds)
     except DeathNoteError as exc:
         fail(exc)
         return

@@ -17,6 +17,9 @@ crash fails the check.
 
 The checks
 ----------
+The games they play are random, and on odd seeds patient (``play``): a random action that
+does not end the game within two steps when another can, so the late game is reached.
+
 - ``check_random_games``: random games end (within ``MAX_ACTIONS``), some seat is asked
   until the end and every asked seat has a legal action; the winning seats are seats and
   agree with the winners; the record survives JSON and replays to identical views and
@@ -214,11 +217,19 @@ def play(
     agents: Sequence[str] | None = None,
     on_step: Callable[[Match, int], None] | None = None,
     max_actions: int = MAX_ACTIONS,
+    patient: bool | None = None,
 ) -> Match:
     """Play one game to its end: the lowest asked seat acts; agents by name (random by
     default), each with ``agent_rng(seed, seat)``. ``on_step(match, step)`` runs before
     every action and once at the end. An agent's exception is not caught, and an agent
-    must return one of the legal actions."""
+    must return one of the legal actions.
+
+    Without ``agents``, odd seeds are played patiently (``patient_choice`` with each seat's
+    generator; ``patient`` says otherwise): plain random play ends most Confrontation
+    games within a few steps (L accuses at once), so every check that plays seeds 0 and 1
+    also sees the nights, Chases and abilities."""
+    if patient is None:
+        patient = agents is None and seed % 2 == 1
     from deathnote.agents import make_agent, observe
     from deathnote.engine.rng import agent_rng
 
@@ -239,7 +250,10 @@ def play(
         legal = match.legal(seat)
         if not legal:
             raise _fail(setup, seed, step, f"seat {seat} is asked but has no legal action")
-        action = bots[seat].choose(observe(match, seat, rngs[seat]))
+        if patient:
+            action = patient_choice(match, seat, rngs[seat])
+        else:
+            action = bots[seat].choose(observe(match, seat, rngs[seat]))
         if action not in legal:
             raise _fail(
                 setup, seed, step, f"agent {names[seat]!r} returned {action!r}, not a legal action"

@@ -212,6 +212,11 @@ class Game(ABC):
         """The game's own agents by name (e.g. {"heuristic": ...})."""
         return {}
 
+    def seat_scores(self, state: Any) -> list[float] | None:
+        """Each seat's score once the game is over where the game scores seats (Le Jeu
+        d'Enquête: its Apples); None for games only won or lost. The arena averages it."""
+        return None
+
     def turn_count(self, state: Any) -> int:
         """Rounds or turns played so far (for summaries); 0 when not tracked."""
         return 0

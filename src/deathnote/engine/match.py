@@ -27,6 +27,7 @@ from deathnote.engine.errors import IllegalAction, OptionsError, ReplayError
 from deathnote.engine.game import Game, not_legal
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
+from deathnote.engine.rng import copy as rng_copy
 
 if TYPE_CHECKING:
     import numpy as np
@@ -285,8 +286,7 @@ class Match:
         twin = object.__new__(Match)
         twin.__dict__.update(self.__dict__)
         twin.state = self.game.fork_state(self.state)
-        twin.rng = random.Random()
-        twin.rng.setstate(self.rng.getstate())
+        twin.rng = rng_copy(self.rng)
         twin.actions = list(self.actions)
         twin.events = list(self.events)
         twin._steps = list(self._steps)
@@ -302,12 +302,16 @@ class Match:
         The sample agrees with everything the viewer has seen (same view, legal actions
         and pending seats for that viewer). It keeps only the events the viewer may see,
         no actions (the record would name other seats' secret choices) and a fresh
-        generator drawn from ``rng``, so its future draws tell nothing about the true ones.
+        generator drawn from ``rng``, so its future draws tell nothing about the true ones;
+        its ``seed`` is that generator's seed, not the match's (the true seed would let a
+        bot deal the real cards again).
         """
         twin = object.__new__(Match)
         twin.__dict__.update(self.__dict__)
         twin.state = self.game.sample_state(self.state, viewer, rng)
-        twin.rng = random.Random(rng.getrandbits(64))
+        fresh = rng.getrandbits(64)
+        twin.rng = random.Random(fresh)
+        twin.seed = fresh
         twin.actions = []
         twin.events = [e for e in self.events if e.visible_to(viewer)]
         twin._steps = [len(twin.events)]

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from deathnote.agents.base import Observation, RandomAgent
+from deathnote.agents.base import Observation, RandomAgent, world_sampler
 from deathnote.engine.actions import Action, Event, Outcome, Seat
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.rng import agent_rng
@@ -90,7 +90,13 @@ class Table:
     def observation(self, seat: Seat) -> Observation:
         """What the agent in ``seat`` gets: legal actions, a lazy view, its generator."""
         match = self.match
-        return Observation(seat, match.legal(seat), partial(match.view, seat), self.rng(seat))
+        return Observation(
+            seat,
+            match.legal(seat),
+            partial(match.view, seat),
+            self.rng(seat),
+            world_sampler(match, seat),
+        )
 
     def choose(self, seat: Seat) -> Action:
         """The action the agent in ``seat`` picks now (not submitted)."""
@@ -175,7 +181,7 @@ class Table:
                     r = rng.getrandbits(k)
                 commit(seat, legal[r])
             else:
-                obs = Observation(seat, legal, partial(view, seat), rng)
+                obs = Observation(seat, legal, partial(view, seat), rng, world_sampler(match, seat))
                 action = agents[seat].choose(obs)
                 for candidate in legal:
                     if candidate is action:  # one of the legal objects: checked already

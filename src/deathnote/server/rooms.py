@@ -750,6 +750,8 @@ class RoomManager:
             existing = self.get(room.stored.rematch)
             if existing is not None:
                 return existing, False
+        if self.full():
+            raise IllegalAction("the server holds as many rooms as it may; try the rematch later")
         seats = [
             {"kind": s["kind"], "agent": s.get("agent")} if s["kind"] == BOT else {"kind": HUMAN}
             for s in room.stored.seats

@@ -7,14 +7,14 @@ import random
 import time
 import traceback
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from deathnote.agents import make_agent
+from deathnote.agents import agent_rng, make_agent, observe
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.match import Match
 from deathnote.engine.play import MAX_ACTIONS, Table
@@ -208,30 +208,67 @@ def simulate(
     seed: int,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    cluster: str | None = None,
 ) -> dict[str, Any]:
-    """Run ``games`` games (in ``jobs`` processes) and return the JSON summary.
+    """Run ``games`` games (in ``jobs`` processes, or on the Dask cluster whose scheduler
+    is at ``cluster``) and return the JSON summary.
 
     Games are played in chunks of consecutive numbers (``chunks``), each folded into a
     summary where it is played; the chunks' summaries are merged in order. The result is
-    the same for every ``jobs``.
+    the same for every ``jobs`` and on a cluster.
     """
     if batch.save_dir:
         Path(batch.save_dir).mkdir(parents=True, exist_ok=True)
     summary = Summary(batch.game, games, seed, batch.agents)
     start = time.perf_counter()
     parts = chunks(games)
-    if jobs <= 1 or len(parts) <= 1:
+    tasks = [(batch, seed, part) for part in parts]
+    if cluster is not None:
+        for part, done in zip(parts, on_cluster(cluster, tasks), strict=True):
+            summary.merge(done)
+            if progress:
+                progress(len(part))
+    elif jobs <= 1 or len(parts) <= 1:
         for part in parts:
             summary.merge(play_chunk(batch, seed, part, progress))
     else:
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(min(jobs, len(parts))) as pool:
-            tasks = [(batch, seed, part) for part in parts]
             for part, done in zip(parts, pool.imap(_chunk_work, tasks), strict=True):
                 summary.merge(done)
                 if progress:
                     progress(len(part))
     return summary.to_json(time.perf_counter() - start)
+
+
+#: Seconds to wait for a Dask scheduler to answer before giving up with a clear error.
+CLUSTER_CONNECT_SECONDS = 10.0
+
+
+def on_cluster(address: str, tasks: Sequence[tuple[Batch, int, range]]) -> Iterator[Summary]:
+    """Play the chunks on an existing Dask cluster; yields their summaries in order.
+
+    Every worker needs deathnote installed (the same version). A ``content`` path and a
+    ``save_dir`` are read and written on the workers' own file systems.
+    """
+    try:
+        from distributed import Client
+    except ImportError:
+        raise DeathNoteError(
+            "--cluster needs Dask distributed: pip install 'deathnote[cluster]'"
+        ) from None
+    try:
+        client = Client(address, timeout=CLUSTER_CONNECT_SECONDS, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise DeathNoteError(
+            f"cannot reach the Dask scheduler at {address} ({type(exc).__name__})"
+        ) from None
+    with client:
+        # pure=False: two equal chunks of two batches are still two tasks.
+        futures = client.map(_chunk_work, tasks, pure=False)
+        for future in futures:
+            yield future.result()
+            future.release()
 
 
 def bench(game: str, players: int, options: Mapping[str, Any], seconds: float) -> dict[str, Any]:
@@ -254,4 +291,47 @@ def bench(game: str, players: int, options: Mapping[str, Any], seconds: float) -
         "seconds": round(elapsed, 3),
         "actions_per_second": round(actions / elapsed),
         "games_per_second": round(games / elapsed, 2),
+    }
+
+
+def bench_search(
+    game: str, players: int, options: Mapping[str, Any], seconds: float, agent: str
+) -> dict[str, Any]:
+    """Search speed on one core: a search agent (e.g. ``ismcts``) thinks at every real
+    choice of heuristic games for about ``seconds``; simulations per second."""
+    from deathnote.agents import IsmctsAgent
+
+    probe = make_agent(game, agent, 0)
+    if not isinstance(probe, IsmctsAgent):
+        raise DeathNoteError(f"--agent {agent!r} is not a search agent (try ismcts)")
+    start = time.perf_counter()
+    sims = moves = games = 0
+    searching = 0.0
+    while time.perf_counter() - start < seconds:
+        seed = game_seed(1, games)
+        match = Match.create(game, players, seed, options)
+        bots = [make_agent(game, "heuristic", s) for s in range(players)]
+        searchers = [make_agent(game, agent, s) for s in range(players)]
+        rngs = [agent_rng(seed, s) for s in range(players)]
+        while match.outcome() is None and time.perf_counter() - start < seconds:
+            seat = min(match.pending())
+            obs = observe(match, seat, rngs[seat])
+            if len(obs.legal) > 1:
+                searcher = searchers[seat]
+                assert isinstance(searcher, IsmctsAgent)
+                searcher.choose(observe(match, seat, agent_rng(seed + moves, seat)))
+                sims += searcher.last_sims
+                searching += searcher.last_seconds
+                moves += 1
+            match.submit(seat, bots[seat].choose(obs))
+        games += 1
+    return {
+        "game": game,
+        "players": players,
+        "agent": agent,
+        "moves_searched": moves,
+        "simulations": sims,
+        "seconds_searching": round(searching, 3),
+        "simulations_per_second": round(sims / searching) if searching else 0,
+        "simulations_per_move": round(sims / moves, 1) if moves else 0,
     }

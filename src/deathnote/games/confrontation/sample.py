@@ -43,7 +43,11 @@ def sample(state: ConfState, viewer: Viewer, rng: random.Random) -> ConfState:
     world = state.fork()
     if viewer == OMNISCIENT or state.phase == OVER:
         return world
-    draw.shuffle(rng, world.lead_deck)  # nobody has seen the order of the Lead cards left
+    # Nobody has seen the order of the Lead cards left. Sorted first, so the draw depends on
+    # which cards are left and the generator only, never on the true order (a search bot
+    # then plays alike in two matches its seat cannot tell apart).
+    world.lead_deck.sort()
+    draw.shuffle(rng, world.lead_deck)
     sees_kira = viewer == KIRA
     sees_l = viewer == L
     if not sees_kira:

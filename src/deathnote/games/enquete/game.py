@@ -386,6 +386,10 @@ class EnqueteGame(Game):
         seats = tuple(i for i in range(len(state.seats)) if state.apples[i] > 0)
         return Outcome(winners, state.ending or "round5", reason, scores, seats)
 
+    def seat_scores(self, state: EnqState) -> list[float] | None:
+        """Each seat's Apples once the game is over."""
+        return [float(a) for a in state.apples] if state.over else None
+
     # -- numbers for learning ------------------------------------------------------------------
     def action_space(self, players: int, options: Mapping[str, Any]) -> ActionSpace:
         """Pass, play each card, pick each value (rules doc: ENQ-LEARN-01)."""
@@ -436,6 +440,12 @@ def _display(st: EnqState) -> dict[str, Any]:
                 "name": r["name"],
                 "faction": r["faction"],
                 "faction_name": FACTION_NAMES[r["faction"]],
+                "objectives": [
+                    o["text"]
+                    if "Apple" in o["text"]  # "1 Apple per ..." says its own worth
+                    else f"{o['text']} (+{o['apples']} Apple{'' if o['apples'] == 1 else 's'})"
+                    for o in r["objectives"]
+                ],
             }
             for r in st.content["roles"]
         ],

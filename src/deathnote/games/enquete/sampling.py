@@ -213,8 +213,11 @@ def _draw_roles(
 ) -> list[str]:
     """A uniform permutation of ``roles`` over ``slots`` that keeps every fact (rejection,
     then a randomised search, which always succeeds since the truth keeps them)."""
+    # Every shuffle here starts from a sorted list, so a sample depends on what the viewer
+    # knows and the generator only, never on the true places (a search bot then plays
+    # alike in two matches its seat cannot tell apart).
     for _ in range(64):
-        drawn = list(roles)
+        drawn = sorted(roles)
         shuffle(rng, drawn)
         at = dict(fixed)
         at.update(zip(slots, drawn, strict=True))
@@ -235,7 +238,7 @@ def _draw_roles(
     def place(i: int, left: list[str]) -> bool:
         if i == len(slots):
             return True
-        order = list(left)
+        order = sorted(left)
         shuffle(rng, order)
         for role in order:
             at[slots[i]] = role
@@ -264,7 +267,7 @@ def _sample_cards(st: EnqState, me: int, rng: random.Random) -> None:
                 cards.append(n)
     if len(cards) < 2:
         return
-    drawn = list(cards)
+    drawn = sorted(cards)
     shuffle(rng, drawn)
     pi = dict(zip(cards, drawn, strict=True))
     for (place, i), n in zip(spots, drawn, strict=True):
@@ -294,7 +297,7 @@ def _sample_tiles(st: EnqState, me: int, rng: random.Random) -> None:
                 if t not in known and tile(st, t)["pile"] == pile:
                     spots.append((place, i))
                     group.append(t)
-        drawn = list(group)
+        drawn = sorted(group)
         shuffle(rng, drawn)
         for (place, i), t in zip(spots, drawn, strict=True):
             place[i] = t

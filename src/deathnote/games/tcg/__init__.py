@@ -32,7 +32,7 @@ class TcgGame(Game):
     name = "Death Note Trading Card Game"
     min_players = 2
     max_players = 2
-    rules_version = "3"
+    rules_version = "4"
 
     options_model = rules.TcgOptions
 

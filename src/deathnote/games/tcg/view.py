@@ -25,6 +25,13 @@ def faces(state: TcgState) -> dict[str, dict[str, Any]]:
     return per_pool(state.cards, "faces", lambda cards: {n: card_view(c) for n, c in cards.items()})
 
 
+def face_copy(state: TcgState, number: str) -> dict[str, Any]:
+    """A fresh copy of a card's face: its abilities list too (shared, the cached face
+    would change when a view is changed)."""
+    face = faces(state)[number]
+    return {**face, "abilities": list(face["abilities"])}
+
+
 def short_view(card: Card) -> dict[str, Any]:
     """A card in a pile: enough to name it (its text is on its face in hands and fields)."""
     return {"id": card.number, "number": card.printed, "name": card.name, "kind": card.kind}
@@ -56,14 +63,14 @@ def card_view(card: Card) -> dict[str, Any]:
 def field_view(state: TcgState, fc: FieldCharacter, own: bool) -> dict[str, Any]:
     """A Character on a field. Its face was shown when placed, so it stays public face down;
     a face-down Special is known only to its owner (TCG-SPEC-02)."""
-    out = faces(state)[fc.number].copy()
+    out = face_copy(state, fc.number)
     out["face_up"] = fc.face_up
     out["upright"] = fc.upright
     out["special"] = None
     if fc.special is not None:
         special: dict[str, Any] = {"face_up": fc.special_face_up, "attached_turn": fc.special_turn}
         if fc.special_face_up or own:
-            special["card"] = faces(state)[fc.special].copy()
+            special["card"] = face_copy(state, fc.special)
         out["special"] = special
     return out
 
@@ -89,8 +96,7 @@ def player_view(state: TcgState, seat: int, viewer: Viewer) -> dict[str, Any]:
         "turns_taken": player.turns_taken,
     }
     if own:
-        face = faces(state)
-        out["hand"] = [face[n].copy() for n in sorted(player.hand)]
+        out["hand"] = [face_copy(state, n) for n in sorted(player.hand)]
         out["mark"] = player.mark.target if player.mark else None
     return out
 

@@ -60,7 +60,12 @@ def sample(state: TcgState, viewer: Viewer, rng: random.Random) -> TcgState:
         return twin
     for seat, player in enumerate(twin.players):
         if viewer == seat:
-            shuffle(rng, player.deck)  # the viewer knows their deck's cards, not its order
+            # The viewer knows their deck's cards, not its order. Every draw here starts
+            # from the cards sorted, so a sample depends on what the viewer knows and the
+            # generator only, never on the true order (a search bot plays alike in two
+            # matches its seat cannot tell apart).
+            player.deck.sort()
+            shuffle(rng, player.deck)
             continue
         _redraw(twin, seat, player, rng, know_shown=viewer != SPECTATOR)
         if player.mark is not None:
@@ -82,7 +87,7 @@ def _redraw(
     elif state.choice is not None and state.current == seat and state.choice["step"] == "event":
         pinned_hand.append(state.choice["source"])
     if know_shown:
-        pinned_hand += [n for n in player.hand if n in player.shown and n not in pinned_hand]
+        pinned_hand += sorted(n for n in player.hand if n in player.shown and n not in pinned_hand)
     free = [fc for fc in hidden if not (know_shown and fc.special in player.shown)]
     for fc in hidden:
         if fc not in free and fc.special is not None:
@@ -94,7 +99,7 @@ def _redraw(
     for fc, number in zip(free, placed, strict=True):
         fc.special = number
         unseen[number] -= 1
-    rest = list(unseen.elements())
+    rest = sorted(unseen.elements())
     shuffle(rng, rest)
     extra = len(player.hand) - len(pinned_hand)
     player.hand = pinned_hand + rest[:extra]
@@ -123,7 +128,7 @@ def _place_specials(
         for fc in free:
             options = [
                 n
-                for n, count in pool.items()
+                for n, count in sorted(pool.items())
                 if count > 0
                 and cards[n].kind == "special"
                 and (cards[n].shinigami or cards[n].name == fc.name)

@@ -1,10 +1,21 @@
 // The Investigation Card Game, drawn from the view only: the ring of Placements with the red
 // one marked, each seat's Clue cards, the Death Note board, my Identity, Mission and Clues.
 import { h } from "../dom.js";
-import { actionsOn, backs, choiceButton, leftover, outcomePanel, promptPanel, seatClass, seatTags } from "./parts.js";
+import { actionsOn, backs, choiceButton, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags } from "./parts.js";
 
 export const ownsSeats = true;
 export const ownsChoices = true;
+
+// Our own short summary of the rules (issue 16 §6); each card's text is on the card.
+const RULES = [
+  "Everyone has a secret Identity (one of eight characters) and a secret Mission: Kira or X-Kira (Kira's team), L or Investigation Team Member (L's team).",
+  "Each turn, from the red Placement and clockwise, every player investigates an opponent.",
+  "Light rules: the investigated player covers two ID-Clues that are not their Identity (else a Mission-Clue that is not their Mission).",
+  "Kira rules: the investigated player first takes back two Clues revealed before, then reveals three from their hand (Identity investigation: two ID-Clues and one Mission-Clue; Mission investigation: one and two), at least one matching their Identity or Mission.",
+  "Arrest: L may reveal the L Mission and arrest a player. Kira: L's team wins. Anyone else: L is out and Kira's team wins.",
+  "Death Note: everyone closes their eyes and Kira may write an Identity and a Placement. If they match, that player is out and reveals their Mission; if it is L, Kira's team wins. Then the red Placement passes to the right.",
+  "Shinigami Eyes (option): an X-Kira may reveal their Mission at the end of an investigation to see the Identity of the player investigated, and may say what they saw (or bluff). Any player may give up an investigation to chase a revealed X-Kira."
+];
 
 const SEAT_KEYS = ["target", "placement", "x_kira"];
 
@@ -151,10 +162,10 @@ function mine(view, ctx, name, placed) {
 function history(view, name) {
   const state = view.state;
   if (!state.history.length) return null;
-  return h(
-    "details",
+  return foldable(
+    "icg-history",
     { class: "panel history" },
-    h("summary", {}, `Investigations so far (${state.history.length})`),
+    `Investigations so far (${state.history.length})`,
     h(
       "ol",
       {},
@@ -186,7 +197,7 @@ export function render(view, ctx) {
   const byCard = (ctx.legal || []).some((a) => a.clue !== undefined);
   const prompt = promptPanel(view, ctx, leftover(ctx, placed), byCard ? "Tap a button on one of your Clue cards." : "Tap a button on a player.");
   const order = byCard ? [prompt, hand, table] : [prompt, table, hand];
-  return h("div", { class: "board icg" }, order, deathNoteBoard(view, name), history(view, name));
+  return h("div", { class: "board icg" }, order, deathNoteBoard(view, name), history(view, name), rulesPanel(RULES));
 }
 
 export function outcome(view) {

@@ -96,3 +96,25 @@ export function backs(n, label) {
 export function outcomePanel(title, lines) {
   return h("section", { class: "panel outcome", id: "outcome" }, h("h2", {}, "Game over"), h("p", { class: "winners" }, title), lines.map((l) => h("p", {}, l)));
 }
+
+// A folded section that stays open across repaints once a person opened it (every update
+// redraws the screen, which would fold it again).
+const opened = new Set();
+export function foldable(key, attrs, summary, ...children) {
+  const el = h("details", { ...attrs, open: opened.has(key) }, h("summary", {}, summary), children);
+  el.addEventListener("toggle", () => (el.open ? opened.add(key) : opened.delete(key)));
+  return el;
+}
+
+// The game's rules in short, and the texts of its cards and Roles, folded until tapped.
+export function rulesPanel(lines, texts = []) {
+  return foldable(
+    "rules",
+    { class: "panel rules-help", id: "rules" },
+    "Rules in short",
+    h("ul", {}, lines.map((l) => h("li", {}, l))),
+    texts.length
+      ? [h("h3", {}, "Cards and Roles"), h("dl", { class: "texts" }, texts.map(([name, text]) => [h("dt", {}, name), h("dd", {}, text)]))]
+      : null,
+  );
+}

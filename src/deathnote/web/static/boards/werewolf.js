@@ -1,10 +1,21 @@
 // Death Note Werewolf, drawn from the view only: the seats around the table, the piles,
 // my Role and hand as cards; the eyes-closed steps as a dark table.
 import { h } from "../dom.js";
-import { actionsOn, backs, card, choiceButton, leftover, outcomePanel, promptPanel, seatClass, seatTags } from "./parts.js";
+import { actionsOn, backs, card, choiceButton, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags } from "./parts.js";
 
 export const ownsSeats = true;
 export const ownsChoices = true;
+
+// Our own short summary of the rules (issue 16 §6); each card's text is on the card.
+const RULES = [
+  "Two teams: Kira's team (Kira, the Worshipper) against L's team (L, the Police, Watari). Your Role is secret.",
+  "On your turn draw a card, then play one card or pass by discarding one. Played and discarded cards are face up.",
+  "When everyone has had a turn (two turns before the first Judgment at 4 or 5 players), the Judgment: everyone closes their eyes; Kira and the Worshipper open theirs and see each other.",
+  "At the Judgment, Kira holding the DEATH NOTE must write a player's name: that player dies and their Role is revealed (an Alias saves them).",
+  "L's team wins when L arrests Kira with an Arrest card (an Alibi denies it).",
+  "Kira's team wins when every L is dead, when L's team is down to one player, or when every Arrest card is out of the game.",
+  "Card numbers matter: Handgun, Exchange and Interrogation take the lowest-numbered card."
+];
 
 function lookups(state) {
   const cards = new Map(state.card_list.map((c) => [c.id, c]));
@@ -54,7 +65,7 @@ function piles(state, look) {
       h("h3", {}, `Discard pile (${state.discard.length})`),
       top ? card(top, { class: "small" }) : h("span", { class: "muted" }, "empty"),
       state.discard.length > 1
-        ? h("details", {}, h("summary", {}, "All discarded cards"), h("p", {}, state.discard.map(look.cardName).join(", ")))
+        ? foldable("ww-discard", {}, "All discarded cards", h("p", {}, state.discard.map(look.cardName).join(", ")))
         : null,
     ),
     state.removed.length ? h("div", { class: "pile" }, h("h3", {}, "Out of the game"), h("p", {}, state.removed.map(look.cardName).join(", "))) : null,
@@ -87,6 +98,14 @@ function mine(view, ctx, look, placed) {
   );
 }
 
+// The texts of the Roles and cards in this game, for the rules panel.
+function texts(state) {
+  const inGame = new Set(state.roles_in_game);
+  const roles = state.role_list.filter((r) => inGame.has(r.id)).map((r) => [`${r.name} (${r.team_name})`, r.text]);
+  const cards = state.card_list.filter((c) => state.cards_in_game[c.id]).map((c) => [`${c.number} ${c.name} (${state.cards_in_game[c.id]} in the game)`, c.text]);
+  return [...roles, ...cards];
+}
+
 export function render(view, ctx) {
   const state = view.state;
   const look = lookups(state);
@@ -116,7 +135,7 @@ export function render(view, ctx) {
           h("ul", {}, state.hands.map((hand, i) => h("li", {}, `${view.seats[i]}: ${hand.map(look.cardName).join(", ") || "no cards"}`))),
         )
       : null;
-  return h("div", { class: "board werewolf" }, byCard ? [prompt, hand, table] : [prompt, table, hand], endHands);
+  return h("div", { class: "board werewolf" }, byCard ? [prompt, hand, table] : [prompt, table, hand], endHands, rulesPanel(RULES, texts(state)));
 }
 
 export function outcome(view) {

@@ -1,0 +1,296 @@
+"""Information Set MCTS: a search bot that searches only worlds its own seat cannot rule out.
+
+Cowling, Powley and Whitehouse (2012), "Information Set Monte Carlo Tree Search". Each
+simulation draws one world with ``obs.sample_world`` (the hidden cards and secret choices
+redrawn among those consistent with what this seat has seen: the true state is never read),
+walks down the tree with UCB1 over the actions available in that world (availability
+counts), adds one node, plays the game out with the rollout policy (random or the game's
+heuristic agent) and backs the result up.
+
+Tree nodes are keyed by the information set of the seat to move: its observation tensor
+(built only from what that seat may see) and the kind of decision it is asked. So every
+seat's choices in the tree, opponents' too, depend only on what that seat could know, and
+the simultaneous secret choices of several seats are searched as such (a seat's node does
+not tell it what another seat chose in secret). Nodes reached by the same information set
+along different paths share their statistics (a transposition table).
+
+Budget: ``sims`` simulations and/or ``seconds`` of search per move, whichever ends first.
+It answers every decision the same way whatever it holds: with a time budget it takes
+the whole time even when only one action is legal (it waits instead of searching), so the
+table cannot tell a forced step from a real choice by its timing.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from deathnote.agents.base import Agent, Observation
+from deathnote.engine.actions import Action, Seat
+from deathnote.engine.errors import DeathNoteError
+
+if TYPE_CHECKING:
+    from deathnote.engine.match import Match
+
+#: Name -> settings of the search levels offered to players. ``easy`` is the heuristic bot.
+LEVELS: dict[str, dict[str, Any]] = {
+    "ismcts": {"seconds": 0.2},
+    "ismcts-normal": {"seconds": 0.2},
+    "ismcts-hard": {"seconds": 1.0},
+}
+#: The level names of the lobby and the terminal, and the agent each one is.
+LEVEL_AGENTS = {"easy": "heuristic", "normal": "ismcts-normal", "hard": "ismcts-hard"}
+#: UCB1 exploration constant (rewards are 0..1).
+EXPLORATION = 0.7
+#: A rollout that has not ended after this many actions counts as a draw (0.5 each).
+MAX_ROLLOUT = 5_000
+#: A cap on the simulations of a time-only budget (a very fast game must still return).
+MAX_SIMS = 1_000_000
+
+Key = tuple[Seat, str, bytes]
+
+
+class Node:
+    """One information set of one seat: per action [visits, total reward, availability]."""
+
+    __slots__ = ("stats",)
+
+    def __init__(self) -> None:
+        self.stats: dict[Action, list[float]] = {}
+
+    def select(self, legal: Sequence[Action], rng: random.Random, c: float) -> tuple[Action, bool]:
+        """UCB1 over the actions available in this world; an untried one first (True)."""
+        stats = self.stats
+        untried = []
+        for action in legal:
+            entry = stats.get(action)
+            if entry is None:
+                untried.append(action)
+            else:
+                entry[2] += 1
+        if untried:
+            action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+            stats[action] = [0.0, 0.0, 1.0]
+            return action, True
+        best: Action | None = None
+        best_value = -math.inf
+        for action in legal:
+            visits, total, available = stats[action]
+            value = total / visits + c * math.sqrt(math.log(available) / visits)
+            if value > best_value:
+                best, best_value = action, value
+        assert best is not None
+        return best, False
+
+
+class IsmctsAgent(Agent):
+    """Single-observer ISMCTS with information-set nodes for every seat (module docstring)."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seat: Seat,
+        game_id: str,
+        sims: int | None = None,
+        seconds: float | None = 0.2,
+        rollout: str = "random",
+        c: float = EXPLORATION,
+    ) -> None:
+        super().__init__(seat)
+        if sims is None and not seconds:
+            raise DeathNoteError("ismcts needs a budget: sims or seconds")
+        if sims is not None and sims < 1:
+            raise DeathNoteError("ismcts: sims must be at least 1")
+        if rollout not in ("random", "heuristic"):
+            raise DeathNoteError(f"ismcts: rollout is random or heuristic, not {rollout!r}")
+        self.game_id = game_id
+        self.sims = sims
+        self.seconds = seconds or None
+        self.rollout = rollout
+        self.c = c
+        #: figures of the last search (for the bench and the arena)
+        self.last_sims = 0
+        self.last_seconds = 0.0
+        self._bits: Callable[[int], int] = random.Random(0).getrandbits
+        self._plain: Agent | None = None
+
+    def choose(self, obs: Observation) -> Action:
+        """The most visited root action after the budget's simulations."""
+        start = time.perf_counter()
+        legal = obs.legal
+        self.last_sims = 0
+        if len(legal) == 1:
+            action = legal[0]
+        elif not obs.can_sample:
+            # Handed a bare view (no sampler): play as the heuristic bot rather than fail.
+            action = self._fallback().choose(obs)
+        else:
+            stats = self.search(obs, start).stats
+            action = max(
+                legal, key=lambda a: (stats[a][0], stats[a][1]) if a in stats else (-1.0, 0.0)
+            )
+        if self.last_sims == 0 and self.seconds is not None:
+            # Nothing was searched, but a covert answer must not come faster than a real
+            # choice: with a time budget, wait it out.
+            left = self.seconds - (time.perf_counter() - start)
+            if left > 0:
+                time.sleep(left)
+        self.last_seconds = time.perf_counter() - start
+        return action
+
+    def _fallback(self) -> Agent:
+        from deathnote.agents import make_agent
+
+        if self._plain is None:
+            try:
+                self._plain = make_agent(self.game_id, "heuristic", self.seat)
+            except DeathNoteError:
+                self._plain = make_agent(self.game_id, "random", self.seat)
+        return self._plain
+
+    def search(self, obs: Observation, start: float) -> Node:
+        """Run the simulations; the root node's statistics."""
+        rng = obs.rng
+        sample = obs.sample_world
+        seat = self.seat
+        root = Node()
+        table: dict[Key, Node] = {}
+        policy = self._policy(rng)
+        limit = self.sims if self.sims is not None else MAX_SIMS
+        deadline = start + self.seconds if self.seconds is not None else math.inf
+        c = self.c
+        done = 0
+        clock = time.perf_counter
+        while done < limit and (done == 0 or clock() < deadline):
+            world = sample(rng)
+            path: list[tuple[Node, Action, Seat]] = []
+            node = root
+            mover = seat
+            outcome = None
+            seen = {id(root)}
+            while True:
+                legal = world.legal(mover)
+                if len(legal) == 1:
+                    action, fresh = legal[0], False
+                else:
+                    action, fresh = node.select(legal, rng, c)
+                    path.append((node, action, mover))
+                world.submit(mover, action)
+                outcome = world.outcome()
+                if outcome is not None:
+                    break
+                mover = min(world.pending())
+                if fresh:
+                    break
+                key = (
+                    mover,
+                    world.pending()[mover].kind,
+                    world.observation_tensor(mover).tobytes(),
+                )
+                found = table.get(key)
+                if found is None:
+                    found = table[key] = Node()
+                elif id(found) in seen:
+                    # Back at an information set of this walk (an action that changes
+                    # nothing the seat sees): the tree would choose alike forever; roll out.
+                    break
+                seen.add(id(found))
+                node = found
+            rewards = self._rewards(world, policy) if outcome is None else None
+            winners = outcome.winning_seats if outcome is not None else ()
+            for node_, action_, mover_ in path:
+                entry = node_.stats[action_]
+                entry[0] += 1
+                if rewards is not None:
+                    entry[1] += rewards.get(mover_, 0.0)
+                elif mover_ in winners:
+                    entry[1] += 1.0
+            done += 1
+        self.last_sims = done
+        return root
+
+    def _policy(self, rng: random.Random) -> Callable[[Match, Seat], Action] | None:
+        """The rollout policy: one action for a seat of a world (None: uniformly random)."""
+        self._bits = rng.getrandbits
+        if self.rollout == "heuristic":
+            from deathnote.agents import make_agent
+
+            bots: dict[Seat, Agent] = {}
+
+            def heuristic(world: Match, seat: Seat) -> Action:
+                bot = bots.get(seat)
+                if bot is None:
+                    bot = bots[seat] = make_agent(self.game_id, "heuristic", seat)
+                return bot.choose(
+                    Observation(seat, world.legal(seat), lambda: world.view(seat), rng)
+                )
+
+            return heuristic
+        return None
+
+    def _rewards(
+        self, world: Match, policy: Callable[[Match, Seat], Action] | None
+    ) -> dict[Seat, float]:
+        """Play the world out; 1 for each winning seat, 0 for the others (0.5 if no end)."""
+        pending, submit = world.pending, world.submit
+        if policy is None:
+            # The random play-out inline (the hottest loop of the search): the same draws
+            # as RandomAgent.choose.
+            legal_of, outcome_of, bits = world.legal, world.outcome, self._bits
+            for _ in range(MAX_ROLLOUT):
+                seat = min(pending())
+                legal = legal_of(seat)
+                n = len(legal)
+                k = n.bit_length()
+                r = bits(k)
+                while r >= n:
+                    r = bits(k)
+                submit(seat, legal[r])
+                outcome = outcome_of()
+                if outcome is not None:
+                    return dict.fromkeys(outcome.winning_seats, 1.0)
+            return dict.fromkeys(range(world.players), 0.5)
+        for _ in range(MAX_ROLLOUT):
+            seat = min(pending())
+            submit(seat, policy(world, seat))
+            outcome = world.outcome()
+            if outcome is not None:
+                return dict.fromkeys(outcome.winning_seats, 1.0)
+        return dict.fromkeys(range(world.players), 0.5)
+
+
+def parse_ismcts(game_id: str, name: str, seat: Seat) -> IsmctsAgent | None:
+    """An ISMCTS agent from a name: a level (``ismcts``, ``ismcts-normal``, ``ismcts-hard``)
+    optionally followed by settings, e.g. ``ismcts:sims=500:rollout=heuristic``; None for a
+    name that is not ISMCTS."""
+    base, *settings = name.split(":")
+    if base not in LEVELS:
+        return None
+    args: dict[str, Any] = dict(LEVELS[base])
+    for setting in settings:
+        key, sep, value = setting.partition("=")
+        try:
+            if not sep:
+                raise ValueError
+            if key == "sims":
+                args["sims"] = int(value)
+                if "seconds" not in [s.partition("=")[0] for s in settings]:
+                    args["seconds"] = None
+            elif key == "seconds":
+                args["seconds"] = float(value)
+            elif key == "c":
+                args["c"] = float(value)
+            elif key == "rollout":
+                args["rollout"] = value
+            else:
+                raise ValueError
+        except ValueError:
+            raise DeathNoteError(
+                f"bad ismcts setting {setting!r} in {name!r}: use sims=N, seconds=S, "
+                "rollout=random|heuristic or c=X, e.g. ismcts:sims=500:rollout=heuristic"
+            ) from None
+    return IsmctsAgent(seat, game_id, **args)

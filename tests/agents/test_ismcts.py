@@ -1,0 +1,208 @@
+"""The ISMCTS search bot: it searches only worlds its seat cannot rule out, in every game."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+
+from deathnote.agents import (
+    IsmctsAgent,
+    Observation,
+    agent_names,
+    agent_rng,
+    check_agent,
+    make_agent,
+    observe,
+)
+from deathnote.engine import OMNISCIENT, Match, games
+from deathnote.engine.errors import DeathNoteError
+from deathnote.sim.runner import game_seed
+
+GAMES = {"confrontation": 2, "icg": 4, "enquete": 4, "werewolf": 4, "tcg": 2}
+
+
+def heuristic_position(game_id: str, players: int, seed: int, steps: int) -> Match:
+    """A match after ``steps`` heuristic actions, stopped early at a real choice."""
+    match = Match.create(game_id, players, seed)
+    bots = [make_agent(game_id, "heuristic", s) for s in range(players)]
+    rngs = [agent_rng(seed, s) for s in range(players)]
+    for _ in range(steps):
+        if match.outcome() is not None:
+            break
+        seat = min(match.pending())
+        match.submit(seat, bots[seat].choose(observe(match, seat, rngs[seat])))
+    return match
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_ismcts_plays_alike_in_matches_its_seat_cannot_tell_apart(game_id: str) -> None:
+    """The bot never reads the true state: on a match and on a world drawn for its seat
+    (the same for that seat, different hidden cards), the same generator gives the same
+    search and the same move."""
+    compared = hidden_differs = 0
+    for seed in range(4):
+        match = heuristic_position(game_id, GAMES[game_id], seed, 3 + 2 * seed)
+        if match.outcome() is not None:
+            continue
+        seat = min(match.pending())
+        if len(match.legal(seat)) < 2:
+            continue
+        twin = match.sample_world(seat, random.Random(100 + seed))
+        assert twin.view(seat) == match.view(seat)
+        hidden_differs += twin.view(OMNISCIENT)["state"] != match.view(OMNISCIENT)["state"]
+        moves = []
+        for world in (match, twin):
+            bot = IsmctsAgent(seat, game_id, sims=30, seconds=None)
+            moves.append((bot.choose(observe(world, seat, random.Random(seed))), bot.last_sims))
+        assert moves[0] == moves[1]
+        compared += 1
+    assert compared >= 2 and hidden_differs >= 1
+
+
+def test_the_observation_reaches_only_sampled_worlds() -> None:
+    match = heuristic_position("confrontation", 2, 3, 4)
+    seat = min(match.pending())
+    before = match.record()
+    obs = observe(match, seat, random.Random(1))
+    # Nothing the agent is handed is the match itself.
+    held = [getattr(obs, name) for name in Observation.__slots__ if hasattr(obs, name)]
+    assert not any(isinstance(value, Match) for value in held)
+    world = obs.sample_world(random.Random(2))
+    assert world is not match and world.sampled and world.actions == []
+    assert world.seed != match.seed  # the true seed would deal the real cards again
+    assert all(e.visible_to(seat) for e in world.events)
+    while world.outcome() is None:
+        s = min(world.pending())
+        world.submit(s, world.legal(s)[0])
+    assert match.record() == before and match.outcome() is None
+    with pytest.raises(DeathNoteError, match="cannot sample"):
+        Observation(seat, match.legal(seat), dict, random.Random(1)).sample_world(random.Random())
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_ismcts_plays_whole_games_in_every_seat(game_id: str) -> None:
+    players = GAMES[game_id]
+    seed = game_seed(7, 0)
+    match = Match.create(game_id, players, seed)
+    bots = [make_agent(game_id, "ismcts:sims=4", s) for s in range(players)]
+    rngs = [agent_rng(seed, s) for s in range(players)]
+    searched = set()
+    while match.outcome() is None:
+        assert len(match.actions) < 5_000
+        seat = min(match.pending())
+        bot = bots[seat]
+        match.submit(seat, bot.choose(observe(match, seat, rngs[seat])))
+        if isinstance(bot, IsmctsAgent) and bot.last_sims:
+            assert bot.last_sims == 4
+            searched.add(seat)
+    assert searched == set(range(players))
+    assert Match.replay(match.record()).outcome() == match.outcome()
+
+
+def test_ismcts_beats_random_in_confrontation() -> None:
+    """20 seeded games, sides swapped: 100 simulations a move win clearly."""
+    wins = 0
+    for index in range(20):
+        seed = game_seed(1, index)
+        names = ["ismcts:sims=100:rollout=random", "random"]
+        if index % 2:
+            names.reverse()
+        match = Match.create("confrontation", 2, seed)
+        bots = [make_agent("confrontation", name, s) for s, name in enumerate(names)]
+        rngs = [agent_rng(seed, s) for s in range(2)]
+        while match.outcome() is None:
+            seat = min(match.pending())
+            match.submit(seat, bots[seat].choose(observe(match, seat, rngs[seat])))
+        outcome = match.outcome()
+        assert outcome is not None
+        wins += names.index("random") not in outcome.winning_seats
+    assert wins >= 14
+
+
+def test_a_forced_covert_step_takes_the_whole_time_budget() -> None:
+    """One legal action is answered no faster than a real choice: timing tells nothing."""
+    match = Match.create("confrontation", 2, 5)
+    seat = min(match.pending())
+    only = match.legal(seat)[:1]
+    bot = IsmctsAgent(seat, "confrontation", seconds=0.05)
+    start = time.perf_counter()
+    assert bot.choose(Observation(seat, only, dict, random.Random(1))) is only[0]
+    assert time.perf_counter() - start >= 0.05 and bot.last_sims == 0
+    # With a simulation budget (offline play, nobody watches the clock) it answers at once.
+    quick = IsmctsAgent(seat, "confrontation", sims=50, seconds=None)
+    start = time.perf_counter()
+    quick.choose(Observation(seat, only, dict, random.Random(1)))
+    assert time.perf_counter() - start < 0.05
+
+
+def test_without_a_sampler_it_plays_as_the_heuristic() -> None:
+    match = heuristic_position("confrontation", 2, 2, 3)
+    seat = min(match.pending())
+    view = match.view(seat)
+    bare = Observation(seat, match.legal(seat), lambda: view, random.Random(4))
+    bot = IsmctsAgent(seat, "confrontation", sims=10, seconds=None)
+    plain = make_agent("confrontation", "heuristic", seat)
+    again = Observation(seat, match.legal(seat), lambda: view, random.Random(4))
+    assert bot.choose(bare) == plain.choose(again)
+
+
+def test_levels_and_settings_by_name() -> None:
+    for game_id in games():
+        assert {"ismcts", "ismcts-normal", "ismcts-hard"} <= set(agent_names(game_id))
+    hard = make_agent("confrontation", "ismcts-hard", 1)
+    assert isinstance(hard, IsmctsAgent) and hard.seconds == 1.0 and hard.sims is None
+    normal = make_agent("icg", "ismcts", 0)
+    assert isinstance(normal, IsmctsAgent) and normal.seconds == 0.2
+    tuned = make_agent("tcg", "ismcts-hard:sims=300:rollout=heuristic:c=1.5", 0)
+    assert isinstance(tuned, IsmctsAgent)
+    assert (tuned.sims, tuned.seconds, tuned.rollout, tuned.c) == (300, None, "heuristic", 1.5)
+    both = make_agent("tcg", "ismcts:sims=300:seconds=2", 0)
+    assert isinstance(both, IsmctsAgent) and (both.sims, both.seconds) == (300, 2.0)
+    for bad in ("ismcts:sims=lots", "ismcts:depth=3", "ismcts:rollout=greedy", "ismcts:sims=0"):
+        with pytest.raises(DeathNoteError, match="ismcts"):
+            check_agent("confrontation", bad)
+    with pytest.raises(DeathNoteError, match="unknown agent"):
+        check_agent("confrontation", "alphazero")
+
+
+def test_heuristic_rollouts_play() -> None:
+    match = heuristic_position("icg", 4, 2, 2)
+    seat = min(match.pending())
+    bot = IsmctsAgent(seat, "icg", sims=5, seconds=None, rollout="heuristic")
+    assert bot.choose(observe(match, seat, random.Random(3))) in match.legal(seat)
+    assert bot.last_sims == (5 if len(match.legal(seat)) > 1 else 0)
+
+
+def test_bench_counts_the_search_simulations() -> None:
+    from deathnote.sim.runner import bench_search
+
+    result = bench_search("confrontation", 2, {}, 0.3, "ismcts:sims=20")
+    assert result["moves_searched"] >= 1
+    assert result["simulations"] == 20 * result["moves_searched"]
+    assert result["simulations_per_second"] > 0
+    with pytest.raises(DeathNoteError, match="not a search agent"):
+        bench_search("confrontation", 2, {}, 0.1, "heuristic")
+
+
+def test_the_play_loop_hands_search_bots_a_sampler() -> None:
+    """simulate, the terminal and the server play through engine.play: ISMCTS searches."""
+    from deathnote.engine.play import Table, play
+
+    searched: list[int] = []
+
+    class Counting(IsmctsAgent):
+        def choose(self, obs: Observation) -> Any:
+            action = super().choose(obs)
+            searched.append(self.last_sims)
+            return action
+
+    match = Match.create("confrontation", 2, 9)
+    bots = [Counting(s, "confrontation", sims=3, seconds=None) for s in range(2)]
+    assert play(match, bots) is not None
+    assert 3 in searched
+    table = Table(Match.create("confrontation", 2, 9), bots)
+    seat = table.next_seat()
+    assert seat is not None and table.observation(seat).can_sample

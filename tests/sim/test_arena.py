@@ -1,0 +1,104 @@
+"""The arena: seat assignments, intervals, determinism, the command."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from deathnote.cli.app import app
+from deathnote.engine.errors import DeathNoteError
+from deathnote.sim.arena import ArenaSpec, arena, assignments, labels
+from deathnote.sim.stats import Z95, elo, mean_interval, wilson
+
+
+def test_wilson_interval_matches_the_formula_and_known_values() -> None:
+    assert abs(Z95 - 1.959964) < 1e-6
+    # Known values (Wilson 1927; e.g. statsmodels proportion_confint(method="wilson")).
+    assert wilson(60, 100) == pytest.approx((0.502003, 0.690599), abs=1e-6)
+    assert wilson(0, 10) == pytest.approx((0.0, 0.277533), abs=1e-6)
+    assert wilson(10, 10) == pytest.approx((0.722467, 1.0), abs=1e-6)
+    assert wilson(0, 0) == (0.0, 1.0)
+    # Narrower with more games, always around the rate.
+    for wins, n in ((3, 7), (520, 1000), (1, 2)):
+        low, high = wilson(wins, n)
+        assert low < wins / n < high
+        low2, high2 = wilson(wins * 10, n * 10)
+        assert high2 - low2 < high - low
+
+
+def test_elo_and_mean_intervals() -> None:
+    assert elo(0.5) == 0.0
+    assert elo(0.75) == pytest.approx(400 * math.log10(3))
+    assert elo(0.25) == pytest.approx(-elo(0.75))
+    assert elo(0.0) == -1000.0 and elo(1.0) == 1000.0
+    values = [1.0, 2.0, 3.0, 4.0]
+    low, high = mean_interval(sum(values), sum(v * v for v in values), len(values))
+    half = Z95 * math.sqrt((5 / 3) / 4)  # sample variance 5/3
+    assert (low, high) == pytest.approx((2.5 - half, 2.5 + half))
+
+
+def test_every_seat_assignment_is_played() -> None:
+    assert assignments(["a", "b"], 2) == [(0, 1), (1, 0)]
+    assert assignments(["a", "b"], 4) == [(0, 1, 1, 1), (1, 0, 1, 1), (1, 1, 0, 1), (1, 1, 1, 0)]
+    assert len(assignments(["a", "b", "c"], 3)) == 6
+    assert labels(["heuristic", "heuristic"]) == ["heuristic#1", "heuristic#2"]
+    with pytest.raises(DeathNoteError, match="--agents"):
+        assignments(["a", "b", "c"], 4)
+
+
+def _figures(result: dict[str, Any]) -> dict[str, Any]:
+    """The summary without its timings."""
+    out = dict(result, seconds=None)
+    out["agents"] = {
+        name: dict(row, mean_seconds_per_move=None) for name, row in result["agents"].items()
+    }
+    return out
+
+
+def test_arena_counts_and_determinism() -> None:
+    spec = ArenaSpec("confrontation", 2, ("heuristic", "random"))
+    result = arena(spec, 9, seed=4)
+    assert result["games"] == 10  # rounded up to whole deals of two seatings
+    assert result["errors"] == 0
+    heuristic, rnd = result["agents"]["heuristic"], result["agents"]["random"]
+    assert heuristic["games"] == rnd["games"] == 10
+    assert set(heuristic["by_side"]) == {"Kira", "L"}
+    assert all(cell["games"] == 5 for cell in heuristic["by_side"].values())
+    # Each game has exactly one winner in Confrontation.
+    assert heuristic["wins"] + rnd["wins"] == 10
+    assert heuristic["win_low"] <= heuristic["win_rate"] <= heuristic["win_high"]
+    rating = result["elo"]
+    assert rating["score"] == heuristic["win_rate"]
+    assert rating["elo_low"] <= rating["elo"] <= rating["elo_high"]
+    assert heuristic["mean_seconds_per_move"] > 0
+    # Same seed, same figures, in one process or two; another seed, other games.
+    assert _figures(arena(spec, 10, seed=4, jobs=2)) == _figures(result)
+    assert _figures(arena(spec, 10, seed=5)) != _figures(result)
+
+
+def test_arena_in_enquete_reports_mean_apples() -> None:
+    result = arena(ArenaSpec("enquete", 4, ("random", "heuristic")), 4, seed=1)
+    assert result["measure"] == "apples" and result["elo"] is None
+    row = result["agents"]["random"]
+    assert row["games"] == 4 and len(row["by_side"]) == 4
+    assert row["score_low"] <= row["mean_score"] <= row["score_high"]
+    assert result["agents"]["heuristic"]["games"] == 12
+
+
+def test_arena_command_json_and_plot(tmp_path: Path) -> None:
+    chart = tmp_path / "arena.png"
+    args = ["arena", "confrontation", "--agents", "ismcts:sims=8,random", "--games", "2"]
+    result = CliRunner().invoke(app, [*args, "--seed", "3", "--json", "--plot", str(chart)])
+    assert result.exit_code == 0, result.output
+    summary = orjson.loads(result.stdout.strip().splitlines()[-1])
+    assert summary["games"] == 2 and set(summary["agents"]) == {"ismcts:sims=8", "random"}
+    assert chart.read_bytes().startswith(b"\x89PNG")
+    table = CliRunner().invoke(app, [*args, "--seed", "3"])
+    assert table.exit_code == 0 and "win rate" in table.output and "Elo" in table.output
+    bad = CliRunner().invoke(app, ["arena", "confrontation", "--agents", "ismcts:sims=x,random"])
+    assert bad.exit_code == 2 and "bad ismcts setting" in bad.output
