@@ -25,7 +25,7 @@ from limits import RateLimitItemPerSecond
 from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 
-from deathnote.agents import Agent, Observation, agent_names, make_agent
+from deathnote.agents import Agent, Observation, agent_names, make_agent, world_sampler
 from deathnote.engine.actions import SPECTATOR, Action, Seat, Viewer
 from deathnote.engine.errors import DeathNoteError, IllegalAction, OptionsError, ReplayError
 from deathnote.engine.match import RECORD_FORMAT, RECORD_FORMATS, Match, Timeline
@@ -429,9 +429,16 @@ class Room:
 def snapshot(match: Match, seat: Seat, rng: random.Random) -> Observation:
     """What a bot in ``seat`` sees now, taken at once (safe to read in another thread): a
     fork of the match, whose view is built only if the bot reads it (random bots never do),
-    in the bot's thread, from the fork alone."""
+    in the bot's thread, from the fork alone. A search bot samples its worlds from the
+    fork, as that seat sees it."""
     frozen = match.fork()
-    return Observation(seat, list(match.legal(seat)), partial(frozen.view, seat), rng)
+    return Observation(
+        seat,
+        list(match.legal(seat)),
+        partial(frozen.view, seat),
+        rng,
+        world_sampler(frozen, seat),
+    )
 
 
 def parse_action(data: Any) -> Action:
