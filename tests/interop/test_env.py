@@ -37,3 +37,13 @@ def test_learning_libraries_are_an_extra_not_a_main_dependency() -> None:
     for name in ("pettingzoo", "gymnasium", "open_spiel"):
         assert name not in main
         assert any(dep.startswith(name) for dep in extras["rl"])
+
+
+def test_each_adapter_needs_only_its_own_library() -> None:
+    code = (
+        "import sys; sys.modules['pettingzoo'] = None\n"
+        "import deathnote.interop.gymnasium, deathnote.interop.openspiel\n"
+        "print('ok')"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "ok"

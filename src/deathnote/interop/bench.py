@@ -1,14 +1,14 @@
 """Benchmark: PettingZoo AEC steps per second on every game, next to PettingZoo's own
 ``leduc_holdem_v4`` measured the same way in the same run.
 
-    python -m deathnote.interop.bench [--seconds S] [--max-players]
+    python -m deathnote.interop.bench [--seconds S] [--rounds R] [--max-players]
 
 Every env runs the loop a learner runs: ``agent_iter``, ``last()`` (the observation and
 mask), a uniformly random legal action drawn from the mask, ``step``; a finished game is
 reset with the next seed. A step is one ``step`` call (the final ``step(None)`` of each
 agent included, as in any AEC loop). ``leduc_holdem_v4`` needs the ``rl-bench`` extra
-(rlcard); without it, PettingZoo's ``tictactoe_v3`` is measured instead, and the line
-says so.
+(rlcard, pygame-ce); with pygame alone PettingZoo's ``tictactoe_v3`` is measured instead,
+and the line says so; with neither, there is no reference line.
 """
 
 from __future__ import annotations
@@ -44,22 +44,28 @@ def steps_per_second(make: Callable[[], Any], seconds: float, seed: int = 0) -> 
     return steps / (time.perf_counter() - start), finished
 
 
-def pettingzoo_reference() -> tuple[str, Callable[[], Any]]:
-    """PettingZoo's leduc_holdem_v4 if rlcard is installed, else its tictactoe_v3."""
+def pettingzoo_reference() -> tuple[str, Callable[[], Any]] | None:
+    """PettingZoo's leduc_holdem_v4 (needs rlcard and pygame), else its tictactoe_v3
+    (needs pygame), else None: its classic envs are the ``rl-bench`` extra."""
     try:
         from pettingzoo.classic import leduc_holdem_v4
 
         return "leduc_holdem_v4 (PettingZoo)", leduc_holdem_v4.env
     except ImportError:
+        pass
+    try:
         from pettingzoo.classic import tictactoe_v3
 
         return "tictactoe_v3 (PettingZoo; leduc_holdem_v4 needs rlcard)", tictactoe_v3.env
+    except ImportError:
+        return None
 
 
 def main(argv: list[str] | None = None) -> int:
     """Print steps/s of every game's AEC env and of PettingZoo's reference env."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per env")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per env and round")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds; the best one counts")
     parser.add_argument(
         "--max-players", action="store_true", help="also each game's largest player count"
     )
@@ -67,23 +73,32 @@ def main(argv: list[str] | None = None) -> int:
 
     from deathnote.interop.pettingzoo import env
 
-    name, make_reference = pettingzoo_reference()
-    reference, ref_games = steps_per_second(make_reference, args.seconds)
-    rows = [(name, reference, ref_games)]
+    found = pettingzoo_reference()
+    envs: list[tuple[str, Callable[[], Any]]] = [found] if found else []
+    if found is None:
+        print("no PettingZoo classic env installed (pip install -e .[rl-bench]): no reference")
     for game_id, game in games().items():
-        counts = sorted(
-            {game.min_players, game.max_players} if args.max_players else {game.min_players}
-        )
-        for players in counts:
+        top = {game.max_players} if args.max_players else set()
+        for players in sorted({game.min_players} | top):
 
             def make(game_id: str = game_id, players: int = players) -> Any:
                 return env(game_id, players)
 
-            rate, done = steps_per_second(make, args.seconds)
-            rows.append((f"{game_id} ({players} players)", rate, done))
+            envs.append((f"{game_id} ({players} players)", make))
+    # Rounds go through every env in turn, so a busy machine slows all of them alike;
+    # each env's best round is reported.
+    best: dict[str, tuple[float, int]] = {}
+    for round_index in range(args.rounds):
+        for label, make_env in envs:
+            rate, done = steps_per_second(make_env, args.seconds, seed=round_index)
+            if rate > best.get(label, (0.0, 0))[0]:
+                best[label] = (rate, done)
+    reference = best[found[0]][0] if found else None
     print(f"{'env':<58} {'steps/s':>9} {'games':>6} {'x ref':>6}")
-    for label, rate, done in rows:
-        print(f"{label:<58} {rate:>9.0f} {done:>6} {rate / reference:>6.2f}")
+    for label, _ in envs:
+        rate, done = best[label]
+        ratio = f"{rate / reference:>6.2f}" if reference else f"{'-':>6}"
+        print(f"{label:<58} {rate:>9.0f} {done:>6} {ratio}")
     return 0
 
 

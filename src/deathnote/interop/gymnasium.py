@@ -33,7 +33,7 @@ from deathnote.engine.actions import Seat
 from deathnote.engine.errors import DeathNoteError, IllegalAction
 from deathnote.engine.match import Match
 from deathnote.engine.registry import games, get_game
-from deathnote.interop.pettingzoo import RENDER_MODES, Observation, match_rewards, render_text
+from deathnote.interop.common import RENDER_MODES, Observation, match_rewards, render_text
 
 #: The Gymnasium name of each game (ids for any other game: its id, capitalised).
 GYM_NAMES = {

@@ -36,7 +36,7 @@ import pyspiel
 from deathnote.engine.actions import Seat
 from deathnote.engine.match import Match
 from deathnote.engine.registry import games, get_game
-from deathnote.interop.pettingzoo import match_rewards
+from deathnote.interop.common import match_rewards
 
 #: The longest game OpenSpiel is told about (simulations call longer games broken).
 MAX_GAME_LENGTH = 100_000

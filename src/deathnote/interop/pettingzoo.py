@@ -35,7 +35,6 @@ no longer asked after an earlier one (e.g. the game ended) is dropped.
 
 from __future__ import annotations
 
-import io
 import operator
 import random
 from typing import Any
@@ -45,42 +44,18 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Seat, Viewer
+from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Action, Seat, Viewer
 from deathnote.engine.errors import IllegalAction
 from deathnote.engine.match import Match
 from deathnote.engine.registry import get_game
+from deathnote.interop.common import RENDER_MODES, Observation, match_rewards, render_text
 
 AgentID = str
-Observation = dict[str, np.ndarray]
-
-RENDER_MODES = ["human", "ansi"]
 
 
 def agent_name(seat: Seat) -> AgentID:
     """The PettingZoo agent id of a seat."""
     return f"player_{seat}"
-
-
-def match_rewards(match: Match) -> dict[Seat, float]:
-    """+1 for each winning seat and -1 for the others; 0 for all while the game runs or
-    when nobody wins."""
-    outcome = match.outcome()
-    if outcome is None or not outcome.winning_seats:
-        return dict.fromkeys(range(match.players), 0.0)
-    won = set(outcome.winning_seats)
-    return {s: (1.0 if s in won else -1.0) for s in range(match.players)}
-
-
-def render_text(match: Match, viewer: Viewer, last_log: int = 8) -> str:
-    """The terminal rendering of one viewer's view as plain text (no colours)."""
-    from rich.console import Console
-
-    from deathnote.cli.render import render_view
-
-    view = match.view(viewer)
-    console = Console(file=io.StringIO(), width=100, color_system=None, record=True)
-    console.print(render_view(view, since=max(0, len(view["log"]) - last_log)))
-    return console.export_text()
 
 
 class _Table:
@@ -127,6 +102,9 @@ class _Table:
         self.state_space = spaces.Box(0.0, np.inf, shape, np.float32)
         self._seeder: random.Random | None = None
         self.steps = 0
+        # The legal actions of one seat by number, for the position they were listed in.
+        self._legal_key: tuple[int, Seat] | None = None
+        self._legal_ids: dict[int, Action] = {}
 
     def new_match(self, seed: int | None) -> Match:
         """A fresh match: seeded with ``seed``, else with the next seed of the last one."""
@@ -141,30 +119,42 @@ class _Table:
             self.game_id, self.players, match_seed, self.options, self.content
         )
         self.steps = 0
+        self._legal_key = None
         return self.match
+
+    def legal_ids(self, seat: Seat) -> dict[int, Action]:
+        """The seat's legal actions by their numbers (listed once per position)."""
+        match = self.match
+        key = (len(match.actions), seat)
+        if key != self._legal_key:
+            space_id = match.action_space.id
+            self._legal_ids = {space_id(a): a for a in match.legal(seat)}
+            self._legal_key = key
+        return self._legal_ids
 
     def observe(self, seat: Seat) -> Observation:
         """One seat's own observation and mask (fresh arrays every call)."""
         match = self.match
+        mask = np.zeros(match.action_space.size, np.int8)
+        mask[list(self.legal_ids(seat))] = 1  # the same as Match.legal_mask, numbers kept
         return {
             "observation": match.observation_tensor(seat).astype(np.float32, copy=True),
-            "action_mask": match.legal_mask(seat),
+            "action_mask": mask,
         }
 
-    def action(self, seat: Seat, action: Any) -> Any:
+    def action(self, seat: Seat, action: Any) -> Action:
         """The legal Action for an action number of this seat, or IllegalAction."""
         try:
             index = operator.index(action)
         except TypeError:
             raise IllegalAction(f"an action is an integer, not {action!r}") from None
-        match = self.match
-        space = match.action_space
+        space = self.match.action_space
         if not 0 <= index < space.size:
             raise IllegalAction(f"there is no action number {index} (0..{space.size - 1})")
+        legal = self.legal_ids(seat).get(index)
+        if legal is not None:
+            return legal
         wanted = space.at(index)
-        for candidate in match.legal(seat):
-            if candidate == wanted:
-                return candidate
         raise IllegalAction(
             f"action {index} ({wanted.label or wanted.kind}) is not legal for "
             f"{agent_name(seat)} now"
@@ -293,11 +283,10 @@ class DeathNoteAECEnv(AECEnv[AgentID, Observation, int]):
                 self.truncations[name] = not over
             # Every agent now gets its last observation, in seat order after the actor.
             self.agent_selection = agent_name((seat + 1) % table.players)
+            self._accumulate_rewards()
         else:
-            for name in self.agents:
-                self.rewards[name] = 0.0
+            # Rewards are all 0 until the end (set so at reset): nothing to accumulate.
             self.agent_selection = agent_name(min(match.pending()))
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         """The render viewer's view as text (default: the spectator's)."""
