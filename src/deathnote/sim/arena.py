@@ -16,7 +16,6 @@ interval; the mean seconds per move.
 
 from __future__ import annotations
 
-import multiprocessing
 import random
 import time
 import traceback
@@ -31,7 +30,7 @@ from deathnote.agents import agent_rng, check_agent, make_agent, observe
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.match import Match
 from deathnote.engine.registry import get_game
-from deathnote.sim.runner import MAX_ACTIONS, game_seed
+from deathnote.sim.runner import MAX_ACTIONS, game_seed, pool_context
 from deathnote.sim.stats import elo, mean_interval, wilson
 
 #: games handed to the worker processes at a time (bounds the queued tasks)
@@ -260,7 +259,7 @@ def arena(
             if progress:
                 progress(1)
     else:
-        ctx = multiprocessing.get_context("spawn")
+        ctx = pool_context()
         with ctx.Pool(jobs) as pool:
             for first in range(0, total, WINDOW):
                 batch = tasks(first, min(total, first + WINDOW))
