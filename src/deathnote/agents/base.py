@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from deathnote.engine.actions import Action, Seat
 from deathnote.engine.errors import DeathNoteError
+from deathnote.engine.rng import below
 
 if TYPE_CHECKING:
     from deathnote.engine.match import Match
@@ -97,10 +98,5 @@ class RandomAgent(Agent):
         n = len(legal)
         if type(rng) is not random.Random or not n:
             return rng.choice(legal)
-        # Random.choice draws with _randbelow_with_getrandbits; the same draw inline saves
-        # two Python calls on the hottest line of every simulation.
-        k = n.bit_length()
-        r = rng.getrandbits(k)
-        while r >= n:
-            r = rng.getrandbits(k)
-        return legal[r]
+        # The engine's draw (engine.rng.below), which is what Random.choice draws.
+        return legal[below(rng, n)]

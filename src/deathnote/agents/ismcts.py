@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from deathnote.agents.base import Agent, Observation
 from deathnote.engine.actions import Action, Seat
 from deathnote.engine.errors import DeathNoteError
+from deathnote.engine.rng import below
 
 if TYPE_CHECKING:
     from deathnote.engine.match import Match
@@ -115,7 +116,7 @@ class IsmctsAgent(Agent):
         #: figures of the last search (for the bench and the arena)
         self.last_sims = 0
         self.last_seconds = 0.0
-        self._bits: Callable[[int], int] = random.Random(0).getrandbits
+        self._rng = random.Random(0)
         self._plain: Agent | None = None
 
     def choose(self, obs: Observation) -> Action:
@@ -215,7 +216,7 @@ class IsmctsAgent(Agent):
 
     def _policy(self, rng: random.Random) -> Callable[[Match, Seat], Action] | None:
         """The rollout policy: one action for a seat of a world (None: uniformly random)."""
-        self._bits = rng.getrandbits
+        self._rng = rng
         if self.rollout == "heuristic":
             from deathnote.agents import make_agent
 
@@ -240,16 +241,11 @@ class IsmctsAgent(Agent):
         if policy is None:
             # The random play-out inline (the hottest loop of the search): the same draws
             # as RandomAgent.choose.
-            legal_of, outcome_of, bits = world.legal, world.outcome, self._bits
+            legal_of, outcome_of, rng = world.legal, world.outcome, self._rng
             for _ in range(MAX_ROLLOUT):
                 seat = min(pending())
                 legal = legal_of(seat)
-                n = len(legal)
-                k = n.bit_length()
-                r = bits(k)
-                while r >= n:
-                    r = bits(k)
-                submit(seat, legal[r])
+                submit(seat, legal[below(rng, len(legal))])
                 outcome = outcome_of()
                 if outcome is not None:
                     return dict.fromkeys(outcome.winning_seats, 1.0)

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from deathnote.agents.base import Observation, RandomAgent, world_sampler
 from deathnote.engine.actions import Action, Event, Outcome, Seat
 from deathnote.engine.errors import DeathNoteError
-from deathnote.engine.rng import agent_rng
+from deathnote.engine.rng import agent_rng, below
 
 if TYPE_CHECKING:
     from deathnote.agents.base import Agent
@@ -175,11 +175,7 @@ class Table:
                 legal = match._legal[seat] = game.legal(match.state, seat)
             n = len(legal)
             if seat in randoms and n and type(rng) is random.Random:
-                k = n.bit_length()
-                r = rng.getrandbits(k)
-                while r >= n:
-                    r = rng.getrandbits(k)
-                commit(seat, legal[r])
+                commit(seat, legal[below(rng, n)])
             else:
                 obs = Observation(seat, legal, partial(view, seat), rng, world_sampler(match, seat))
                 action = agents[seat].choose(obs)
