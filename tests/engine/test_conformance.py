@@ -17,6 +17,7 @@ from deathnote.engine import (
     Event,
     Game,
     IllegalAction,
+    Match,
     Outcome,
     Seat,
     Viewer,
@@ -338,3 +339,18 @@ def test_odd_seeds_play_patiently_and_reach_the_late_game() -> None:
     assert {"news", "kill"} <= kinds(1)
     assert kinds(1) != kinds(1, patient=False)
     assert len(c.play(setup, 1).actions) > len(c.play(setup, 1, patient=False).actions)
+
+
+def test_view_delta_check_fails_a_delta_that_loses_an_entry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    whole_log = Match.log
+
+    def lossy(self: Match, viewer: Viewer, since: int | None = None) -> list[dict[str, Any]]:
+        entries = whole_log(self, viewer, since)
+        return entries[1:] if since is not None else entries
+
+    c.check_view_deltas(TOY_SETUP)
+    monkeypatch.setattr(Match, "log", lossy)
+    with pytest.raises(ConformanceError, match="is not the whole log's tail"):
+        c.check_view_deltas(TOY_SETUP)

@@ -34,6 +34,8 @@ does not end the game within two steps when another can, so the late game is rea
   objects with text keys, lists, text, finite numbers, booleans and null), shares no list
   or dict with the state, the content, the log or the decisions (checked by identity, and
   by mutating every container of a returned view and seeing the match unchanged).
+- ``check_view_deltas``: for every viewer, the view since step k is the whole view but for
+  its log, which is exactly the whole log's entries after those seen at step k.
 - ``check_fork``: a fork taken mid-game is independent (playing it to the end changes
   nothing in the original) and, given the original's remaining actions, ends exactly as
   the original did (same record, views and outcome).
@@ -517,6 +519,40 @@ def check_views(setup: Setup, seeds: Sequence[int] = range(2), moments: int = 6)
             del roots
 
         play(setup, seed, on_step=probe)
+
+
+def check_view_deltas(setup: Setup, seeds: Sequence[int] = range(2), moments: int = 6) -> None:
+    """A view since step k (``Match.view(viewer, since=k)``) is the whole view with only
+    the log entries made after the first k actions: what a client that had the view at
+    step k appends to its log reads the whole view's log."""
+    for seed in seeds:
+        length = len(play(setup, seed).actions)
+        marks = {*_checkpoints(length, moments), 0, length}
+        lengths: dict[int, dict[Viewer, int]] = {}
+
+        def probe(match: Match, step: int, marks: set[int] = marks, seen: dict = lengths) -> None:
+            if step in marks:
+                seen[step] = {v: len(match.view(v)["log"]) for v in viewers(match)}
+
+        match = play(setup, seed, on_step=probe)
+        for viewer in viewers(match):
+            whole = match.view(viewer)
+            for step in sorted(lengths):
+                delta = match.view(viewer, since=step)
+                if delta.get("since") != step:
+                    raise _fail(setup, seed, step, f"{viewer!r}: the delta does not say its step")
+                rest = {k: v for k, v in delta.items() if k not in ("log", "since")}
+                if rest != {k: v for k, v in whole.items() if k != "log"}:
+                    raise _fail(
+                        setup, seed, step, f"{viewer!r}: the delta's state is not the whole view's"
+                    )
+                if delta["log"] != whole["log"][lengths[step][viewer] :]:
+                    raise _fail(
+                        setup,
+                        seed,
+                        step,
+                        f"{viewer!r}: the log since step {step} is not the whole log's tail",
+                    )
 
 
 # -- forks ------------------------------------------------------------------------------------
@@ -1017,6 +1053,7 @@ SETUP_CHECKS: dict[str, Callable[[Setup], None]] = {
     "random_games": check_random_games,
     "rejections": check_rejections,
     "views": check_views,
+    "view_deltas": check_view_deltas,
     "fork": check_fork,
     "sample_world": check_sample_world,
     "covert": check_covert,
