@@ -227,6 +227,30 @@ def test_the_creator_hands_an_absent_seat_to_a_bot_from_the_room_page(
         context.close()
 
 
+def test_a_wrong_or_unknown_link_shows_a_clear_page(browser: Any, server: LiveServer) -> None:
+    """Never "Loading..." forever: a wrong token, an unknown room and a room page with a
+    bad token each say the link does not open a game and offer a way on."""
+    created = server.post("/api/rooms", {"game": "confrontation"})
+    room = created["room"]
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        for path in (
+            f"/play/{room}?token=not-a-seat",
+            "/play/000000000000?token=whatever",
+            f"/room/{room}?token=not-the-creator",
+            f"/replay/{room}?token=nobody",
+        ):
+            page.goto(server.base + path)
+            page.locator(".dead-end").wait_for(timeout=10000)
+            text = page.locator("#app").inner_text()
+            assert "This link does not open a game" in text, path
+            assert "Loading" not in text, path
+            assert page.locator(".dead-end a[href='/']").count() == 1
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("game", sorted(games()))
 def test_every_registered_game_is_playable_on_the_generic_screen(
     browser: Any, server: LiveServer, game: str

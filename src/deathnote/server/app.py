@@ -34,7 +34,7 @@ from deathnote.engine.errors import DeathNoteError, IllegalAction
 from deathnote.engine.registry import games
 from deathnote.server import protocol
 from deathnote.server.config import Limits
-from deathnote.server.rooms import CREATOR_ROLE, Connection, Room, RoomManager
+from deathnote.server.rooms import CREATOR_ROLE, Connection, Room, RoomManager, WrongLink
 from deathnote.server.storage import Storage
 
 WEB = Path(str(resources.files("deathnote") / "web"))
@@ -273,7 +273,7 @@ def create_app(
                 return error(403, "only the room's creator can hand a seat to a bot")
             room.hand_to_bot(seat, body.agent or _default_agent(room))
         except IllegalAction as exc:
-            return error(409 if "token" not in str(exc) else 403, str(exc))
+            return error(403 if isinstance(exc, WrongLink) else 409, str(exc))
         return JSONResponse({"room": room.public_info()})
 
     @app.post("/api/rooms/{room_id}/rematch")
@@ -284,7 +284,7 @@ def create_app(
             role, seat = room.role_of(body.token)
             new, _told = manager.rematch(room)
         except IllegalAction as exc:
-            return error(403 if "token" in str(exc) else 409, str(exc))
+            return error(403 if isinstance(exc, WrongLink) else 409, str(exc))
         return JSONResponse({"room": new.id, "url": new.link_for(role, seat)})
 
     @app.get("/api/rooms/{room_id}/replay")

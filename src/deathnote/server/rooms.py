@@ -55,6 +55,10 @@ class RoomUnavailable(DeathNoteError):
     """A stored room that cannot be restored here (recorded under other rules)."""
 
 
+class WrongLink(IllegalAction):
+    """A token that is none of the room's links (answered 403, never 409)."""
+
+
 def new_token() -> str:
     """A secret for an invite link."""
     return secrets.token_urlsafe(18)
@@ -123,7 +127,7 @@ class Room:
     def role_of(self, token: str | None) -> tuple[str, Seat | None]:
         """Who holds this token; raises IllegalAction when it is missing or wrong."""
         if not token:
-            raise IllegalAction("this link has no seat token; ask the room's creator for yours")
+            raise WrongLink("this link has no seat token; ask the room's creator for yours")
         given = token.encode()
         for seat, info in enumerate(self.stored.seats):
             if info.get("token") and secrets.compare_digest(info["token"].encode(), given):
@@ -132,7 +136,7 @@ class Room:
             return SPECTATOR_ROLE, None
         if secrets.compare_digest(self.stored.creator_token.encode(), given):
             return CREATOR_ROLE, None
-        raise IllegalAction("this token does not belong to this room")
+        raise WrongLink("this link is not one of this room's links")
 
     def links(self) -> dict[str, Any]:
         """Invite links (for the creator only)."""

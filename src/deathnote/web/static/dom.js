@@ -63,3 +63,19 @@ export function humanKey(key) {
   const text = String(key).replace(/_/g, " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+// The page shown instead of a room when its link cannot open it (a wrong, foreign or
+// expired link, or a room this server cannot restore): what happened and a way on.
+export function deadEnd(root, reason) {
+  clear(root);
+  root.append(
+    h(
+      "section",
+      { class: "panel dead-end", role: "alert" },
+      h("h2", {}, "This link does not open a game"),
+      h("p", {}, reason || "The room is unknown here, or the link is wrong or has expired."),
+      h("p", { class: "muted" }, "Ask whoever made the room for a fresh link, or start a new game."),
+      h("p", {}, h("a", { href: "/" }, "Start a new game")),
+    ),
+  );
+}

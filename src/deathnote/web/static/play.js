@@ -1,5 +1,5 @@
 // The play page: one WebSocket, this seat's view only; reconnects when the link drops.
-import { h, api, tokenFromUrl, roomIdFromUrl } from "./dom.js";
+import { h, api, tokenFromUrl, roomIdFromUrl, deadEnd } from "./dom.js";
 import { paint, boardFor } from "./screen.js";
 
 const root = document.getElementById("app");
@@ -12,6 +12,7 @@ let sentStep = null;
 let attempts = 0;
 let gamesInfo = null;
 let overSince = null;
+let lastError = null;
 const REMATCH_GUARD_MS = 1000; // a tap meant for the last choice must not start a rematch
 const MAX_ATTEMPTS = 30;
 
@@ -99,6 +100,7 @@ const handlers = {
   error: (m) => {
     sentStep = null;
     for (const b of root.querySelectorAll("button.choice")) b.disabled = false;
+    lastError = m.message;
     setStatus(m.message, "error");
   },
   rematch: (m) => {
@@ -120,7 +122,11 @@ function connect() {
     if (handler) handler(message);
   });
   socket.addEventListener("close", (event) => {
-    if (event.code === 4403 || event.code === 4404) return; // the error message says why
+    if (event.code === 4403 || event.code === 4404 || event.code === 4409) {
+      // The link cannot open this room: say so on the page, not only in the status line.
+      if (!last) deadEnd(root, lastError);
+      return;
+    }
     if (attempts >= MAX_ATTEMPTS) {
       setStatus("disconnected: reload the page to try again", "error");
       return;

@@ -1,5 +1,5 @@
 // The replay page of a finished game: step through it as any seat, a spectator, or everyone.
-import { h, clear, api, tokenFromUrl, roomIdFromUrl } from "./dom.js";
+import { h, clear, api, tokenFromUrl, roomIdFromUrl, deadEnd } from "./dom.js";
 import { paint, boardFor } from "./screen.js";
 
 const root = document.getElementById("app");
@@ -15,7 +15,7 @@ async function show() {
   try {
     data = await api("GET", `/api/rooms/${roomId}/replay?token=${encodeURIComponent(token)}&viewer=${encodeURIComponent(viewer)}&step=${step}`);
   } catch (e) {
-    root.textContent = e.message;
+    deadEnd(root, e.message);
     return;
   }
   step = data.step;

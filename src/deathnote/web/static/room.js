@@ -1,5 +1,5 @@
 // The creator's room page: invite links, presence, and handing an idle seat to a bot.
-import { h, clear, api, tokenFromUrl, roomIdFromUrl } from "./dom.js";
+import { h, clear, api, tokenFromUrl, roomIdFromUrl, deadEnd } from "./dom.js";
 import { linksPanel } from "./lobby.js";
 import { renderSeats } from "./screen.js";
 
@@ -51,7 +51,7 @@ async function main() {
   try {
     links = (await api("GET", `/api/rooms/${roomId}?token=${encodeURIComponent(token)}`)).links || null;
   } catch (e) {
-    root.textContent = e.message;
+    deadEnd(root, e.message);
     return;
   }
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
