@@ -20,6 +20,21 @@ def test_games_endpoint(client: TestClient) -> None:
     assert "random" in games["confrontation"]["agents"]
 
 
+def test_the_lobby_offers_three_bot_levels_in_words(client: TestClient) -> None:
+    for game in client.get("/api/games").json():
+        bots = game["bots"]
+        assert [b["agent"] for b in bots[:3]] == ["heuristic", "ismcts-normal", "ismcts-hard"]
+        assert [b["label"].split(" (")[0] for b in bots[:3]] == [
+            "bot, easy",
+            "bot, normal",
+            "bot, hard",
+        ]
+        assert {b["agent"] for b in bots} <= set(game["agents"])
+        assert "ismcts" not in {b["agent"] for b in bots}  # the normal level's other name
+        for bot in bots:
+            assert "_" not in bot["label"] and "-" not in bot["label"], bot
+
+
 @pytest.mark.parametrize("page", ["/", "/play/abc", "/room/abc", "/replay/abc"])
 def test_pages_are_static_shells(client: TestClient, page: str) -> None:
     response = client.get(page)

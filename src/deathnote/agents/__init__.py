@@ -19,6 +19,31 @@ def agent_names(game_id: str) -> list[str]:
     return ["random", *get_game(game_id).agents(), *LEVELS]
 
 
+#: What a person reads for the bots a lobby offers, strongest last among the levels.
+LEVEL_LABELS = {
+    "easy": "easy (plays by rules of thumb)",
+    "normal": "normal (searches about 0.2 s a move)",
+    "hard": "hard (searches about 1 s a move)",
+}
+
+
+def bot_choices(game_id: str) -> list[dict[str, str]]:
+    """The bots a lobby offers for a game, as ``{"agent", "label"}``: the three levels
+    first, then the game's other bots (``ismcts`` is the normal level under another name)."""
+    names = agent_names(game_id)
+    out = [
+        {"agent": LEVEL_AGENTS[level], "label": f"bot, {LEVEL_LABELS[level]}"}
+        for level in ("easy", "normal", "hard")
+        if LEVEL_AGENTS[level] in names
+    ]
+    shown = {c["agent"] for c in out} | {"ismcts"}
+    for name in names:
+        if name not in shown:
+            words = "random moves" if name == "random" else name.replace("-", " ").replace("_", " ")
+            out.append({"agent": name, "label": f"bot, {words}"})
+    return out
+
+
 def make_agent(game_id: str, name: str, seat: Seat) -> Agent:
     """An agent by name for one seat of a game."""
     if name == "random":
@@ -48,12 +73,14 @@ def observe(match: Match, seat: Seat, rng: random.Random) -> Observation:
 
 __all__ = [
     "LEVEL_AGENTS",
+    "LEVEL_LABELS",
     "Agent",
     "IsmctsAgent",
     "Observation",
     "RandomAgent",
     "agent_names",
     "agent_rng",
+    "bot_choices",
     "check_agent",
     "make_agent",
     "observe",

@@ -28,7 +28,7 @@ from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from deathnote.agents import agent_names
+from deathnote.agents import agent_names, bot_choices
 from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Viewer
 from deathnote.engine.errors import DeathNoteError, IllegalAction
 from deathnote.engine.registry import games
@@ -211,6 +211,7 @@ def create_app(
                 "min_players": g.min_players,
                 "max_players": g.max_players,
                 "agents": agent_names(g.id),
+                "bots": bot_choices(g.id),
                 "seat_names": g.seat_names(g.min_players, g.parse_options(g.min_players, {})),
                 "board": (WEB / "static" / "boards" / f"{g.id}.js").exists(),
             }

@@ -8,7 +8,9 @@ function seatRow(game, index, names) {
     "select",
     { name: `seat-${index}`, "data-seat": index },
     h("option", { value: "human" }, "a person (invite link)"),
-    game.agents.map((a) => h("option", { value: `bot:${a}` }, `bot: ${a}`)),
+    (game.bots || game.agents.map((a) => ({ agent: a, label: `bot, ${a}` }))).map((b) =>
+      h("option", { value: `bot:${b.agent}` }, b.label),
+    ),
   );
   if (index > 0) select.value = `bot:${game.agents.includes("heuristic") ? "heuristic" : "random"}`;
   return h("label", { class: "seat-row" }, h("span", {}, names[index] || `Seat ${index + 1}`), select);
