@@ -227,6 +227,21 @@ def test_the_creator_hands_an_absent_seat_to_a_bot_from_the_room_page(
         context.close()
 
 
+def test_the_lobby_fits_a_phone_for_every_game(browser: Any, server: LiveServer) -> None:
+    """The seat menus (with the bot levels' longer names) never widen the page past 390 px."""
+    page = browser.new_page(viewport=PHONE)
+    try:
+        page.goto(server.base + "/")
+        page.locator("select[data-seat='1']").wait_for(timeout=10000)
+        for game in sorted(games()):
+            page.select_option("#game", game)
+            page.locator("select[data-seat='1']").wait_for(timeout=10000)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], (game, width)
+    finally:
+        page.close()
+
+
 def test_a_wrong_or_unknown_link_shows_a_clear_page(browser: Any, server: LiveServer) -> None:
     """Never "Loading..." forever: a wrong token, an unknown room and a room page with a
     bad token each say the link does not open a game and offer a way on."""
