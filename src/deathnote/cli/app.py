@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -176,6 +177,21 @@ def play(
         fail(exc)
 
 
+@contextlib.contextmanager
+def games_bar(label: str, games: int) -> Iterator[Callable[[int], None]]:
+    """A progress bar of played games on stderr, gone when done; yields its advance."""
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task(label, total=games)
+        yield lambda n: progress.advance(task, n)
+
+
 @app.command("simulate")
 def simulate_cmd(
     game: str,
@@ -216,18 +232,8 @@ def simulate_cmd(
         for name in sorted(set(names)):
             check_agent(game, name, "--agents")
         batch = Batch(game, count, tuple(names), opts, content, str(save) if save else None)
-        with Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err_console,
-            transient=True,
-        ) as progress:
-            task = progress.add_task(f"{game}", total=games_)
-            result = simulate(
-                batch, games_, seed, jobs, lambda n: progress.advance(task, n), cluster
-            )
+        with games_bar(game, games_) as advance:
+            result = simulate(batch, games_, seed, jobs, advance, cluster)
     except DeathNoteError as exc:
         fail(exc)
         return
@@ -285,16 +291,8 @@ def arena_cmd(
         for name in sorted(set(names)):
             check_agent(game, name, "--agents")
         spec = ArenaSpec(game, count, tuple(names), opts, content)
-        with Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err_console,
-            transient=True,
-        ) as progress:
-            task = progress.add_task(f"{game} arena", total=games_)
-            result = arena(spec, games_, seed, jobs, lambda n: progress.advance(task, n))
+        with games_bar(f"{game} arena", games_) as advance:
+            result = arena(spec, games_, seed, jobs, advance)
     except DeathNoteError as exc:
         fail(exc)
         return
