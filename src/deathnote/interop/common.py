@@ -35,3 +35,18 @@ def render_text(match: Match, viewer: Viewer, last_log: int = 8) -> str:
     console = Console(file=io.StringIO(), width=100, color_system=None, record=True)
     console.print(render_view(view, since=max(0, len(view["log"]) - last_log)))
     return console.export_text()
+
+
+def render_in_mode(mode: str | None, match: Match, viewer: Viewer) -> str | None:
+    """``render()`` of the adapters: the viewer's text returned ("ansi") or printed
+    ("human"); without a mode, Gymnasium's warning and nothing drawn."""
+    if mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("render() was called without a render_mode; nothing drawn")
+        return None
+    text = render_text(match, viewer)
+    if mode == "human":
+        print(text)
+        return None
+    return text

@@ -33,7 +33,12 @@ from deathnote.engine.actions import Seat
 from deathnote.engine.errors import DeathNoteError, IllegalAction
 from deathnote.engine.match import Match
 from deathnote.engine.registry import games, get_game
-from deathnote.interop.common import RENDER_MODES, Observation, match_rewards, render_text
+from deathnote.interop.common import (
+    RENDER_MODES,
+    Observation,
+    match_rewards,
+    render_in_mode,
+)
 
 #: The Gymnasium name of each game (ids for any other game: its id, capitalised).
 GYM_NAMES = {
@@ -146,14 +151,7 @@ class DeathNoteGymEnv(gymnasium.Env[Observation, np.int64]):
 
     def render(self) -> str | None:
         """The seat's own view as text: returned ("ansi") or printed ("human")."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; nothing drawn")
-            return None
-        text = render_text(self.match, self.seat)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_in_mode(self.render_mode, self.match, self.seat)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions as booleans (what sb3-contrib's MaskablePPO asks for)."""

@@ -48,7 +48,12 @@ from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Action, Seat, Viewer
 from deathnote.engine.errors import IllegalAction
 from deathnote.engine.match import Match
 from deathnote.engine.registry import get_game
-from deathnote.interop.common import RENDER_MODES, Observation, match_rewards, render_text
+from deathnote.interop.common import (
+    RENDER_MODES,
+    Observation,
+    match_rewards,
+    render_in_mode,
+)
 
 AgentID = str
 
@@ -170,21 +175,39 @@ class _Table:
 
     def render(self) -> str | None:
         """Text of the render viewer's view: returned ("ansi") or printed ("human")."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; nothing drawn")
-            return None
-        text = render_text(self.match, self.render_viewer)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_in_mode(self.render_mode, self.match, self.render_viewer)
 
     def global_state(self) -> np.ndarray:
         """The omniscient tensor (for centralised critics only: never an agent's view)."""
         return self.match.observation_tensor(OMNISCIENT).astype(np.float32, copy=True)
 
 
-class DeathNoteAECEnv(AECEnv[AgentID, Observation, int]):
+class _OnTable:
+    """What the AEC and the parallel env share: both play one ``_Table``."""
+
+    table: _Table
+    metadata: dict[str, Any]
+    observation_spaces: dict[AgentID, spaces.Dict]
+    action_spaces: dict[AgentID, spaces.Discrete]
+
+    def __str__(self) -> str:
+        return str(self.metadata["name"])
+
+    @property
+    def match(self) -> Match:
+        """The running match (the full truth: never hand it to a learner)."""
+        return self.table.match
+
+    def observation_space(self, agent: AgentID) -> gymnasium.spaces.Space[Any]:
+        """The Dict space of ``observation`` and ``action_mask``."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: AgentID) -> gymnasium.spaces.Space[Any]:
+        """Discrete over the game's stable action numbers."""
+        return self.action_spaces[agent]
+
+
+class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
     """One game as a PettingZoo AEC environment (see the module docstring)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012  (PettingZoo reads it from the class)
@@ -215,22 +238,6 @@ class DeathNoteAECEnv(AECEnv[AgentID, Observation, int]):
         self.action_spaces = self.table.action_spaces
         self.state_space = self.table.state_space
         self._start(None)
-
-    def __str__(self) -> str:
-        return str(self.metadata["name"])
-
-    @property
-    def match(self) -> Match:
-        """The running match (the full truth: never hand it to a learner)."""
-        return self.table.match
-
-    def observation_space(self, agent: AgentID) -> gymnasium.spaces.Space[Any]:
-        """The Dict space of ``observation`` and ``action_mask``."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: AgentID) -> gymnasium.spaces.Space[Any]:
-        """Discrete over the game's stable action numbers."""
-        return self.action_spaces[agent]
 
     def _start(self, seed: int | None) -> None:
         match = self.table.new_match(seed)
@@ -296,7 +303,7 @@ class DeathNoteAECEnv(AECEnv[AgentID, Observation, int]):
         """Nothing to release."""
 
 
-class DeathNoteParallelEnv(ParallelEnv[AgentID, Observation, int]):
+class DeathNoteParallelEnv(_OnTable, ParallelEnv[AgentID, Observation, int]):
     """One game as a PettingZoo parallel environment (see the module docstring)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012  (PettingZoo reads it from the class)
@@ -325,22 +332,6 @@ class DeathNoteParallelEnv(ParallelEnv[AgentID, Observation, int]):
         self.observation_spaces = self.table.observation_spaces
         self.action_spaces = self.table.action_spaces
         self.state_space = self.table.state_space
-
-    def __str__(self) -> str:
-        return str(self.metadata["name"])
-
-    @property
-    def match(self) -> Match:
-        """The running match (the full truth: never hand it to a learner)."""
-        return self.table.match
-
-    def observation_space(self, agent: AgentID) -> gymnasium.spaces.Space[Any]:
-        """The Dict space of ``observation`` and ``action_mask``."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: AgentID) -> gymnasium.spaces.Space[Any]:
-        """Discrete over the game's stable action numbers."""
-        return self.action_spaces[agent]
 
     def _observations(self) -> dict[AgentID, Observation]:
         return {a: self.table.observe(self.table.seat_of[a]) for a in self.agents}
