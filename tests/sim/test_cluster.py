@@ -24,7 +24,7 @@ def scheduler() -> Iterator[str]:
         threads_per_worker=1,
         processes=True,
         host="127.0.0.1",
-        dashboard_address=None,
+        dashboard_address="127.0.0.1:0",  # the HTTP endpoint on a free local port
         silence_logs=40,
     ) as cluster:
         yield cluster.scheduler_address
