@@ -196,6 +196,10 @@ def create_app(
     async def admin_page(room_id: str) -> FileResponse:
         return _page("room.html")
 
+    @app.get("/rooms", include_in_schema=False)
+    async def my_rooms_page() -> FileResponse:
+        return _page("rooms.html")
+
     @app.get("/replay/{room_id}", include_in_schema=False)
     async def replay_page(room_id: str) -> FileResponse:
         return _page("replay.html")
@@ -257,11 +261,17 @@ def create_app(
         room = await room_or_error(room_id)
         out: dict[str, Any] = {"room": room.public_info(SPECTATOR)}
         try:
-            role, _seat = room.role_of(token)
+            role, seat = room.role_of(token)
         except IllegalAction as exc:
             return error(403, str(exc))
         if role == CREATOR_ROLE:
             out["links"] = room.links()
+        # What this link's holder may know of itself ("my rooms": is it my turn?).
+        out["you"] = {
+            "role": role,
+            "seat": seat,
+            "asked": seat is not None and seat in room.match.pending(),
+        }
         return JSONResponse(out)
 
     @app.post("/api/rooms/{room_id}/seats/{seat}/bot")
@@ -311,7 +321,7 @@ def create_app(
         except IllegalAction as exc:
             return error(400, str(exc))
         # From the nearest snapshot of the room's timeline, off the event loop.
-        view = (await asyncio.to_thread(room.at_step, step)).view(who)
+        view = room.names().view((await asyncio.to_thread(room.at_step, step)).view(who))
         return JSONResponse(
             {
                 "room": room.public_info(),
@@ -426,7 +436,8 @@ def _label(room: Room, step: int) -> str | None:
     if step == 0:
         return None
     seat, action = room.match.actions[step - 1]
-    return f"{room.match.seat_name(seat)}: {action.label}"
+    names = room.names()
+    return f"{names.display(seat)}: {names.text(action.label)}"
 
 
 def _rss_bytes() -> int:

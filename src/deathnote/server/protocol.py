@@ -5,6 +5,7 @@ Client to server::
     {"type": "act", "action": {"kind": ..., ...}, "step": n?, "seat": n?}
     {"type": "ping"}
     {"type": "rematch"}                       # once the game is over
+    {"type": "name", "name": "..."}           # this seat's nickname
 
 Server to client::
 
@@ -13,10 +14,11 @@ Server to client::
     {"type": "error", "message"}                               # this connection only
     {"type": "accepted", "step"}                               # your action is step n
     {"type": "rematch", "url"}                                 # this connection's new link
+    {"type": "named", "name"}                                  # your nickname as shown
     {"type": "pong"}
 
-Every message gets an answer on its own connection (``accepted``, ``pong``, ``rematch`` or
-``error``), and a message that is rejected changes nothing. Validation is strict JSON: a
+Every message gets an answer on its own connection (``accepted``, ``pong``, ``rematch``,
+``named`` or ``error``), and a message that is rejected changes nothing. Validation is strict JSON: a
 boolean is not a number and a number is not a boolean.
 """
 
@@ -59,6 +61,13 @@ class Ping(ClientMessage):
     type: Literal["ping"]
 
 
+class Name(ClientMessage):
+    """The nickname of the sender's seat (shown to everyone as text)."""
+
+    type: Literal["name"]
+    name: str
+
+
 class Rematch(ClientMessage):
     """Start (or join) the rematch once the game is over."""
 
@@ -75,6 +84,11 @@ def on_ping(room: Room, conn: Connection, message: Ping) -> None:
     conn.push({"type": "pong"})
 
 
+def on_name(room: Room, conn: Connection, message: Name) -> None:
+    """A seat's nickname: answered ``named`` with the nickname as it is shown."""
+    conn.push({"type": "named", "name": room.set_nickname(conn, message.name)})
+
+
 def on_rematch(room: Room, conn: Connection, message: Rematch) -> None:
     """The rematch with the same seats; this connection is answered with its own link."""
     new, told = room.manager.rematch(room)
@@ -86,6 +100,7 @@ HANDLERS: dict[str, tuple[type[ClientMessage], Callable[[Room, Connection, Any],
     "act": (Act, on_act),
     "ping": (Ping, on_ping),
     "rematch": (Rematch, on_rematch),
+    "name": (Name, on_name),
 }
 
 

@@ -33,6 +33,7 @@ from deathnote.engine.play import Table
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
 from deathnote.server.config import Limits
+from deathnote.server.names import Names, check_unique, clean_nickname
 from deathnote.server.storage import Storage, StoredRoom
 
 HUMAN = "human"
@@ -168,7 +169,7 @@ class Room:
         Idle times are given only for the seats this viewer sees as waiting, so a covert
         decision stays covert.
         """
-        names = self.match.seat_names()
+        names = self.names()
         now = time.monotonic()
         pending = self.match.pending()
         seen_waiting = {
@@ -182,7 +183,9 @@ class Room:
             seats.append(
                 {
                     "seat": seat,
-                    "name": names[seat],
+                    "name": names.display(seat),
+                    "seat_name": names.seat_names[seat],
+                    "nick": info.get("nick"),
                     "kind": info["kind"],
                     "agent": info.get("agent"),
                     "connected": info["kind"] == BOT or self.connected(seat),
@@ -218,8 +221,30 @@ class Room:
             "role": conn.role,
             "seat": conn.seat,
             "room": self.public_info(conn.viewer),
-            "view": self.match.view(conn.viewer, since=since),
+            "view": self.names().view(self.match.view(conn.viewer, since=since)),
         }
+
+    # -- names --------------------------------------------------------------------------
+    def names(self) -> Names:
+        """How the seats are named now (the game's names and the chosen nicknames)."""
+        return Names(self.match.seat_names(), [info.get("nick") for info in self.stored.seats])
+
+    def set_nickname(self, conn: Connection, text: str) -> str:
+        """The person of a seat chooses (or changes) the nickname of their seat."""
+        if conn.role != SEAT_ROLE or conn.seat is None:
+            raise IllegalAction("only a seat's person chooses a nickname")
+        nick = clean_nickname(text, self.manager.limits.max_nickname_chars)
+        seat_names = self.match.seat_names()
+        check_unique(nick, conn.seat, seat_names, [s.get("nick") for s in self.stored.seats])
+        seats = [dict(s) for s in self.stored.seats]
+        seats[conn.seat]["nick"] = nick
+        self.manager.storage.update_seats(self.id, seats)
+        self.stored.seats = seats
+        # The log is renamed too: every connection gets its whole view again.
+        for other in self.connections:
+            other.sent_step = None
+        self.broadcast()
+        return nick
 
     def at_step(self, step: int) -> Match:
         """The match after ``step`` actions (replay pages): from the nearest snapshot,

@@ -1,6 +1,7 @@
 // The play page: one WebSocket, this seat's view only; reconnects when the link drops.
 import { h, api, tokenFromUrl, roomIdFromUrl, deadEnd } from "./dom.js";
 import { paint, boardFor } from "./screen.js";
+import { tableBar, rememberRoom } from "./table.js";
 
 const root = document.getElementById("app");
 const status = document.getElementById("status");
@@ -15,6 +16,8 @@ let overSince = null;
 let lastError = null;
 const REMATCH_GUARD_MS = 1000; // a tap meant for the last choice must not start a rematch
 const MAX_ATTEMPTS = 30;
+const bar = tableBar({ onName: (name) => send({ type: "name", name }) });
+let remembered = false;
 
 function setStatus(text, kind = "") {
   status.textContent = text;
@@ -40,6 +43,12 @@ function matching(legal, number) {
 async function draw(message) {
   last = message;
   sentStep = null;
+  bar.update(message);
+  if (!remembered) {
+    remembered = true;
+    const seat = message.seat !== null && message.seat !== undefined ? message.room.seats[message.seat] : null;
+    rememberRoom({ room: roomId, link: `/play/${roomId}?token=${token}`, role: message.role, seat: message.seat, seatName: seat ? seat.seat_name : null, game: message.room.game_name });
+  }
   const info = (gamesInfo || []).find((g) => g.id === message.room.game);
   const board = await boardFor(message.room.game, info && info.board);
   if (message !== last) return;
@@ -106,6 +115,7 @@ const handlers = {
   rematch: (m) => {
     window.location.href = m.url;
   },
+  named: (m) => setStatus(`You play as ${m.name}`, "ok"),
   pong: () => {},
 };
 

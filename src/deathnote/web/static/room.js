@@ -2,6 +2,7 @@
 import { h, clear, api, tokenFromUrl, roomIdFromUrl, deadEnd } from "./dom.js";
 import { linksPanel } from "./lobby.js";
 import { renderSeats } from "./screen.js";
+import { rememberRoom } from "./table.js";
 
 const root = document.getElementById("app");
 const status = document.getElementById("status");
@@ -17,6 +18,7 @@ function draw(message) {
   root.append(h("header", { class: "bar" }, h("h1", {}, `${room.game_name}: room ${room.id}`)));
   root.append(renderSeats(room, message.view, null));
   if (links) root.append(linksPanel(room, links));
+  root.append(joinedPanel(room));
   const rows = room.seats
     .filter((s) => s.kind === "human")
     .map((s) =>
@@ -47,9 +49,36 @@ function draw(message) {
   if (message.view.outcome) root.append(h("p", {}, h("a", { href: `/replay/${roomId}?token=${encodeURIComponent(token)}` }, "Replay this game")));
 }
 
+// Who has joined: each person seat's link, the nickname its holder chose, and presence.
+function joinedPanel(room) {
+  const people = room.seats.filter((s) => links && links.seats[s.seat]);
+  return h(
+    "section",
+    { class: "panel", id: "joined" },
+    h("h2", {}, "Who has joined"),
+    people.length
+      ? h(
+          "ul",
+          {},
+          people.map((s) =>
+            h(
+              "li",
+              { "data-seat": s.seat },
+              h("strong", {}, `${s.seat_name}'s link: `),
+              s.nick ? `${s.nick}, ` : "nobody has chosen a name yet, ",
+              s.kind === "bot" ? "played by a bot now" : s.connected ? "connected" : "away",
+            ),
+          ),
+        )
+      : h("p", { class: "muted" }, "Every seat is a bot."),
+  );
+}
+
 async function main() {
   try {
-    links = (await api("GET", `/api/rooms/${roomId}?token=${encodeURIComponent(token)}`)).links || null;
+    const info = await api("GET", `/api/rooms/${roomId}?token=${encodeURIComponent(token)}`);
+    links = info.links || null;
+    rememberRoom({ room: roomId, link: `/room/${roomId}?token=${token}`, role: "creator", seat: null, seatName: null, game: info.room.game_name });
   } catch (e) {
     deadEnd(root, e.message);
     return;

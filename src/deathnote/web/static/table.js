@@ -1,0 +1,121 @@
+// Around the game screen: this seat's nickname, "your turn" (title and optional sound) and
+// the rooms this browser holds links for ("my rooms", kept in localStorage only).
+import { h, clear } from "./dom.js";
+
+const ROOMS_KEY = "deathnote.rooms";
+const NICK_KEY = "deathnote.nick";
+const SOUND_KEY = "deathnote.sound";
+const MAX_ROOMS = 50;
+
+function readJson(key, fallback) {
+  try {
+    const value = JSON.parse(localStorage.getItem(key));
+    return value === null || value === undefined ? fallback : value;
+  } catch {
+    return fallback;
+  }
+}
+
+// The links this browser has opened, newest first: {room, link, role, seat, game, seen}.
+export function savedRooms() {
+  const rooms = readJson(ROOMS_KEY, []);
+  return Array.isArray(rooms) ? rooms.filter((r) => r && typeof r.room === "string" && typeof r.link === "string") : [];
+}
+
+export function rememberRoom(entry) {
+  try {
+    const rooms = savedRooms().filter((r) => r.link !== entry.link);
+    rooms.unshift({ ...entry, seen: Date.now() });
+    localStorage.setItem(ROOMS_KEY, JSON.stringify(rooms.slice(0, MAX_ROOMS)));
+  } catch {
+    /* storage refused (private mode): the page works without it */
+  }
+}
+
+export function forgetRoom(link) {
+  try {
+    localStorage.setItem(ROOMS_KEY, JSON.stringify(savedRooms().filter((r) => r.link !== link)));
+  } catch {
+    /* nothing kept */
+  }
+}
+
+// A bar above the game: the nickname form (seats only) and the sound switch.
+export function tableBar({ onName }) {
+  const bar = h("section", { class: "panel table-bar", id: "table-bar" });
+  const app = document.getElementById("app");
+  app.parentNode.insertBefore(bar, app);
+  let shownNick;
+  let mine = false;
+  let lastDeciding = false;
+  const sound = h("input", { type: "checkbox", id: "sound" });
+  sound.checked = readJson(SOUND_KEY, false) === true;
+  sound.addEventListener("change", () => {
+    try {
+      localStorage.setItem(SOUND_KEY, JSON.stringify(sound.checked));
+    } catch {
+      /* not kept */
+    }
+  });
+  const soundLabel = h("label", { class: "sound" }, sound, " Sound on my turn");
+
+  const nickForm = (current) => {
+    const input = h("input", { id: "nick", name: "nick", maxlength: 40, autocomplete: "nickname", placeholder: "your name", value: current || readJson(NICK_KEY, "") || "" });
+    const form = h(
+      "form",
+      { id: "nick-form", class: "nick" },
+      h("label", {}, h("span", {}, current ? "Your name at this table" : "Choose your name at this table"), input),
+      h("button", { type: "submit", class: "small" }, current ? "Rename" : "Join"),
+    );
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const name = input.value.trim();
+      if (!name) return;
+      try {
+        localStorage.setItem(NICK_KEY, JSON.stringify(name));
+      } catch {
+        /* not kept */
+      }
+      onName(name);
+    });
+    return form;
+  };
+
+  return {
+    // A view message: redraw the bar only when what it shows changed (typing survives).
+    update(message) {
+      const isSeat = message.role === "seat" && message.seat !== null && message.seat !== undefined;
+      const seat = isSeat ? message.room.seats[message.seat] : null;
+      const nick = seat ? seat.nick || null : null;
+      if (shownNick !== nick || mine !== isSeat) {
+        shownNick = nick;
+        mine = isSeat;
+        clear(bar);
+        if (isSeat) {
+          bar.append(nick ? h("p", { id: "nick-shown" }, "You play as ", h("strong", {}, nick)) : null, nickForm(nick));
+        }
+        bar.append(soundLabel);
+      }
+      const deciding = Boolean(message.view.decision && (message.view.legal || []).length && !message.view.outcome);
+      document.title = deciding ? "● Your turn · deathnote" : message.view.outcome ? "Game over · deathnote" : "Play · deathnote";
+      if (deciding && !lastDeciding && sound.checked) beep();
+      lastDeciding = deciding;
+    },
+  };
+}
+
+let audio = null;
+function beep() {
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = 660;
+    gain.gain.value = 0.08;
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.15);
+  } catch {
+    /* no sound here */
+  }
+}

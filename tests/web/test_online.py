@@ -1,0 +1,58 @@
+"""Real-browser tests of playing together online: nicknames, presence, "your turn", my rooms,
+chat, turn clocks and taking a seat back (issue 17)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.live_server import LiveServer
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_a_nickname_is_shown_everywhere_and_my_rooms_lists_the_room(
+    browser: Any, server: LiveServer
+) -> None:
+    created = server.post("/api/rooms", {"game": "confrontation"})
+    links = created["links"]
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    creator = browser.new_context(viewport={"width": 1200, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(server.base + links["seats"][1])
+        page.locator("#nick").wait_for(timeout=10000)
+        # L decides first: the page title says so.
+        page.wait_for_function("document.title.startsWith('● Your turn')", timeout=10000)
+        page.fill("#nick", "<i>Ryu</i>")
+        page.click("#nick-form button[type=submit]")
+        page.locator("#nick-shown").wait_for(timeout=10000)
+        assert page.locator("#nick-shown strong").text_content() == "<i>Ryu</i>"
+        seat = page.locator("#app .seat[data-seat='1'] strong")
+        seat.filter(has_text="<i>Ryu</i> (L)").wait_for(timeout=10000)
+        # Shown as text: no element was made from the name.
+        assert page.locator("#app .seat i, #table-bar i").count() == 0
+
+        # The creator's room page says which link went to whom.
+        admin = creator.new_page()
+        admin.goto(server.base + links["admin"])
+        joined = admin.locator("#joined li[data-seat='1']")
+        joined.filter(has_text="L's link: <i>Ryu</i>").wait_for(timeout=10000)
+        assert (
+            "nobody has chosen a name yet"
+            in admin.locator("#joined li[data-seat='0']").inner_text()
+        )
+
+        # "My rooms" in the same browser lists the room with its state.
+        page.goto(server.base + "/rooms")
+        item = page.locator(f"#my-rooms li[data-room='{created['room']}']")
+        item.wait_for(timeout=10000)
+        assert "your turn" in item.inner_text()
+        assert "Confrontation" in item.inner_text()
+        assert created["room"] not in item.inner_text()  # no internal id in the words
+    finally:
+        context.close()
+        creator.close()
