@@ -44,6 +44,8 @@ def test_the_defaults_are_safe() -> None:
     assert limits.messages_per_second == 20
     assert limits.allowed_origins == ()
     assert limits.max_nickname_chars == 24
+    assert limits.max_chat_chars == 300
+    assert limits.chat_rate == "12/minute"
 
 
 @pytest.mark.parametrize(
@@ -55,6 +57,8 @@ def test_the_defaults_are_safe() -> None:
         {"room_rate": "lots"},
         {"room_rate": "0/minute"},
         {"max_nickname_chars": 0},
+        {"max_chat_chars": 0},
+        {"chat_rate": "often"},
     ],
 )
 def test_a_bad_limit_is_refused_at_start(bad: dict[str, Any]) -> None:
@@ -236,6 +240,8 @@ OPTIONS = (
     "--messages-per-second",
     "--allow-origin",
     "--max-nickname-chars",
+    "--max-chat-chars",
+    "--chat-rate",
 )
 
 

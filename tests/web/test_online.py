@@ -56,3 +56,49 @@ def test_a_nickname_is_shown_everywhere_and_my_rooms_lists_the_room(
     finally:
         context.close()
         creator.close()
+
+
+def test_chat_between_two_people_a_spectator_and_the_creator_who_mutes(
+    browser: Any, server: LiveServer
+) -> None:
+    created = server.post("/api/rooms", {"game": "confrontation"})
+    links = created["links"]
+    contexts = [browser.new_context(viewport=PHONE) for _ in range(4)]
+    try:
+        kira, l_page, watcher, admin = (c.new_page() for c in contexts)
+        kira.goto(server.base + links["seats"][0])
+        l_page.goto(server.base + links["seats"][1])
+        watcher.goto(server.base + links["spectator"])
+        admin.goto(server.base + links["admin"])
+        for page in (kira, l_page, watcher):
+            page.locator("#chat-form").wait_for(timeout=10000)
+        attack = "<img src=x onerror=\"document.title='pwned'\"> hello"
+        kira.fill("#chat-text", attack)
+        kira.press("#chat-text", "Enter")
+        for page in (kira, l_page, watcher, admin):
+            line = page.locator("#chat-players li").last
+            line.filter(has_text="hello").wait_for(timeout=10000)
+            assert line.inner_text() == f"Kira:{attack}"
+            assert page.locator("#chat img").count() == 0
+        assert "pwned" not in l_page.title()
+        # A spectator's word reaches spectators and the creator, never a player's page.
+        watcher.fill("#chat-text", "I can see both sides")
+        watcher.click("#chat-form button")
+        for page in (watcher, admin):
+            page.locator("#chat-spectators li").filter(has_text="I can see both sides").wait_for(
+                timeout=10000
+            )
+        assert l_page.locator("#chat-spectators").count() == 0
+        assert "I can see both sides" not in l_page.locator("#chat").inner_text()
+        # The creator mutes L: L's next message is refused, with the reason on the page.
+        admin.locator("#joined button.mute[data-seat='1']").click()
+        admin.locator("#joined button.mute[data-seat='1']").filter(
+            has_text="Unmute in chat"
+        ).wait_for(timeout=10000)
+        l_page.fill("#chat-text", "you cannot silence me")
+        l_page.press("#chat-text", "Enter")
+        l_page.locator("#status").filter(has_text="muted").wait_for(timeout=10000)
+        assert "you cannot silence me" not in kira.locator("#chat").inner_text()
+    finally:
+        for context in contexts:
+            context.close()

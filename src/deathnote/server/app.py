@@ -72,6 +72,15 @@ class TokenBody(BaseModel):
     agent: str | None = None
 
 
+class MuteBody(BaseModel):
+    """The creator's token and whether the seat is muted in the chat."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    token: str
+    muted: bool = True
+
+
 def _page(name: str) -> FileResponse:
     return FileResponse(WEB / "templates" / name, media_type="text/html")
 
@@ -286,6 +295,29 @@ def create_app(
         except IllegalAction as exc:
             return error(403 if isinstance(exc, WrongLink) else 409, str(exc))
         return JSONResponse({"room": room.public_info()})
+
+    @app.post("/api/rooms/{room_id}/seats/{seat}/mute")
+    async def mute(room_id: str, seat: int, body: MuteBody) -> Response:
+        """The creator mutes (or unmutes) a seat in the chat."""
+        room = await room_or_error(room_id)
+        try:
+            role, _ = room.role_of(body.token)
+            if role != CREATOR_ROLE:
+                return error(403, "only the room's creator can mute a seat")
+            room.chat.mute(seat, body.muted)
+        except IllegalAction as exc:
+            return error(403 if isinstance(exc, WrongLink) else 409, str(exc))
+        return JSONResponse({"room": room.public_info()})
+
+    @app.get("/api/rooms/{room_id}/chat")
+    async def chat(room_id: str, token: str = "") -> Response:
+        """The chat this link may read (both channels once the game is over: the replay)."""
+        room = await room_or_error(room_id)
+        try:
+            _role, seat = room.role_of(token)
+        except IllegalAction as exc:
+            return error(403, str(exc))
+        return JSONResponse({"messages": room.chat.history_for(seat)})
 
     @app.post("/api/rooms/{room_id}/rematch")
     async def rematch(room_id: str, body: TokenBody) -> Response:

@@ -6,6 +6,7 @@ Client to server::
     {"type": "ping"}
     {"type": "rematch"}                       # once the game is over
     {"type": "name", "name": "..."}           # this seat's nickname
+    {"type": "chat", "text": "..."}           # seats: players' channel; others: spectators'
 
 Server to client::
 
@@ -15,10 +16,12 @@ Server to client::
     {"type": "accepted", "step"}                               # your action is step n
     {"type": "rematch", "url"}                                 # this connection's new link
     {"type": "named", "name"}                                  # your nickname as shown
+    {"type": "chat", "number", "channel", "seat", "name", "text", "at"}  # to its readers
+    {"type": "chat_log", "messages": [...]}        # on connecting: the chat you may read
     {"type": "pong"}
 
 Every message gets an answer on its own connection (``accepted``, ``pong``, ``rematch``,
-``named`` or ``error``), and a message that is rejected changes nothing. Validation is strict JSON: a
+``named``, ``chat`` or ``error``), and a message that is rejected changes nothing. Validation is strict JSON: a
 boolean is not a number and a number is not a boolean.
 """
 
@@ -68,6 +71,13 @@ class Name(ClientMessage):
     name: str
 
 
+class Chat(ClientMessage):
+    """A chat message: a seat writes to the players, a spectator to the spectators."""
+
+    type: Literal["chat"]
+    text: str
+
+
 class Rematch(ClientMessage):
     """Start (or join) the rematch once the game is over."""
 
@@ -89,6 +99,11 @@ def on_name(room: Room, conn: Connection, message: Name) -> None:
     conn.push({"type": "named", "name": room.set_nickname(conn, message.name)})
 
 
+def on_chat(room: Room, conn: Connection, message: Chat) -> None:
+    """A chat message: every reader of its channel gets it as ``chat`` (the sender too)."""
+    room.chat.say(conn, message.text)
+
+
 def on_rematch(room: Room, conn: Connection, message: Rematch) -> None:
     """The rematch with the same seats; this connection is answered with its own link."""
     new, told = room.manager.rematch(room)
@@ -101,6 +116,7 @@ HANDLERS: dict[str, tuple[type[ClientMessage], Callable[[Room, Connection, Any],
     "ping": (Ping, on_ping),
     "rematch": (Rematch, on_rematch),
     "name": (Name, on_name),
+    "chat": (Chat, on_chat),
 }
 
 

@@ -32,6 +32,7 @@ from deathnote.engine.match import RECORD_FORMAT, RECORD_FORMATS, Match, Timelin
 from deathnote.engine.play import Table
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
+from deathnote.server.chat import RoomChat
 from deathnote.server.config import Limits
 from deathnote.server.names import Names, check_unique, clean_nickname
 from deathnote.server.storage import Storage, StoredRoom
@@ -114,6 +115,7 @@ class Room:
         self.pending_step: dict[Seat, int] = {}
         self._bot_task: asyncio.Task[None] | None = None
         self._timeline: Timeline | None = None
+        self.chat = RoomChat(self, manager.storage.load_chat(stored.id))
         for seat, info in enumerate(stored.seats):
             if info["kind"] == BOT:
                 self.bots[seat] = make_agent(match.game.id, info["agent"], seat)
@@ -186,6 +188,7 @@ class Room:
                     "name": names.display(seat),
                     "seat_name": names.seat_names[seat],
                     "nick": info.get("nick"),
+                    "muted": bool(info.get("muted")),
                     "kind": info["kind"],
                     "agent": info.get("agent"),
                     "connected": info["kind"] == BOT or self.connected(seat),
@@ -268,6 +271,7 @@ class Room:
             self.manager.storage.mark_opened(self.id)
             self.stored.opened = True
         self.connections.append(conn)
+        self.chat.send_history(conn)
         self.broadcast()
 
     def detach(self, conn: Connection) -> None:

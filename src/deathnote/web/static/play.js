@@ -2,6 +2,7 @@
 import { h, api, tokenFromUrl, roomIdFromUrl, deadEnd } from "./dom.js";
 import { paint, boardFor } from "./screen.js";
 import { tableBar, rememberRoom } from "./table.js";
+import { chatPanel } from "./chat.js";
 
 const root = document.getElementById("app");
 const status = document.getElementById("status");
@@ -18,6 +19,8 @@ const REMATCH_GUARD_MS = 1000; // a tap meant for the last choice must not start
 const MAX_ATTEMPTS = 30;
 const bar = tableBar({ onName: (name) => send({ type: "name", name }) });
 let remembered = false;
+let chat = null;
+let chatWaiting = []; // chat that arrived before the first view said who we are
 
 function setStatus(text, kind = "") {
   status.textContent = text;
@@ -44,6 +47,11 @@ async function draw(message) {
   last = message;
   sentStep = null;
   bar.update(message);
+  if (!chat) {
+    chat = chatPanel({ role: message.role, send: (text) => send({ type: "chat", text }) });
+    for (const m of chatWaiting) chat.add(m);
+    chatWaiting = [];
+  }
   if (!remembered) {
     remembered = true;
     const seat = message.seat !== null && message.seat !== undefined ? message.room.seats[message.seat] : null;
@@ -115,6 +123,8 @@ const handlers = {
   rematch: (m) => {
     window.location.href = m.url;
   },
+  chat: (m) => (chat ? chat.add(m) : chatWaiting.push(m)),
+  chat_log: (m) => (chat ? chat.replace(m.messages) : (chatWaiting = [...m.messages])),
   named: (m) => setStatus(`You play as ${m.name}`, "ok"),
   pong: () => {},
 };

@@ -3,6 +3,7 @@ import { h, clear, api, tokenFromUrl, roomIdFromUrl, deadEnd } from "./dom.js";
 import { linksPanel } from "./lobby.js";
 import { renderSeats } from "./screen.js";
 import { rememberRoom } from "./table.js";
+import { chatPanel } from "./chat.js";
 
 const root = document.getElementById("app");
 const status = document.getElementById("status");
@@ -67,6 +68,24 @@ function joinedPanel(room) {
               h("strong", {}, `${s.seat_name}'s link: `),
               s.nick ? `${s.nick}, ` : "nobody has chosen a name yet, ",
               s.kind === "bot" ? "played by a bot now" : s.connected ? "connected" : "away",
+              " ",
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "small mute",
+                  "data-seat": s.seat,
+                  onclick: async () => {
+                    try {
+                      await api("POST", `/api/rooms/${roomId}/seats/${s.seat}/mute`, { token, muted: !s.muted });
+                      status.textContent = s.muted ? `${s.name} may chat again` : `${s.name} is muted in the chat`;
+                    } catch (e) {
+                      status.textContent = e.message;
+                    }
+                  },
+                },
+                s.muted ? "Unmute in chat" : "Mute in chat",
+              ),
             ),
           ),
         )
@@ -85,8 +104,13 @@ async function main() {
   }
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
   let attempts = 0;
+  let socket = null;
+  const chat = chatPanel({
+    role: "creator",
+    send: (text) => socket && socket.readyState === WebSocket.OPEN && socket.send(JSON.stringify({ type: "chat", text })),
+  });
   const connect = () => {
-    const socket = new WebSocket(`${scheme}://${window.location.host}/ws/${roomId}?token=${encodeURIComponent(token)}`);
+    socket = new WebSocket(`${scheme}://${window.location.host}/ws/${roomId}?token=${encodeURIComponent(token)}`);
     socket.addEventListener("message", (event) => {
       const m = JSON.parse(event.data);
       if (m.type === "view") {
@@ -98,6 +122,8 @@ async function main() {
         draw(m);
       }
       else if (m.type === "error") status.textContent = m.message;
+      else if (m.type === "chat") chat.add(m);
+      else if (m.type === "chat_log") chat.replace(m.messages);
       else if (m.type === "rematch") window.location.href = m.url;
     });
     socket.addEventListener("close", () => {
