@@ -46,6 +46,7 @@ def test_the_defaults_are_safe() -> None:
     assert limits.max_nickname_chars == 24
     assert limits.max_chat_chars == 300
     assert limits.chat_rate == "12/minute"
+    assert limits.clock_timeouts == 3
 
 
 @pytest.mark.parametrize(
@@ -59,6 +60,7 @@ def test_the_defaults_are_safe() -> None:
         {"max_nickname_chars": 0},
         {"max_chat_chars": 0},
         {"chat_rate": "often"},
+        {"clock_timeouts": 0},
     ],
 )
 def test_a_bad_limit_is_refused_at_start(bad: dict[str, Any]) -> None:
@@ -242,6 +244,7 @@ OPTIONS = (
     "--max-nickname-chars",
     "--max-chat-chars",
     "--chat-rate",
+    "--clock-timeouts",
 )
 
 

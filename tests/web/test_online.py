@@ -3,6 +3,7 @@ chat, turn clocks and taking a seat back (issue 17)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -102,3 +103,51 @@ def test_chat_between_two_people_a_spectator_and_the_creator_who_mutes(
     finally:
         for context in contexts:
             context.close()
+
+
+@pytest.fixture(scope="module")
+def clocked_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server whose clocks run 10 times faster (fast: 1.5 s a decision, 6 s reserve),
+    handing a seat to a bot after 2 timeouts."""
+    live = LiveServer(tmp_path_factory.mktemp("clock") / "rooms.db", start=False)
+    live.extra = ["--clock-scale", "0.1", "--clock-timeouts", "2"]
+    live.start()
+    yield live
+    live.stop()
+
+
+def test_the_clock_runs_out_a_bot_takes_the_seat_and_the_person_takes_it_back(
+    browser: Any, clocked_server: LiveServer
+) -> None:
+    server = clocked_server
+    created = server.post("/api/rooms", {"game": "confrontation", "clock": "fast"})
+    links = created["links"]
+    room = created["room"]
+    spectator_token = links["spectator"].split("token=")[1]
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    watcher_context = browser.new_context(viewport={"width": 1200, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(server.base + links["seats"][1])
+        watcher = watcher_context.new_page()
+        watcher.goto(server.base + links["spectator"])
+        # The clock is shown on the seat's screen and the spectator's, counting down.
+        for shown in (page, watcher):
+            shown.locator("#clocks .clock[data-seat='1']").filter(has_text="left").wait_for(
+                timeout=10000
+            )
+        assert "fast" in page.locator("#clocks").inner_text()
+        # L never chooses: two timeouts (7.5 s, then 1.5 s) and a bot takes the seat.
+        page.locator("#take-back").wait_for(timeout=20000)
+        assert "A bot plays your seat now" in page.locator("#table-bar").inner_text()
+        info = server.get(f"/api/rooms/{room}?token={spectator_token}")["room"]
+        assert info["seats"][1]["kind"] == "bot" and info["seats"][1]["clock"]["timeouts"] == 2
+        page.click("#take-back")
+        page.locator("#status").filter(has_text="yours again").wait_for(timeout=10000)
+        info = server.get(f"/api/rooms/{room}?token={spectator_token}")["room"]
+        assert info["seats"][1]["kind"] == "human"
+        assert info["seats"][1]["clock"]["timeouts"] < 2
+        page.locator("#take-back").wait_for(state="detached", timeout=2000)
+    finally:
+        context.close()
+        watcher_context.close()

@@ -112,6 +112,7 @@ def serve(
             idle_seconds=idle_seconds,
             debug_memory=debug_memory,
             limits=limits,
+            clock_scale=clock_scale,
         )
     except DeathNoteError as exc:
         typer.echo(f"error: {exc}", err=True)

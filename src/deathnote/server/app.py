@@ -33,8 +33,16 @@ from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Viewer
 from deathnote.engine.errors import DeathNoteError, IllegalAction
 from deathnote.engine.registry import games
 from deathnote.server import protocol
+from deathnote.server.clock import Clock
 from deathnote.server.config import Limits
-from deathnote.server.rooms import CREATOR_ROLE, Connection, Room, RoomManager, WrongLink
+from deathnote.server.rooms import (
+    CREATOR_ROLE,
+    Connection,
+    Room,
+    RoomManager,
+    WrongLink,
+    default_agent,
+)
 from deathnote.server.storage import Storage
 
 WEB = Path(str(resources.files("deathnote") / "web"))
@@ -61,6 +69,8 @@ class CreateRoom(BaseModel):
     options: dict[str, Any] | None = None
     seats: list[dict[str, Any]] | None = None
     seed: int | None = None
+    #: The turn clock: none (default), relaxed, normal or fast.
+    clock: str | None = None
 
 
 class TokenBody(BaseModel):
@@ -155,11 +165,24 @@ def create_app(
     idle_seconds: float = 60.0,
     debug_memory: bool = False,
     limits: Limits | None = None,
+    clock: Clock | None = None,
+    clock_scale: float = 1.0,
 ) -> FastAPI:
-    """The app, storing rooms in ``db`` (a SQLite path or a database URL)."""
+    """The app, storing rooms in ``db`` (a SQLite path or a database URL).
+
+    ``clock``: the turn clocks' time source (tests pass a FakeClock); ``clock_scale``
+    multiplies every clock's seconds (``serve --clock-scale``, for tests of a real server).
+    """
     limits = limits or Limits()
     storage = Storage(db)
-    manager = RoomManager(storage, bot_delay=bot_delay, idle_seconds=idle_seconds, limits=limits)
+    manager = RoomManager(
+        storage,
+        bot_delay=bot_delay,
+        idle_seconds=idle_seconds,
+        limits=limits,
+        clock=clock,
+        clock_scale=clock_scale,
+    )
     room_rate = limits.room_rate_item()
     room_limiter = MovingWindowRateLimiter(MemoryStorage())
 
@@ -250,7 +273,7 @@ def create_app(
             return error(503, "the server holds as many rooms as it may; try again later")
         try:
             room = await manager.create_off_loop(
-                body.game, body.players, body.options, body.seats, body.seed
+                body.game, body.players, body.options, body.seats, body.seed, body.clock
             )
         except DeathNoteError as exc:
             return error(400, str(exc))
@@ -291,7 +314,7 @@ def create_app(
             role, _ = room.role_of(body.token)
             if role != CREATOR_ROLE:
                 return error(403, "only the room's creator can hand a seat to a bot")
-            room.hand_to_bot(seat, body.agent or _default_agent(room))
+            room.hand_to_bot(seat, body.agent or default_agent(room.match.game.id))
         except IllegalAction as exc:
             return error(403 if isinstance(exc, WrongLink) else 409, str(exc))
         return JSONResponse({"room": room.public_info()})
@@ -446,11 +469,6 @@ def create_app(
                 await ws.close()
 
     return app
-
-
-def _default_agent(room: Room) -> str:
-    names = agent_names(room.match.game.id)
-    return "heuristic" if "heuristic" in names else "random"
 
 
 def _parse_viewer(text: str, players: int) -> Viewer:

@@ -7,6 +7,7 @@ Client to server::
     {"type": "rematch"}                       # once the game is over
     {"type": "name", "name": "..."}           # this seat's nickname
     {"type": "chat", "text": "..."}           # seats: players' channel; others: spectators'
+    {"type": "take_back"}                     # your seat back from the bot playing it
 
 Server to client::
 
@@ -18,10 +19,11 @@ Server to client::
     {"type": "named", "name"}                                  # your nickname as shown
     {"type": "chat", "number", "channel", "seat", "name", "text", "at"}  # to its readers
     {"type": "chat_log", "messages": [...]}        # on connecting: the chat you may read
+    {"type": "taken_back", "seat"}                             # the seat is yours again
     {"type": "pong"}
 
 Every message gets an answer on its own connection (``accepted``, ``pong``, ``rematch``,
-``named``, ``chat`` or ``error``), and a message that is rejected changes nothing. Validation is strict JSON: a
+``named``, ``chat``, ``taken_back`` or ``error``), and a message that is rejected changes nothing. Validation is strict JSON: a
 boolean is not a number and a number is not a boolean.
 """
 
@@ -78,6 +80,12 @@ class Chat(ClientMessage):
     text: str
 
 
+class TakeBack(ClientMessage):
+    """Take back the sender's seat from the bot that plays it (after timeouts)."""
+
+    type: Literal["take_back"]
+
+
 class Rematch(ClientMessage):
     """Start (or join) the rematch once the game is over."""
 
@@ -104,6 +112,12 @@ def on_chat(room: Room, conn: Connection, message: Chat) -> None:
     room.chat.say(conn, message.text)
 
 
+def on_take_back(room: Room, conn: Connection, message: TakeBack) -> None:
+    """The seat is the person's again: answered ``taken_back``."""
+    room.take_back(conn)
+    conn.push({"type": "taken_back", "seat": conn.seat})
+
+
 def on_rematch(room: Room, conn: Connection, message: Rematch) -> None:
     """The rematch with the same seats; this connection is answered with its own link."""
     new, told = room.manager.rematch(room)
@@ -117,6 +131,7 @@ HANDLERS: dict[str, tuple[type[ClientMessage], Callable[[Room, Connection, Any],
     "rematch": (Rematch, on_rematch),
     "name": (Name, on_name),
     "chat": (Chat, on_chat),
+    "take_back": (TakeBack, on_take_back),
 }
 
 

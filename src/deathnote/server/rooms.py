@@ -33,6 +33,7 @@ from deathnote.engine.play import Table
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
 from deathnote.server.chat import RoomChat
+from deathnote.server.clock import PRESETS, Clock, RoomClocks, check_clock
 from deathnote.server.config import Limits
 from deathnote.server.names import Names, check_unique, clean_nickname
 from deathnote.server.storage import Storage, StoredRoom
@@ -119,6 +120,19 @@ class Room:
         for seat, info in enumerate(stored.seats):
             if info["kind"] == BOT:
                 self.bots[seat] = make_agent(match.game.id, info["agent"], seat)
+        preset = PRESETS.get(stored.clock or "none")
+        self.clocks: RoomClocks | None = None
+        self._clock_task: asyncio.Task[None] | None = None
+        self._clock_due: tuple[float, int] | None = None
+        #: Seats whose clock ran out and for which a bot is choosing now.
+        self._timing_out: set[Seat] = set()
+        if preset is not None:
+            self.clocks = RoomClocks(preset, manager.clock_scale, match.players, stored.clock_state)
+            for seat, clock in enumerate(self.clocks.seats):
+                if clock.asked_step is not None:
+                    # A restart: the seat has been asked since this step (its stale-choice
+                    # check and its deadline go on from before).
+                    self.pending_step[seat] = clock.asked_step
         self._note_pending()
 
     # -- identity ---------------------------------------------------------------------
@@ -180,8 +194,12 @@ class Room:
             if not d.covert or (isinstance(viewer, int) and viewer == s)
         }
         seats = []
+        clocks = self.clocks
+        wall = self.manager.clock.now()
         for seat, info in enumerate(self.stored.seats):
             since = self.pending_since.get(seat) if seat in seen_waiting else None
+            # A person's seat (or one a bot took over): bots' own seats are never timed.
+            timed = clocks is not None and bool(info.get("token"))
             seats.append(
                 {
                     "seat": seat,
@@ -193,6 +211,11 @@ class Room:
                     "agent": info.get("agent"),
                     "connected": info["kind"] == BOT or self.connected(seat),
                     "idle": round(now - since, 1) if since is not None else None,
+                    # Only a seat whose person may come back with its link can be taken back.
+                    "taken_over": info["kind"] == BOT and bool(info.get("token")),
+                    "clock": clocks.shown(seat, seat in seen_waiting, wall)
+                    if clocks is not None and timed
+                    else None,
                 }
             )
         return {
@@ -206,6 +229,15 @@ class Room:
             "rematch": self.stored.rematch is not None,
             # Told to everyone: a chosen seed lets its chooser know the deal in advance.
             "seed_chosen": self.stored.seed_chosen,
+            "clock": None
+            if clocks is None
+            else {
+                "name": clocks.preset.name,
+                "label": clocks.preset.label,
+                "decision": clocks.decision,
+                "reserve": clocks.start_reserve,
+                "timeouts": self.manager.limits.clock_timeouts,
+            },
         }
 
     def message_for(self, conn: Connection) -> dict[str, Any]:
@@ -271,6 +303,7 @@ class Room:
             self.manager.storage.mark_opened(self.id)
             self.stored.opened = True
         self.connections.append(conn)
+        self._arm_clock()
         self.chat.send_history(conn)
         self.broadcast()
 
@@ -291,7 +324,8 @@ class Room:
         if self.match.outcome() is not None:
             return True
         bots_busy = self._bot_task is not None and not self._bot_task.done()
-        return not bots_busy and not self._bots_to_move()
+        clock_runs = self.clocks is not None and self.clocks.next_deadline() is not None
+        return not bots_busy and not clock_runs and not self._bots_to_move()
 
     def broadcast(self) -> None:
         """Every connection gets its fresh view (built when its writer runs)."""
@@ -341,6 +375,8 @@ class Room:
         # The seat that acted ended its own decision; a new one starts now.
         self.pending_since.pop(seat, None)
         self.pending_step.pop(seat, None)
+        if self.clocks is not None:
+            self.clocks.done(seat, self.manager.clock.now())
         self._note_pending()
         self.broadcast()
         self.kick_bots()
@@ -376,9 +412,124 @@ class Room:
         step = len(self.match.actions)
         self.pending_since = {s: self.pending_since.get(s, now) for s in pending}
         self.pending_step = {s: self.pending_step.get(s, step) for s in pending}
+        if self.clocks is not None:
+            self._update_clocks()
+
+    # -- clocks ---------------------------------------------------------------------------
+    def _update_clocks(self) -> None:
+        """Start the clock of every person's seat newly asked, stop the others; store."""
+        clocks = self.clocks
+        assert clocks is not None
+        wall = self.manager.clock.now()
+        over = self.match.outcome() is not None
+        pending = {} if over else self.match.pending()
+        for seat, clock in enumerate(clocks.seats):
+            asked = seat in pending and seat not in self.bots and seat not in self._timing_out
+            if asked and clock.deadline is None:
+                clocks.ask(seat, self.pending_step.get(seat, 0), pending[seat].covert, wall)
+            elif not asked and clock.deadline is not None:
+                clocks.done(seat, wall)
+        try:
+            self.manager.storage.set_clock_state(self.id, clocks.to_json())
+        except Exception as exc:  # the clock goes on in memory; the next change stores it
+            self.manager.log(f"room {self.id}: storing the clocks failed: {exc!r}")
+        self._arm_clock()
+
+    def _arm_clock(self) -> None:
+        """Wait (in the background) for the earliest deadline; no-op off the event loop."""
+        if self.clocks is None:
+            return
+        due = None if self.match.outcome() is not None else self.clocks.next_deadline()
+        running = self._clock_task is not None and not self._clock_task.done()
+        if running and due == self._clock_due:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # built in a worker thread: armed when the loop next touches the room
+        if running and self._clock_task is not None:
+            self._clock_task.cancel()
+        self._clock_due = due
+        self._clock_task = None if due is None else loop.create_task(self._clock_wait(*due))
+
+    async def _clock_wait(self, deadline: float, seat: Seat) -> None:
+        await self.manager.clock.sleep_until(deadline)
+        # From here on this task acts: a new deadline arms a new task, never cancels this.
+        self._clock_task = None
+        self._clock_due = None
+        try:
+            await self._on_timeout(seat)
+        except Exception:
+            log.exception("room %s: a clock timeout failed", self.id)
+            self._arm_clock()
+
+    async def _on_timeout(self, seat: Seat) -> None:
+        """A seat's clock ran out: a bot moves for it (after too many timeouts, the bot
+        keeps the seat until its person takes it back)."""
+        clocks = self.clocks
+        assert clocks is not None
+        clock = clocks.seats[seat]
+        if (
+            self.match.outcome() is not None
+            or clock.deadline is None
+            or clock.deadline > self.manager.clock.now()
+            or seat not in self.match.pending()
+            or seat in self.bots
+        ):
+            self._arm_clock()
+            return
+        step = len(self.match.actions)
+        counted = clocks.timed_out(seat)
+        agent_name = default_agent(self.match.game.id)
+        if counted and clock.timeouts >= self.manager.limits.clock_timeouts:
+            self._give_to_bot(seat, agent_name)
+            return
+        self._timing_out.add(seat)
+        try:
+            self._update_clocks()
+            self.broadcast()
+            agent = make_agent(self.match.game.id, agent_name, seat)
+            seen = snapshot(self.match, seat, self.table.rng(seat))
+            action = await asyncio.to_thread(agent.choose, seen)
+        finally:
+            self._timing_out.discard(seat)
+        if len(self.match.actions) != step or seat not in self.match.pending() or seat in self.bots:
+            self._update_clocks()
+            return  # the person (or a take-over) moved meanwhile
+        try:
+            self.submit(seat, action)
+        except DeathNoteError as exc:
+            self.manager.log(f"room {self.id}: the clock's bot move failed: {exc}")
+            self._arm_clock()
+
+    def take_back(self, conn: Connection) -> None:
+        """The person of a seat a bot plays (after timeouts, or handed over by the
+        creator) takes it back with their link."""
+        if conn.role != SEAT_ROLE or conn.seat is None:
+            raise IllegalAction("only a seat's person can take the seat back")
+        seat = conn.seat
+        info = self.stored.seats[seat]
+        if info["kind"] != BOT:
+            raise IllegalAction("you play this seat already")
+        if self.match.outcome() is not None:
+            raise IllegalAction("the game is over")
+        seats = [dict(s) for s in self.stored.seats]
+        seats[seat] = {k: v for k, v in info.items() if k != "away"}
+        seats[seat].update(kind=HUMAN, agent=None)
+        self.manager.storage.update_seats(self.id, seats)
+        self.stored.seats = seats
+        self.bots.pop(seat, None)
+        if self.clocks is not None:
+            self.clocks.seats[seat].timeouts = 0
+        # Asked from now on: the person's own choice is not stale.
+        self.pending_step.pop(seat, None)
+        self.pending_since.pop(seat, None)
+        self._note_pending()
+        self.broadcast()
 
     def kick_bots(self) -> None:
         """Let the bots play any seat of theirs that is asked (in the background)."""
+        self._arm_clock()
         if self._bot_task is not None and not self._bot_task.done():
             return
         if not self._bots_to_move():
@@ -443,16 +594,25 @@ class Room:
                 f"a seat can be handed to a bot once it is left for "
                 f"{self.manager.idle_seconds:g} seconds"
             )
+        self._give_to_bot(seat, agent)
+
+    def _give_to_bot(self, seat: Seat, agent: str) -> None:
         seats = [dict(s) for s in self.stored.seats]
-        seats[seat] = {**info, "kind": BOT, "agent": agent}
+        seats[seat] = {**self.stored.seats[seat], "kind": BOT, "agent": agent}
         self.manager.storage.update_seats(self.id, seats)
         self.stored.seats = seats
         self.bots[seat] = make_agent(self.match.game.id, agent, seat)
+        if self.clocks is not None:
+            self._update_clocks()
         self.broadcast()
         self.kick_bots()
 
     async def stop(self) -> None:
-        """Stop the bots (server shutdown)."""
+        """Stop the bots and the clock (server shutdown)."""
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._clock_task
         if self._bot_task is not None:
             self._bot_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -477,6 +637,12 @@ def parse_action(data: Any) -> Action:
     except TypeError:
         # A field name that clashes with a parameter of Action.make (e.g. "cls").
         raise IllegalAction("malformed action: a field name is not allowed") from None
+
+
+def default_agent(game_id: str) -> str:
+    """The bot that moves for a seat on a timeout (the game's heuristic where it has one)."""
+    names = agent_names(game_id)
+    return "heuristic" if "heuristic" in names else "random"
 
 
 def seat_specs(game_id: str, players: int, seats: Any) -> list[dict[str, Any]]:
@@ -510,8 +676,13 @@ class RoomManager:
         idle_seconds: float = 60.0,
         log: Callable[[str], None] = print,
         limits: Limits | None = None,
+        clock: Clock | None = None,
+        clock_scale: float = 1.0,
     ) -> None:
         self.storage = storage
+        #: The clocks' time source (a FakeClock in tests) and a factor on their seconds.
+        self.clock = clock or Clock()
+        self.clock_scale = clock_scale
         self.bot_delay = bot_delay
         self.idle_seconds = idle_seconds
         self.log = log
@@ -542,9 +713,10 @@ class RoomManager:
         seats: Any,
         seed: int | None = None,
         rematch_of: str | None = None,
+        clock: str | None = None,
     ) -> Room:
         """A new room; raises DeathNoteError naming a bad game, option or seat."""
-        room = self.build(game_id, players, options, seats, seed, rematch_of)
+        room = self.build(game_id, players, options, seats, seed, rematch_of, clock)
         self.rooms[room.id] = room
         return room
 
@@ -555,11 +727,14 @@ class RoomManager:
         options: dict[str, Any] | None,
         seats: Any,
         seed: int | None = None,
+        clock: str | None = None,
     ) -> Room:
         """``create`` with the match built and stored in a worker thread."""
         self.creating += 1
         try:
-            room = await asyncio.to_thread(self.build, game_id, players, options, seats, seed)
+            room = await asyncio.to_thread(
+                self.build, game_id, players, options, seats, seed, None, clock
+            )
         finally:
             self.creating -= 1
         self.rooms[room.id] = room
@@ -573,6 +748,7 @@ class RoomManager:
         seats: Any,
         seed: int | None = None,
         rematch_of: str | None = None,
+        clock: str | None = None,
     ) -> Room:
         """A new room, stored but not yet among the live ones (safe off the event loop).
 
@@ -590,6 +766,7 @@ class RoomManager:
             )
             raise OptionsError(f"{game.name} is played by {allowed} players, not {count}")
         specs = seat_specs(game_id, count, seats)
+        clock_name = check_clock(clock)
         if options is not None:
             size = len(orjson.dumps(options))
             if size > self.limits.max_options_bytes:
@@ -632,6 +809,7 @@ class RoomManager:
             rng_version=RNG_VERSION,
             seed_chosen=chosen,
             opened=False,
+            clock=clock_name,
         )
         self.storage.create_room(stored)
         return Room(stored, match, self)
@@ -793,7 +971,12 @@ class RoomManager:
             for s in room.stored.seats
         ]
         new = self.create(
-            room.stored.game, room.stored.players, room.stored.options, seats, rematch_of=room.id
+            room.stored.game,
+            room.stored.players,
+            room.stored.options,
+            seats,
+            rematch_of=room.id,
+            clock=room.stored.clock,
         )
         self.storage.set_rematch(room.id, new.id)
         room.stored.rematch = new.id

@@ -41,6 +41,14 @@ async function main() {
   const players = h("input", { id: "players", type: "number", min: 1, max: 12 });
   const options = h("textarea", { id: "options", rows: 2, placeholder: '{"chapter": 2}' });
   const seats = h("div", { id: "seats" });
+  const clock = h(
+    "select",
+    { id: "clock", name: "clock" },
+    h("option", { value: "none" }, "no clock"),
+    h("option", { value: "relaxed" }, "relaxed: 2 min a decision, 10 min in reserve"),
+    h("option", { value: "normal" }, "normal: 45 s a decision, 3 min in reserve"),
+    h("option", { value: "fast" }, "fast: 15 s a decision, 1 min in reserve"),
+  );
   const message = h("p", { class: "status", id: "lobby-error" });
   const result = h("div", { id: "result" });
 
@@ -69,6 +77,7 @@ async function main() {
     h("label", {}, h("span", {}, "Players"), players),
     h("label", {}, h("span", {}, "Options (JSON, optional)"), options),
     h("fieldset", {}, h("legend", {}, "Seats"), seats),
+    h("label", {}, h("span", {}, "Turn clock (a bot moves when it runs out)"), clock),
     h("button", { type: "submit", id: "create" }, "Create the room"),
     message,
   );
@@ -86,7 +95,7 @@ async function main() {
       s.value === "human" ? { kind: "human" } : { kind: "bot", agent: s.value.slice(4) },
     );
     try {
-      const created = await api("POST", "/api/rooms", { game: gameSelect.value, players: seatSpecs.length, options: opts, seats: seatSpecs });
+      const created = await api("POST", "/api/rooms", { game: gameSelect.value, players: seatSpecs.length, options: opts, seats: seatSpecs, clock: clock.value });
       const info = await api("GET", `/api/rooms/${created.room}?token=${encodeURIComponent(created.creator_token)}`);
       clear(result).append(linksPanel(info.room, created.links));
     } catch (error) {

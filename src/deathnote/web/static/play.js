@@ -17,7 +17,7 @@ let overSince = null;
 let lastError = null;
 const REMATCH_GUARD_MS = 1000; // a tap meant for the last choice must not start a rematch
 const MAX_ATTEMPTS = 30;
-const bar = tableBar({ onName: (name) => send({ type: "name", name }) });
+const bar = tableBar({ onName: (name) => send({ type: "name", name }), onTakeBack: () => send({ type: "take_back" }) });
 let remembered = false;
 let chat = null;
 let chatWaiting = []; // chat that arrived before the first view said who we are
@@ -125,6 +125,7 @@ const handlers = {
   },
   chat: (m) => (chat ? chat.add(m) : chatWaiting.push(m)),
   chat_log: (m) => (chat ? chat.replace(m.messages) : (chatWaiting = [...m.messages])),
+  taken_back: () => setStatus("Your seat is yours again", "ok"),
   named: (m) => setStatus(`You play as ${m.name}`, "ok"),
   pong: () => {},
 };

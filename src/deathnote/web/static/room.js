@@ -2,7 +2,7 @@
 import { h, clear, api, tokenFromUrl, roomIdFromUrl, deadEnd } from "./dom.js";
 import { linksPanel } from "./lobby.js";
 import { renderSeats } from "./screen.js";
-import { rememberRoom } from "./table.js";
+import { rememberRoom, clockLine } from "./table.js";
 import { chatPanel } from "./chat.js";
 
 const root = document.getElementById("app");
@@ -18,6 +18,8 @@ function draw(message) {
   clear(root);
   root.append(h("header", { class: "bar" }, h("h1", {}, `${room.game_name}: room ${room.id}`)));
   root.append(renderSeats(room, message.view, null));
+  const clocks = clockLine(room, null);
+  if (clocks) root.append(clocks);
   if (links) root.append(linksPanel(room, links));
   root.append(joinedPanel(room));
   const rows = room.seats

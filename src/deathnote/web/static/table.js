@@ -41,13 +41,45 @@ export function forgetRoom(link) {
 }
 
 // A bar above the game: the nickname form (seats only) and the sound switch.
-export function tableBar({ onName }) {
+function mmss(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// The clocks line: each seat's time left where this viewer sees it asked, counting down.
+export function clockLine(room, mySeat) {
+  if (!room.clock) return null;
+  const shownAt = Date.now();
+  const line = h("p", { class: "clocks", id: "clocks" });
+  const draw = () => {
+    clear(line);
+    line.append(h("span", { class: "muted" }, `Clock ${room.clock.label}. `));
+    for (const s of room.seats) {
+      if (!s.clock) continue;
+      const left = s.clock.left;
+      const parts = [];
+      if (left !== undefined && left !== null) parts.push(`${mmss(left - (Date.now() - shownAt) / 1000)} left`);
+      if (s.seat === mySeat || left !== undefined) parts.push(`reserve ${mmss(s.clock.reserve)}`);
+      if (s.clock.timeouts) parts.push(`${s.clock.timeouts} timed out`);
+      if (!parts.length) continue;
+      const low = left !== undefined && left - (Date.now() - shownAt) / 1000 < 10;
+      line.append(h("span", { class: `clock${low ? " low" : ""}`, "data-seat": s.seat }, `${s.name}: ${parts.join(", ")}`), " ");
+    }
+  };
+  draw();
+  const timer = setInterval(() => (line.isConnected ? draw() : clearInterval(timer)), 1000);
+  return line;
+}
+
+export function tableBar({ onName, onTakeBack }) {
   const bar = h("section", { class: "panel table-bar", id: "table-bar" });
   const app = document.getElementById("app");
   app.parentNode.insertBefore(bar, app);
   let shownNick;
   let mine = false;
   let lastDeciding = false;
+  const clocks = h("div", { id: "clock-slot" });
+  const takeBack = h("div", { id: "take-back-slot" });
   const sound = h("input", { type: "checkbox", id: "sound" });
   sound.checked = readJson(SOUND_KEY, false) === true;
   sound.addEventListener("change", () => {
@@ -94,7 +126,15 @@ export function tableBar({ onName }) {
         if (isSeat) {
           bar.append(nick ? h("p", { id: "nick-shown" }, "You play as ", h("strong", {}, nick)) : null, nickForm(nick));
         }
-        bar.append(soundLabel);
+        bar.append(soundLabel, takeBack, clocks);
+      }
+      clear(clocks).append(clockLine(message.room, isSeat ? message.seat : null) || "");
+      clear(takeBack);
+      if (seat && seat.kind === "bot" && seat.taken_over && !message.view.outcome) {
+        takeBack.append(
+          h("p", { class: "warn", id: "bot-plays" }, "A bot plays your seat now. "),
+          h("button", { type: "button", id: "take-back", onclick: () => onTakeBack() }, "Take my seat back"),
+        );
       }
       const deciding = Boolean(message.view.decision && (message.view.legal || []).length && !message.view.outcome);
       document.title = deciding ? "● Your turn · deathnote" : message.view.outcome ? "Game over · deathnote" : "Play · deathnote";
