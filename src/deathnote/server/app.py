@@ -41,7 +41,6 @@ from deathnote.server.rooms import (
     Room,
     RoomManager,
     WrongLink,
-    default_agent,
 )
 from deathnote.server.storage import Storage
 
@@ -314,7 +313,7 @@ def create_app(
             role, _ = room.role_of(body.token)
             if role != CREATOR_ROLE:
                 return error(403, "only the room's creator can hand a seat to a bot")
-            room.hand_to_bot(seat, body.agent or default_agent(room.match.game.id))
+            room.hand_to_bot(seat, body.agent)
         except IllegalAction as exc:
             return error(403 if isinstance(exc, WrongLink) else 409, str(exc))
         return JSONResponse({"room": room.public_info()})
