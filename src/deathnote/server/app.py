@@ -42,6 +42,7 @@ from deathnote.server.rooms import (
     RoomManager,
     WrongLink,
 )
+from deathnote.server.schema import protocol_schema
 from deathnote.server.storage import Storage
 
 WEB = Path(str(resources.files("deathnote") / "web"))
@@ -252,6 +253,11 @@ def create_app(
             }
             for g in games().values()
         ]
+
+    @app.get("/api/protocol.json")
+    async def protocol_json() -> dict[str, Any]:
+        """The JSON Schema of the play WebSocket's messages (docs/protocol.md)."""
+        return protocol_schema()
 
     @app.post("/api/rooms")
     async def create_room(body: CreateRoom, request: Request) -> Response:
