@@ -35,6 +35,15 @@ def clocked(tmp_path: Path, fake: FakeClock) -> Iterator[TestClient]:
         yield client
 
 
+@pytest.fixture
+def patient(tmp_path: Path, fake: FakeClock) -> Iterator[TestClient]:
+    """Seats are never handed to a bot (every timeout moves once)."""
+    limits = dataclasses.replace(TEST_LIMITS, clock_timeouts=1000)
+    app = create_app(str(tmp_path / "rooms.db"), limits=limits, clock=fake)
+    with TestClient(app) as client:
+        yield client
+
+
 def live_room(client: TestClient, room_id: str) -> Room:
     room = client.app.state.manager.rooms[room_id]  # type: ignore[attr-defined]
     assert isinstance(room, Room)
@@ -100,8 +109,9 @@ def test_a_timeout_moves_for_the_seat_then_a_bot_takes_it_until_taken_back(
 
 
 def test_covert_decisions_time_out_identically_and_show_only_to_their_seat(
-    clocked: TestClient, fake: FakeClock
+    patient: TestClient, fake: FakeClock
 ) -> None:
+    clocked = patient
     created = new_room(clocked, "werewolf", players=4, clock="fast")
     room = live_room(clocked, created["room"])
     clocks = room.clocks
@@ -115,7 +125,10 @@ def test_covert_decisions_time_out_identically_and_show_only_to_their_seat(
             if room.match.outcome() is not None or covert_states >= 3:
                 break
             step = len(room.match.actions)
-            wait_for(lambda: clocks.next_deadline() is not None, "a running clock")
+            wait_for(
+                lambda: all(clocks.seats[s].deadline is not None for s in room.match.pending()),
+                "every asked seat's clock running",
+            )
             pending = room.match.pending()
             asked = sorted(s for s, d in pending.items() if d.covert)
             if asked:
