@@ -151,3 +151,45 @@ def test_the_clock_runs_out_a_bot_takes_the_seat_and_the_person_takes_it_back(
     finally:
         context.close()
         watcher_context.close()
+
+
+def test_a_rated_game_in_the_browser_puts_the_player_on_the_leaderboard(
+    browser: Any, server: LiveServer
+) -> None:
+    created = server.post(
+        "/api/rooms",
+        {
+            "game": "confrontation",
+            "seats": [{"kind": "bot", "agent": "heuristic"}, {"kind": "human"}],
+            "rated": True,
+        },
+    )
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(server.base + created["links"]["seats"][1])
+        page.locator("#leaderboard-link").wait_for(timeout=10000)
+        page.fill("#nick", "Near")
+        page.click("#nick-form button[type=submit]")
+        page.locator("#nick-shown").wait_for(timeout=10000)
+        # L accuses at once and names a suspect: the game ends either way.
+        for _ in range(20):
+            if page.locator("#app").get_attribute("data-over") == "yes":
+                break
+            buttons = page.locator("#app button.choice:not([disabled])")
+            if buttons.count():
+                accuse = page.locator("#app button.choice[data-kind='accuse']:not([disabled])")
+                (accuse if accuse.count() else buttons).first.click(timeout=5000)
+            page.wait_for_timeout(200)
+        assert page.locator("#app").get_attribute("data-over") == "yes"
+        page.click("#leaderboard-link")
+        table = page.locator("#leaderboard")
+        table.wait_for(timeout=10000)
+        rows = table.locator("tbody tr")
+        assert "Near" in rows.all_inner_texts()[0] + rows.all_inner_texts()[-1]
+        assert "(bot)" in table.inner_text()
+        # The key stays in the browser: never on the page.
+        key = page.evaluate("JSON.parse(localStorage.getItem('deathnote.player'))")
+        assert len(key) >= 16 and key not in page.content()
+    finally:
+        context.close()

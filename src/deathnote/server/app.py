@@ -35,6 +35,7 @@ from deathnote.engine.registry import games
 from deathnote.server import protocol
 from deathnote.server.clock import Clock
 from deathnote.server.config import Limits
+from deathnote.server.ratings import leaderboard
 from deathnote.server.rooms import (
     CREATOR_ROLE,
     Connection,
@@ -71,6 +72,8 @@ class CreateRoom(BaseModel):
     seed: int | None = None
     #: The turn clock: none (default), relaxed, normal or fast.
     clock: str | None = None
+    #: The game's end updates the players' ratings (leaderboard per game).
+    rated: bool = False
 
 
 class TokenBody(BaseModel):
@@ -232,6 +235,19 @@ def create_app(
     async def my_rooms_page() -> FileResponse:
         return _page("rooms.html")
 
+    @app.get("/leaderboard/{game_id}", include_in_schema=False)
+    async def leaderboard_page(game_id: str) -> FileResponse:
+        return _page("leaderboard.html")
+
+    @app.get("/api/leaderboard/{game_id}")
+    async def leaderboard_api(game_id: str) -> Response:
+        """The best-rated players of a game (names and ratings only, never a key)."""
+        game = games().get(game_id)
+        if game is None:
+            return error(404, f"no game {game_id[:40]!r}")
+        players = await asyncio.to_thread(leaderboard, storage, game.id)
+        return JSONResponse({"game": game.id, "game_name": game.name, "players": players})
+
     @app.get("/replay/{room_id}", include_in_schema=False)
     async def replay_page(room_id: str) -> FileResponse:
         return _page("replay.html")
@@ -278,7 +294,7 @@ def create_app(
             return error(503, "the server holds as many rooms as it may; try again later")
         try:
             room = await manager.create_off_loop(
-                body.game, body.players, body.options, body.seats, body.seed, body.clock
+                body.game, body.players, body.options, body.seats, body.seed, body.clock, body.rated
             )
         except DeathNoteError as exc:
             return error(400, str(exc))

@@ -5,7 +5,7 @@ Client to server::
     {"type": "act", "action": {"kind": ..., ...}, "step": n?, "seat": n?}
     {"type": "ping"}
     {"type": "rematch"}                       # once the game is over
-    {"type": "name", "name": "..."}           # this seat's nickname
+    {"type": "name", "name": "...", "key"?}   # this seat's nickname (and player key)
     {"type": "chat", "text": "..."}           # seats: players' channel; others: spectators'
     {"type": "take_back"}                     # your seat back from the bot playing it
 
@@ -71,6 +71,9 @@ class Name(ClientMessage):
 
     type: Literal["name"]
     name: str
+    #: A player key (16-128 of A-Z a-z 0-9 - _): the same key is the same player across
+    #: the rooms of this server, for ratings. Kept by the browser; only its hash is stored.
+    key: str | None = None
 
 
 class Chat(ClientMessage):
@@ -104,7 +107,7 @@ def on_ping(room: Room, conn: Connection, message: Ping) -> None:
 
 def on_name(room: Room, conn: Connection, message: Name) -> None:
     """A seat's nickname: answered ``named`` with the nickname as it is shown."""
-    conn.push({"type": "named", "name": room.set_nickname(conn, message.name)})
+    conn.push({"type": "named", "name": room.set_nickname(conn, message.name, message.key)})
 
 
 def on_chat(room: Room, conn: Connection, message: Chat) -> None:

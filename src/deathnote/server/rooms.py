@@ -25,7 +25,14 @@ from limits import RateLimitItemPerSecond
 from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 
-from deathnote.agents import Agent, Observation, agent_names, make_agent, world_sampler
+from deathnote.agents import (
+    Agent,
+    Observation,
+    agent_names,
+    bot_choices,
+    make_agent,
+    world_sampler,
+)
 from deathnote.engine.actions import SPECTATOR, Action, Seat, Viewer
 from deathnote.engine.errors import DeathNoteError, IllegalAction, OptionsError, ReplayError
 from deathnote.engine.match import RECORD_FORMAT, RECORD_FORMATS, Match, Timeline
@@ -36,6 +43,7 @@ from deathnote.server.chat import RoomChat
 from deathnote.server.clock import PRESETS, Clock, RoomClocks, check_clock
 from deathnote.server.config import Limits
 from deathnote.server.names import Names, check_unique, clean_nickname
+from deathnote.server.ratings import bot_player, player_id, rate
 from deathnote.server.storage import Storage, StoredRoom
 
 HUMAN = "human"
@@ -230,6 +238,7 @@ class Room:
             "rematch": self.stored.rematch is not None,
             # Told to everyone: a chosen seed lets its chooser know the deal in advance.
             "seed_chosen": self.stored.seed_chosen,
+            "rated": self.stored.rated,
             "clock": None
             if clocks is None
             else {
@@ -265,15 +274,26 @@ class Room:
         """How the seats are named now (the game's names and the chosen nicknames)."""
         return Names(self.match.seat_names(), [info.get("nick") for info in self.stored.seats])
 
-    def set_nickname(self, conn: Connection, text: str) -> str:
-        """The person of a seat chooses (or changes) the nickname of their seat."""
+    def set_nickname(self, conn: Connection, text: str, key: str | None = None) -> str:
+        """The person of a seat chooses (or changes) the nickname of their seat, and may
+        name themselves by a player key (ratings)."""
         if conn.role != SEAT_ROLE or conn.seat is None:
             raise IllegalAction("only a seat's person chooses a nickname")
         nick = clean_nickname(text, self.manager.limits.max_nickname_chars)
         seat_names = self.match.seat_names()
         check_unique(nick, conn.seat, seat_names, [s.get("nick") for s in self.stored.seats])
+        player = None if key is None else player_id(key)
+        if player is not None and any(
+            s.get("player") == player for i, s in enumerate(self.stored.seats) if i != conn.seat
+        ):
+            raise IllegalAction(
+                "your player key already holds another seat of this room; open this link "
+                "in another browser (one player, one seat)"
+            )
         seats = [dict(s) for s in self.stored.seats]
         seats[conn.seat]["nick"] = nick
+        if player is not None:
+            seats[conn.seat]["player"] = player
         self.manager.storage.update_seats(self.id, seats)
         self.stored.seats = seats
         # The log is renamed too: every connection gets its whole view again.
@@ -373,6 +393,8 @@ class Room:
             ) from exc
         if finished:
             self.stored.finished = True
+            if self.stored.rated:
+                self._rate()
         # The seat that acted ended its own decision; a new one starts now.
         self.pending_since.pop(seat, None)
         self.pending_step.pop(seat, None)
@@ -415,6 +437,29 @@ class Room:
         self.pending_step = {s: self.pending_step.get(s, step) for s in pending}
         if self.clocks is not None:
             self._update_clocks()
+
+    # -- ratings --------------------------------------------------------------------------
+    def _rate(self) -> None:
+        """A rated game ended: update its players' ratings (a failure is only logged: the
+        game's end is stored already)."""
+        outcome = self.match.outcome()
+        if outcome is None:
+            return
+        labels = {b["agent"]: b["label"] for b in bot_choices(self.match.game.id)}
+        names = self.names()
+        players: list[tuple[str, str] | None] = []
+        for seat, info in enumerate(self.stored.seats):
+            if info.get("player"):
+                players.append((info["player"], names.nicks[seat] or names.seat_names[seat]))
+            elif info["kind"] == BOT and not info.get("token"):
+                agent = str(info.get("agent"))
+                players.append((bot_player(agent), labels.get(agent, f"bot, {agent}")))
+            else:
+                players.append(None)
+        try:
+            rate(self.manager.storage, self.match.game.id, players, outcome.winning_seats)
+        except Exception as exc:
+            self.manager.log(f"room {self.id}: updating the ratings failed: {exc!r}")
 
     # -- clocks ---------------------------------------------------------------------------
     def _update_clocks(self) -> None:
@@ -737,9 +782,10 @@ class RoomManager:
         seed: int | None = None,
         rematch_of: str | None = None,
         clock: str | None = None,
+        rated: bool = False,
     ) -> Room:
         """A new room; raises DeathNoteError naming a bad game, option or seat."""
-        room = self.build(game_id, players, options, seats, seed, rematch_of, clock)
+        room = self.build(game_id, players, options, seats, seed, rematch_of, clock, rated)
         self.rooms[room.id] = room
         return room
 
@@ -751,12 +797,13 @@ class RoomManager:
         seats: Any,
         seed: int | None = None,
         clock: str | None = None,
+        rated: bool = False,
     ) -> Room:
         """``create`` with the match built and stored in a worker thread."""
         self.creating += 1
         try:
             room = await asyncio.to_thread(
-                self.build, game_id, players, options, seats, seed, None, clock
+                self.build, game_id, players, options, seats, seed, None, clock, rated
             )
         finally:
             self.creating -= 1
@@ -772,8 +819,12 @@ class RoomManager:
         seed: int | None = None,
         rematch_of: str | None = None,
         clock: str | None = None,
+        rated: bool = False,
     ) -> Room:
         """A new room, stored but not yet among the live ones (safe off the event loop).
+
+        A rated room updates its players' ratings when the game ends; its seed is never
+        chosen (it would tell its chooser the deal).
 
         The creator may choose the seed only where every other seat is a bot, since the
         seed reproduces the deal; otherwise it is drawn from ``secrets`` and told to no one.
@@ -790,6 +841,8 @@ class RoomManager:
             raise OptionsError(f"{game.name} is played by {allowed} players, not {count}")
         specs = seat_specs(game_id, count, seats)
         clock_name = check_clock(clock)
+        if rated and seed is not None:
+            raise OptionsError("a rated room cannot have a chosen seed (it tells the deal)")
         if options is not None:
             size = len(orjson.dumps(options))
             if size > self.limits.max_options_bytes:
@@ -833,6 +886,7 @@ class RoomManager:
             seed_chosen=chosen,
             opened=False,
             clock=clock_name,
+            rated=rated,
         )
         self.storage.create_room(stored)
         return Room(stored, match, self)
@@ -1002,6 +1056,7 @@ class RoomManager:
             seats,
             rematch_of=room.id,
             clock=room.stored.clock,
+            rated=room.stored.rated,
         )
         self.storage.set_rematch(room.id, new.id)
         room.stored.rematch = new.id

@@ -51,6 +51,7 @@ async function main() {
   );
   // The bot that takes over a person's seat handed to a bot (idle or gone).
   const standIn = h("select", { id: "stand-in", name: "stand-in" });
+  const rated = h("input", { type: "checkbox", id: "rated", name: "rated" });
   const message = h("p", { class: "status", id: "lobby-error" });
   const result = h("div", { id: "result" });
 
@@ -84,6 +85,7 @@ async function main() {
     h("fieldset", {}, h("legend", {}, "Seats"), seats),
     h("label", {}, h("span", {}, "A seat left idle goes to"), standIn),
     h("label", {}, h("span", {}, "Turn clock (a bot moves when it runs out)"), clock),
+    h("label", {}, h("span", {}, "Rated (the result counts on the game's leaderboard)"), rated),
     h("button", { type: "submit", id: "create" }, "Create the room"),
     message,
   );
@@ -101,7 +103,7 @@ async function main() {
       s.value === "human" ? { kind: "human", stand_in: standIn.value } : { kind: "bot", agent: s.value.slice(4) },
     );
     try {
-      const created = await api("POST", "/api/rooms", { game: gameSelect.value, players: seatSpecs.length, options: opts, seats: seatSpecs, clock: clock.value });
+      const created = await api("POST", "/api/rooms", { game: gameSelect.value, players: seatSpecs.length, options: opts, seats: seatSpecs, clock: clock.value, rated: rated.checked });
       const info = await api("GET", `/api/rooms/${created.room}?token=${encodeURIComponent(created.creator_token)}`);
       clear(result).append(linksPanel(info.room, created.links));
     } catch (error) {

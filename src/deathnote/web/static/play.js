@@ -1,7 +1,7 @@
 // The play page: one WebSocket, this seat's view only; reconnects when the link drops.
 import { h, api, tokenFromUrl, roomIdFromUrl, deadEnd } from "./dom.js";
 import { paint, boardFor } from "./screen.js";
-import { tableBar, rememberRoom } from "./table.js";
+import { tableBar, rememberRoom, playerKey } from "./table.js";
 import { chatPanel } from "./chat.js";
 
 const root = document.getElementById("app");
@@ -17,7 +17,7 @@ let overSince = null;
 let lastError = null;
 const REMATCH_GUARD_MS = 1000; // a tap meant for the last choice must not start a rematch
 const MAX_ATTEMPTS = 30;
-const bar = tableBar({ onName: (name) => send({ type: "name", name }), onTakeBack: () => send({ type: "take_back" }) });
+const bar = tableBar({ onName: (name) => send({ type: "name", name, key: playerKey() }), onTakeBack: () => send({ type: "take_back" }) });
 let remembered = false;
 let chat = null;
 let chatWaiting = []; // chat that arrived before the first view said who we are

@@ -5,6 +5,7 @@ import { h, clear } from "./dom.js";
 const ROOMS_KEY = "deathnote.rooms";
 const NICK_KEY = "deathnote.nick";
 const SOUND_KEY = "deathnote.sound";
+const PLAYER_KEY = "deathnote.player";
 const MAX_ROOMS = 50;
 
 function readJson(key, fallback) {
@@ -38,6 +39,21 @@ export function forgetRoom(link) {
   } catch {
     /* nothing kept */
   }
+}
+
+// This browser's player key (ratings): made once, kept in localStorage, sent with the name.
+export function playerKey() {
+  let key = readJson(PLAYER_KEY, null);
+  if (typeof key !== "string" || !/^[A-Za-z0-9_-]{16,128}$/.test(key)) {
+    const bytes = crypto.getRandomValues(new Uint8Array(24));
+    key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    try {
+      localStorage.setItem(PLAYER_KEY, JSON.stringify(key));
+    } catch {
+      /* not kept: a new key next time */
+    }
+  }
+  return key;
 }
 
 // A bar above the game: the nickname form (seats only) and the sound switch.
@@ -80,6 +96,7 @@ export function tableBar({ onName, onTakeBack }) {
   let lastDeciding = false;
   const clocks = h("div", { id: "clock-slot" });
   const takeBack = h("div", { id: "take-back-slot" });
+  const rated = h("span", { id: "rated-slot" });
   const sound = h("input", { type: "checkbox", id: "sound" });
   sound.checked = readJson(SOUND_KEY, false) === true;
   sound.addEventListener("change", () => {
@@ -126,9 +143,13 @@ export function tableBar({ onName, onTakeBack }) {
         if (isSeat) {
           bar.append(nick ? h("p", { id: "nick-shown" }, "You play as ", h("strong", {}, nick)) : null, nickForm(nick));
         }
-        bar.append(soundLabel, takeBack, clocks);
+        bar.append(soundLabel, rated, takeBack, clocks);
       }
       clear(clocks).append(clockLine(message.room, isSeat ? message.seat : null) || "");
+      clear(rated);
+      if (message.room.rated) {
+        rated.append(h("span", { class: "tag" }, "Rated game "), h("a", { href: `/leaderboard/${encodeURIComponent(message.room.game)}`, id: "leaderboard-link" }, "leaderboard"));
+      }
       clear(takeBack);
       if (seat && seat.kind === "bot" && seat.taken_over && !message.view.outcome) {
         takeBack.append(
