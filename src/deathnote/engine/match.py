@@ -105,6 +105,7 @@ class Match:
         options: dict[str, Any],
         content: Any,
         content_path: str | None,
+        rng: random.Random | None = None,
     ) -> None:
         self.game = game
         self.players = players
@@ -112,7 +113,9 @@ class Match:
         self.options = options
         self.content = content
         self.content_path = content_path
-        self.rng = random.Random(seed)
+        # ``rng``: another generator for the same seed's match (research adapters pass a
+        # ``engine.rng.Scripted`` one to make the draws explicit chance outcomes).
+        self.rng = random.Random(seed) if rng is None else rng
         self.state, setup_events = game.setup(players, options, content, self.rng)
         self._outcome = game.outcome(self.state)
         self.actions: list[tuple[Seat, Action]] = []

@@ -32,14 +32,15 @@ REASONS = ("card", "regional", "quiet")
 ROWS = 4  # tracker rows in Chapter 2 (Ryuk and Intel alike)
 
 
-def _tables(chapter: int) -> content.Tables:
-    return content.tables(content.load(None, chapter), chapter)
+def _tables(chapter: int, variant: str = "standard") -> content.Tables:
+    return content.tables(content.load(None, chapter, variant), chapter, variant)
 
 
 @cache
-def action_table(chapter: int) -> TableSpace:
-    """Every action of a chapter, in a fixed order (the table in CONF-NUM-01)."""
-    t = _tables(chapter)
+def action_table(chapter: int, variant: str = "standard") -> TableSpace:
+    """Every action of a chapter (and variant), in a fixed order (the table in
+    CONF-NUM-01)."""
+    t = _tables(chapter, variant)
     actions: list[Action] = [*DAY_ACTIONS, *t.name_actions, *CHASE_ACTIONS, *SWITCH_ACTIONS]
     actions += DICE_ACTIONS
     actions += [Action.make("apple", row=i) for i in range(ROWS)]
@@ -53,8 +54,8 @@ def action_table(chapter: int) -> TableSpace:
 
 
 @cache
-def _layout(chapter: int) -> tuple[int, int, int]:
-    t = _tables(chapter)
+def _layout(chapter: int, variant: str = "standard") -> tuple[int, int, int]:
+    t = _tables(chapter, variant)
     c, s = len(t.numbers), len(t.letters)
     size = (
         4  # viewer: kira, l, spectator, omniscient
@@ -79,16 +80,18 @@ def _l_size(s: int) -> int:
     return 1 + s * (2 + len(REASONS)) + s + 1 + 3 * ROWS + 1
 
 
-def shape(chapter: int) -> tuple[int]:
-    """The tensor's shape for a chapter."""
-    return (_layout(chapter)[0],)
+def shape(chapter: int, variant: str = "standard") -> tuple[int]:
+    """The tensor's shape for a chapter (and variant)."""
+    return (_layout(chapter, variant)[0],)
 
 
-def tensor(view: dict[str, Any], viewer: Any, chapter: int) -> np.ndarray:
+def tensor(
+    view: dict[str, Any], viewer: Any, chapter: int, variant: str = "standard"
+) -> np.ndarray:
     """The observation of one viewer, built from that viewer's own view only."""
-    size, c, s = _layout(chapter)
+    size, c, s = _layout(chapter, variant)
     out = np.zeros(size, dtype=np.float32)
-    t = _tables(chapter)
+    t = _tables(chapter, variant)
     at = 0
     who = {0: 0, 1: 1, "spectator": 2, "omniscient": 3}[viewer]
     out[at + who] = 1.0
