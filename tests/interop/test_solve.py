@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
 import numpy as np
 import pytest
 from open_spiel.python.algorithms import exploitability
@@ -42,3 +45,35 @@ def test_bots_become_policies_over_information_sets(tiny: tuple[solve.Tree, obje
     heuristic = solve.agent_policy(tree, efg, "heuristic", samples=2)
     value = exploitability.exploitability(efg, heuristic)
     assert 0.0 < value <= 2.0
+
+
+def test_a_bot_answers_alike_in_every_match_of_an_information_set(
+    tiny: tuple[solve.Tree, object],
+) -> None:
+    tree, _efg = tiny
+    from deathnote.agents import make_agent, observe
+
+    shared = [i for i in tree.infosets if i.other is not None and len(i.actions) > 1]
+    assert len(shared) > 100
+    for info in shared[:: max(1, len(shared) // 60)]:
+        assert info.other is not None
+        for seed in range(3):
+            answers = []
+            for match in (info.match, info.other):
+                bot = make_agent("confrontation", "heuristic", info.seat)
+                answers.append(bot.choose(observe(match, info.seat, random.Random(seed))))
+            assert answers[0] == answers[1]
+
+
+def test_the_command_prints_the_curve_and_draws_it(tmp_path: Path, capsys) -> None:
+    picture = tmp_path / "curve.png"
+    assert (
+        solve.main(
+            ["--iterations", "3", "--every", "2", "--agents", "random", "--plot", str(picture)]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "4858 nodes" in out and "1706 information sets" in out
+    assert "      2  " in out and "random" in out
+    assert picture.read_bytes()[:4] == b"\x89PNG"

@@ -7,7 +7,10 @@ Agents are ``player_0`` .. ``player_{n-1}`` (seat order). Each agent observes a 
 see) and ``action_mask`` is ``Match.legal_mask(seat)`` (int8 over the game's stable action
 numbers, all zeros when the seat is not asked). The action space is
 ``Discrete(number of distinct actions)``; an action that is not legal now raises
-``IllegalAction`` and changes nothing (mask your policy). Rewards come once, when the game
+``IllegalAction`` and changes nothing (mask your policy), or with ``illegal="lose"`` ends
+the episode as PettingZoo's classic games do (their ``TerminateIllegalWrapper``): the agent
+that played it gets -1, every other 0, all are terminated, its info says
+``illegal_action``, and the match is left as it was. Rewards come once, when the game
 ends: +1 for each winning seat, -1 for the others, 0 for everyone when nobody wins. Every
 agent is then terminated and its last observation is its own view of the final position,
 never the omniscient one. ``max_steps`` truncates every agent after that many actions
@@ -56,6 +59,8 @@ from deathnote.interop.common import (
 )
 
 AgentID = str
+#: what an illegal action does: raise IllegalAction, or lose the episode
+ILLEGAL = ("raise", "lose")
 
 
 def agent_name(seat: Seat) -> AgentID:
@@ -75,8 +80,12 @@ class _Table:
         max_steps: int | None,
         render_mode: str | None,
         render_viewer: Viewer,
+        illegal: str = "raise",
     ) -> None:
         game = get_game(game_id)
+        if illegal not in ILLEGAL:
+            raise ValueError(f"illegal must be one of {ILLEGAL}, not {illegal!r}")
+        self.illegal = illegal
         self.game_id = game_id
         self.players = game.min_players if players is None else players
         self.options = options
@@ -225,11 +234,12 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
         render_mode: str | None = None,
         render_viewer: Viewer = SPECTATOR,
         content: str | None = None,
+        illegal: str = "raise",
         **options: Any,
     ) -> None:
         super().__init__()
         self.table = _Table(
-            game_id, players, options, content, max_steps, render_mode, render_viewer
+            game_id, players, options, content, max_steps, render_mode, render_viewer, illegal
         )
         self.metadata = {**type(self).metadata, "name": f"deathnote_{game_id}_v0"}
         self.render_mode = render_mode
@@ -275,7 +285,13 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
         seat = table.seat_of[agent]
         if action is None:
             raise IllegalAction(f"{agent} must act: None is only for agents that are done")
-        chosen = table.action(seat, action)
+        try:
+            chosen = table.action(seat, action)
+        except IllegalAction:
+            if table.illegal != "lose":
+                raise
+            self._lose(agent)
+            return
         self._cumulative_rewards[agent] = 0.0
         match = table.match
         match.submit(seat, chosen)
@@ -294,6 +310,17 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
         else:
             # Rewards are all 0 until the end (set so at reset): nothing to accumulate.
             self.agent_selection = agent_name(min(match.pending()))
+
+    def _lose(self, agent: AgentID) -> None:
+        """``illegal="lose"``: the agent gets -1, the others 0, and every agent is done."""
+        self._cumulative_rewards[agent] = 0.0
+        for name in self.agents:
+            self.rewards[name] = -1.0 if name == agent else 0.0
+            self.terminations[name] = True
+        self.infos[agent] = {"illegal_action": True}
+        seat = self.table.seat_of[agent]
+        self.agent_selection = agent_name((seat + 1) % self.table.players)
+        self._accumulate_rewards()
 
     def render(self) -> str | None:
         """The render viewer's view as text (default: the spectator's)."""
@@ -320,10 +347,11 @@ class DeathNoteParallelEnv(_OnTable, ParallelEnv[AgentID, Observation, int]):
         render_mode: str | None = None,
         render_viewer: Viewer = SPECTATOR,
         content: str | None = None,
+        illegal: str = "raise",
         **options: Any,
     ) -> None:
         self.table = _Table(
-            game_id, players, options, content, max_steps, render_mode, render_viewer
+            game_id, players, options, content, max_steps, render_mode, render_viewer, illegal
         )
         self.metadata = {**type(self).metadata, "name": f"deathnote_{game_id}_v0"}
         self.render_mode = render_mode
@@ -369,7 +397,12 @@ class DeathNoteParallelEnv(_OnTable, ParallelEnv[AgentID, Observation, int]):
             name = agent_name(seat)
             if name not in actions or actions[name] is None:
                 raise IllegalAction(f"{name} is asked to decide and needs an action")
-            chosen.append((seat, table.action(seat, actions[name])))
+            try:
+                chosen.append((seat, table.action(seat, actions[name])))
+            except IllegalAction:
+                if table.illegal != "lose":
+                    raise
+                return self._lose(name)
         for seat, action in chosen:
             if match.outcome() is not None or seat not in match.pending():
                 continue
@@ -389,6 +422,24 @@ class DeathNoteParallelEnv(_OnTable, ParallelEnv[AgentID, Observation, int]):
             self.agents = []
         return observations, reward, terminations, truncations, infos
 
+    def _lose(
+        self, agent: AgentID
+    ) -> tuple[
+        dict[AgentID, Observation],
+        dict[AgentID, float],
+        dict[AgentID, bool],
+        dict[AgentID, bool],
+        dict[AgentID, dict[str, Any]],
+    ]:
+        """``illegal="lose"``: the agent gets -1, the others 0, and every agent is done."""
+        live = list(self.agents)
+        observations = self._observations()
+        reward = {a: -1.0 if a == agent else 0.0 for a in live}
+        infos: dict[AgentID, dict[str, Any]] = {a: {} for a in live}
+        infos[agent] = {"illegal_action": True}
+        self.agents = []
+        return observations, reward, dict.fromkeys(live, True), dict.fromkeys(live, False), infos
+
     def render(self) -> str | None:
         """The render viewer's view as text (default: the spectator's)."""
         return self.table.render()
@@ -399,7 +450,8 @@ class DeathNoteParallelEnv(_OnTable, ParallelEnv[AgentID, Observation, int]):
 
 def env(game_id: str, players: int | None = None, **kwargs: Any) -> DeathNoteAECEnv:
     """The AEC environment of a game; keyword arguments are the env's settings
-    (``max_steps``, ``render_mode``, ``render_viewer``, ``content``) and game options."""
+    (``max_steps``, ``render_mode``, ``render_viewer``, ``content``, ``illegal``) and game
+    options."""
     return DeathNoteAECEnv(game_id, players, **kwargs)
 
 

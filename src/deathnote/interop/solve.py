@@ -32,7 +32,7 @@ from typing import Any
 import orjson
 import pyspiel
 from open_spiel.python import policy as policy_lib
-from open_spiel.python.algorithms import cfr, exploitability
+from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
 
 from deathnote.agents import make_agent, observe
 from deathnote.engine.actions import Seat
@@ -50,6 +50,8 @@ class InfoSet:
     seat: Seat
     match: Match
     actions: list[int]
+    #: another match of the same set, when there is one (tests: a bot answers alike)
+    other: Match | None = None
 
 
 @dataclass
@@ -106,10 +108,12 @@ def build_tree(
         key = (seat, state.information_state_string(seat))
         actions = state.legal_actions()
         number = index.get(key)
+        assert isinstance(state, DeathNoteSpielState)
         if number is None:
             number = index[key] = len(tree.infosets)
-            assert isinstance(state, DeathNoteSpielState)
             tree.infosets.append(InfoSet(seat, state.match, list(actions)))
+        elif tree.infosets[number].other is None:
+            tree.infosets[number].other = state.match
         own = per_seat.setdefault(seat, {})
         local = own.setdefault(number, len(own) + 1)
         body = " ".join(f'"a{a}"' for a in actions)
@@ -173,11 +177,16 @@ def agent_policy(
     make: Callable[[str, Seat], Any] | None = None,
 ) -> policy_lib.TabularPolicy:
     """A bot as a policy of the EFG game: at each information set, the share of each of
-    its answers over ``samples`` tries (one try when only one action is legal)."""
+    its answers over ``samples`` tries (one try when only one action is legal). The
+    ``random`` agent is its exact policy (each legal action alike). A sampled policy is
+    a little more exploitable than the bot (the best response also exploits the sampling
+    noise): more ``samples`` lower the measure toward the bot's own."""
     game_id = tree.infosets[0].match.game.id if tree.infosets else TINY[0]
     build = make or (lambda name, seat: make_agent(game_id, name, seat))
     numbers = _infoset_numbers(efg)
     table = policy_lib.TabularPolicy(efg)
+    if agent == "random":
+        return table  # uniform over the legal actions: RandomAgent's own policy
     rng = random.Random(seed)
     for key, number in numbers.items():
         info = tree.infosets[number]
@@ -242,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--every", type=int, default=10)
     parser.add_argument("--agents", default="random,heuristic,ismcts")
-    parser.add_argument("--samples", type=int, default=16, help="tries per information set")
+    parser.add_argument("--samples", type=int, default=32, help="tries per information set")
     parser.add_argument("--plot", default="", help="draw the curve into this PNG file")
     args = parser.parse_args(argv)
     start = time.perf_counter()
@@ -259,8 +268,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  {it:5d}  {value:.6f}  ({100 * value / tree.payoff_range:.3f}% of the range)")
 
     start = time.perf_counter()
-    curve, _solver = cfr_plus_curve(efg, args.iterations, args.every, show)
+    curve, solver = cfr_plus_curve(efg, args.iterations, args.every, show)
     print(f"  ({time.perf_counter() - start:.1f} s)")
+    average = solver.average_policy()
+    value = expected_game_score.policy_value(efg.new_initial_state(), [average, average])
+    print(
+        f"CFR+ average policy's value: Kira {value[0]:+.4f}, L {value[1]:+.4f} "
+        f"(L wins {50 * (1 + value[1]):.1f}% of the games)"
+    )
     print("Exploitability of our bots (as policies over information sets):")
     for name in [a for a in args.agents.split(",") if a]:
         start = time.perf_counter()
