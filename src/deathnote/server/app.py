@@ -272,7 +272,7 @@ def create_app(
             role, _ = room.role_of(body.token)
             if role != CREATOR_ROLE:
                 return error(403, "only the room's creator can hand a seat to a bot")
-            room.hand_to_bot(seat, body.agent or _default_agent(room))
+            room.hand_to_bot(seat, body.agent)
         except IllegalAction as exc:
             return error(403 if isinstance(exc, WrongLink) else 409, str(exc))
         return JSONResponse({"room": room.public_info()})
@@ -404,11 +404,6 @@ def create_app(
                 await ws.close()
 
     return app
-
-
-def _default_agent(room: Room) -> str:
-    names = agent_names(room.match.game.id)
-    return "heuristic" if "heuristic" in names else "random"
 
 
 def _parse_viewer(text: str, players: int) -> Viewer:
