@@ -174,7 +174,9 @@ class Match:
         the content is shared (it is never changed), not loaded and checked again."""
         if not isinstance(seed, int):
             raise OptionsError(f"the seed must be an integer, not {seed!r}")
-        return Match(self.game, self.players, seed, self.options, self.content, self.content_path)
+        twin = Match(self.game, self.players, seed, self.options, self.content, self.content_path)
+        twin._space = self._space  # the same game, players and options: the same numbers
+        return twin
 
     @classmethod
     def replay(cls, record: Mapping[str, Any]) -> Match:

@@ -116,9 +116,14 @@ class _Table:
         self.state_space = spaces.Box(0.0, np.inf, shape, np.float32)
         self._seeder: random.Random | None = None
         self.steps = 0
-        # The legal actions of one seat by number, for the position they were listed in.
+        # The legal actions of one seat by number, for the position they were listed in,
+        # and its mask.
         self._legal_key: tuple[int, Seat] | None = None
         self._legal_ids: dict[int, Action] = {}
+        self._mask = np.zeros(size, np.int8)
+        # Games hand back the same tuple for a recurring choice (e.g. "A or B"): its
+        # numbers and mask are made once (keyed by the tuple's id, the tuple kept alive).
+        self._by_tuple: dict[int, tuple[tuple[Action, ...], dict[int, Action], np.ndarray]] = {}
 
     def new_match(self, seed: int | None) -> Match:
         """A fresh match: seeded with ``seed``, else with the next seed of the last one."""
@@ -129,9 +134,8 @@ class _Table:
             if self._seeder is None:
                 self._seeder = random.Random()
             match_seed = self._seeder.getrandbits(62)
-        self.match = Match.create(
-            self.game_id, self.players, match_seed, self.options, self.content
-        )
+        # The options and content were checked for the first match: the same, reseeded.
+        self.match = self.match.with_seed(match_seed)
         self.steps = 0
         self._legal_key = None
         return self.match
@@ -141,20 +145,28 @@ class _Table:
         match = self.match
         key = (len(match.actions), seat)
         if key != self._legal_key:
-            space_id = match.action_space.id
-            self._legal_ids = {space_id(a): a for a in match.legal(seat)}
+            legal = match.legal(seat)
+            hit = self._by_tuple.get(id(legal)) if type(legal) is tuple else None
+            if hit is not None and hit[0] is legal:
+                self._legal_ids, self._mask = hit[1], hit[2]
+            else:
+                space_id = match.action_space.id
+                ids = {space_id(a): a for a in legal}
+                mask = np.zeros(match.action_space.size, np.int8)
+                mask[list(ids)] = 1  # the same as Match.legal_mask, numbers kept
+                self._legal_ids, self._mask = ids, mask
+                if type(legal) is tuple and len(self._by_tuple) < 4096:
+                    self._by_tuple[id(legal)] = (legal, ids, mask)
             self._legal_key = key
         return self._legal_ids
 
     def observe(self, seat: Seat) -> Observation:
         """One seat's own observation and mask (fresh arrays every call)."""
-        match = self.match
-        mask = np.zeros(match.action_space.size, np.int8)
-        mask[list(self.legal_ids(seat))] = 1  # the same as Match.legal_mask, numbers kept
-        return {
-            "observation": match.observation_tensor(seat).astype(np.float32, copy=True),
-            "action_mask": mask,
-        }
+        self.legal_ids(seat)
+        tensor = self.match.observation_tensor(seat)
+        if tensor.dtype != np.float32:
+            tensor = tensor.astype(np.float32)
+        return {"observation": tensor.copy(), "action_mask": self._mask.copy()}
 
     def action(self, seat: Seat, action: Any) -> Action:
         """The legal Action for an action number of this seat, or IllegalAction."""

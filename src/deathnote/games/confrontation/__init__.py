@@ -122,6 +122,9 @@ class Confrontation(Game):
         """The viewer's observation, built from that viewer's view alone."""
         from deathnote.games.confrontation import numbers
 
+        fast = numbers.state_tensor(state, viewer)
+        if fast is not None:
+            return fast
         t = state.tables
         return numbers.tensor(build_view(state, viewer), viewer, t.chapter, t.variant)
 
