@@ -60,6 +60,14 @@ def serve(
             "besides this server's own; repeat for several."
         ),
     ] = None,
+    bot_workers: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            help="Worker processes the search bots think in (default: one per core but "
+            "one; 0: in threads of the server, which slows everyone else's rooms).",
+        ),
+    ] = None,
     debug_memory: Annotated[
         bool, typer.Option(hidden=True, help="Trace memory and expose /api/debug/memory.")
     ] = False,
@@ -88,6 +96,7 @@ def serve(
             idle_seconds=idle_seconds,
             debug_memory=debug_memory,
             limits=limits,
+            bot_workers=bot_workers,
         )
     except DeathNoteError as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -117,6 +126,9 @@ def loadtest(
         int, typer.Option(help="Rooms of bots alone kept playing meanwhile (not measured).")
     ] = 0,
     bot_level: Annotated[str, typer.Option(help="The bots of those rooms.")] = "ismcts-hard",
+    bot_workers: Annotated[
+        int | None, typer.Option(help="The server's --bot-workers (0: bots in its threads).")
+    ] = None,
 ) -> None:
     """Start a server on 127.0.0.1 and drive N rooms with scripted clients; print figures."""
     import asyncio
@@ -124,7 +136,7 @@ def loadtest(
     from deathnote.server.loadtest import run_loadtest
 
     result = asyncio.run(
-        run_loadtest(rooms, actions, seconds, game, db, port, bot_rooms, bot_level)
+        run_loadtest(rooms, actions, seconds, game, db, port, bot_rooms, bot_level, bot_workers)
     )
     for line in result.lines():
         typer.echo(line)

@@ -146,11 +146,18 @@ def create_app(
     idle_seconds: float = 60.0,
     debug_memory: bool = False,
     limits: Limits | None = None,
+    bot_workers: int | None = None,
 ) -> FastAPI:
     """The app, storing rooms in ``db`` (a SQLite path or a database URL)."""
     limits = limits or Limits()
     storage = Storage(db)
-    manager = RoomManager(storage, bot_delay=bot_delay, idle_seconds=idle_seconds, limits=limits)
+    manager = RoomManager(
+        storage,
+        bot_delay=bot_delay,
+        idle_seconds=idle_seconds,
+        limits=limits,
+        bot_workers=bot_workers,
+    )
     room_rate = limits.room_rate_item()
     room_limiter = MovingWindowRateLimiter(MemoryStorage())
 

@@ -250,6 +250,7 @@ async def run_loadtest(
     port: int,
     bot_rooms: int = 0,
     bot_level: str = "ismcts-hard",
+    bot_workers: int | None = None,
 ) -> Figures:
     """Start a server, drive ``rooms`` rooms for ``actions`` actions each or ``seconds``
     (and keep ``bot_rooms`` rooms of ``bot_level`` bots playing meanwhile)."""
@@ -277,6 +278,7 @@ async def run_loadtest(
                 "--max-live-rooms",
                 "1000000",
                 "--debug-memory",
+                *(["--bot-workers", str(bot_workers)] if bot_workers is not None else []),
             ],
             stdout=subprocess.DEVNULL,
         )

@@ -32,6 +32,7 @@ from deathnote.engine.match import RECORD_FORMAT, RECORD_FORMATS, Match, Timelin
 from deathnote.engine.play import Table
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
+from deathnote.server.botpool import BotPool, searches
 from deathnote.server.config import Limits
 from deathnote.server.storage import Storage, StoredRoom
 
@@ -372,10 +373,17 @@ class Room:
                 return
             agent = self.bots[seat]
             step = len(self.match.actions)
-            # The bot thinks in a worker thread, so a slow bot never holds up the loop. It
-            # gets what it would see now, taken here: the match may move on meanwhile.
-            seen = snapshot(self.match, seat, table.rng(seat))
-            action = await asyncio.to_thread(agent.choose, seen)
+            name = str(self.stored.seats[seat].get("agent") or "")
+            if searches(name) and self.manager.bot_pool.workers:
+                # A search bot thinks in a worker process (botpool.py says why), from the
+                # room's record as it is now.
+                rng = table.rng(seat)
+                action = await self.manager.bot_pool.choose(self.id, self.match, seat, name, rng)
+            else:
+                # A cheap bot answers in a worker thread, so it never holds up the loop. It
+                # gets what it would see now, taken here: the match may move on meanwhile.
+                seen = snapshot(self.match, seat, table.rng(seat))
+                action = await asyncio.to_thread(agent.choose, seen)
             if (
                 len(self.match.actions) != step
                 or self.bots.get(seat) is not agent
@@ -510,8 +518,11 @@ class RoomManager:
         idle_seconds: float = 60.0,
         log: Callable[[str], None] = print,
         limits: Limits | None = None,
+        bot_workers: int | None = None,
     ) -> None:
         self.storage = storage
+        #: Worker processes for the search bots (started on their first move).
+        self.bot_pool = BotPool(bot_workers)
         self.bot_delay = bot_delay
         self.idle_seconds = idle_seconds
         self.log = log
@@ -810,3 +821,4 @@ class RoomManager:
         """Stop every room's bots."""
         for room in list(self.rooms.values()):
             await room.stop()
+        self.bot_pool.close()
