@@ -301,7 +301,8 @@ def create_app(
             room.role_of(token)
         except IllegalAction as exc:
             return error(403, f"the replay needs one of the room's links: {exc}")
-        if room.match.outcome() is None:
+        if room.match.outcome() is None or room.storing:
+            # (While the last action is being stored it may still not count.)
             return error(409, "the replay opens once the game is over")
         total = len(room.match.actions)
         if step < 0 or step > total:
@@ -386,7 +387,9 @@ def create_app(
                 if incoming["type"] == "websocket.disconnect":
                     return
                 text = incoming.get("text")
-                protocol.answer(room, conn, text if text is not None else incoming.get("bytes"))
+                await protocol.answer(
+                    room, conn, text if text is not None else incoming.get("bytes")
+                )
 
         # The reader ends when the client leaves; the writer when a send fails or the
         # client is too slow to keep up. Either way the connection is over.

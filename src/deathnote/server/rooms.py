@@ -113,6 +113,10 @@ class Room:
         self.pending_step: dict[Seat, int] = {}
         self._bot_task: asyncio.Task[None] | None = None
         self._timeline: Timeline | None = None
+        #: One action at a time: checked, stored, then told.
+        self._submitting = asyncio.Lock()
+        #: An action is applied but not yet committed (no view may show it).
+        self.storing = False
         for seat, info in enumerate(stored.seats):
             if info["kind"] == BOT:
                 self.bots[seat] = make_agent(match.game.id, info["agent"], seat)
@@ -276,47 +280,61 @@ class Room:
             conn.wake.clear()
             while conn.queue:
                 await conn.send(conn.queue.popleft())
-            if conn.stale and not conn.closed:
+            # No view while an action is being stored: it may not count yet. Its commit
+            # marks every connection stale again.
+            if conn.stale and not conn.closed and not self.storing:
                 conn.stale = False
                 await conn.send(self.message_for(conn))
 
     # -- play ---------------------------------------------------------------------------
-    def submit(self, seat: Seat, action: Action | dict[str, Any]) -> None:
-        """Check, store, then tell: raises IllegalAction and changes nothing when rejected."""
-        if not isinstance(action, Action):
-            action = parse_action(action)
-        if 0 <= seat < self.match.players:
-            # Keep the legal action's label (for the replay page). Equality is type-strict
-            # (engine.actions): true is not 1, and the Match says which field is wrong.
-            for legal in self.match.legal(seat):
-                if legal == action:
-                    action = legal
-                    break
-        self.match.submit(seat, action)
-        step = len(self.match.actions) - 1
-        _seat, accepted = self.match.actions[-1]
-        finished = self.match.outcome() is not None
-        try:
-            self.manager.storage.append_action(
-                self.id, step, seat, accepted.to_json(), finished=finished
-            )
-        except Exception as exc:
-            # Not stored means not accepted: go back to the stored record.
-            self.match.rewind(step)
-            self.manager.log(f"room {self.id}: storing step {step} failed: {exc!r}")
-            raise IllegalAction(
-                "your action could not be stored, so it did not count; try again"
-            ) from exc
-        if finished:
-            self.stored.finished = True
-        # The seat that acted ended its own decision; a new one starts now.
-        self.pending_since.pop(seat, None)
-        self.pending_step.pop(seat, None)
-        self._note_pending()
-        self.broadcast()
-        self.kick_bots()
+    async def submit(self, seat: Seat, action: Action | dict[str, Any]) -> int:
+        """Check, store, then tell: raises IllegalAction and changes nothing when rejected.
 
-    def act(
+        The room takes one action at a time, in arrival order. The action is stored off
+        the event loop (with the actions of other rooms arriving meanwhile, in one
+        commit); until it is committed no view is built and nobody hears of it. Returns
+        its step.
+        """
+        async with self._submitting:
+            if not isinstance(action, Action):
+                action = parse_action(action)
+            if 0 <= seat < self.match.players:
+                # Keep the legal action's label (for the replay page). Equality is
+                # type-strict (engine.actions): true is not 1, and the Match says which
+                # field is wrong.
+                for legal in self.match.legal(seat):
+                    if legal == action:
+                        action = legal
+                        break
+            self.match.submit(seat, action)
+            step = len(self.match.actions) - 1
+            _seat, accepted = self.match.actions[-1]
+            finished = self.match.outcome() is not None
+            self.storing = True
+            try:
+                await self.manager.storage.store_action(
+                    self.id, step, seat, accepted.to_json(), finished=finished
+                )
+            except Exception as exc:
+                # Not stored means not accepted: go back to the stored record.
+                self.match.rewind(step)
+                self.manager.log(f"room {self.id}: storing step {step} failed: {exc!r}")
+                raise IllegalAction(
+                    "your action could not be stored, so it did not count; try again"
+                ) from exc
+            finally:
+                self.storing = False
+            if finished:
+                self.stored.finished = True
+            # The seat that acted ended its own decision; a new one starts now.
+            self.pending_since.pop(seat, None)
+            self.pending_step.pop(seat, None)
+            self._note_pending()
+            self.broadcast()
+            self.kick_bots()
+            return step
+
+    async def act(
         self,
         conn: Connection,
         action: dict[str, Any],
@@ -338,8 +356,8 @@ class Room:
         if step is not None and (asked_at is None or step < asked_at):
             # A choice made on an older screen than the current question.
             raise IllegalAction("the game moved on before your choice arrived; choose again")
-        self.submit(conn.seat, parse_action(action))
-        conn.push({"type": "accepted", "step": len(self.match.actions) - 1})
+        step = await self.submit(conn.seat, parse_action(action))
+        conn.push({"type": "accepted", "step": step})
 
     def _note_pending(self) -> None:
         pending = self.match.pending()
@@ -382,7 +400,7 @@ class Room:
             ):
                 continue  # someone moved while it thought: look again
             try:
-                self.submit(seat, action)
+                await self.submit(seat, action)
             except DeathNoteError as exc:  # not stored (tried again), or a bot's bug
                 self.manager.log(f"room {self.id}: a bot's action failed: {exc}")
                 failures += 1
