@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from limits import RateLimitItemPerSecond
@@ -45,6 +45,9 @@ MAX_SEED = 2**31  # seeds are stored as 32-bit integers
 MAX_QUEUED = 256  # messages waiting for one connection before it is dropped as too slow
 BOT_RETRIES = 3  # failed bot actions in a row (e.g. storage down) before the bots wait
 REPLAY_EVERY = 16  # steps between the snapshots a replay page starts from
+
+if TYPE_CHECKING:
+    from deathnote.server.cluster import Cluster
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 _CONNECTION_KEYS = itertools.count()
@@ -257,7 +260,7 @@ class Room:
         self.broadcast()
         if self.dormant():
             # Nobody is here and nothing moves: storage has the room, memory need not.
-            self.manager.rooms.pop(self.id, None)
+            self.manager.forget(self.id)
 
     def dormant(self) -> bool:
         """No connection, and nothing will move until someone comes back."""
@@ -319,6 +322,8 @@ class Room:
                 # Not stored means not accepted: go back to the stored record.
                 self.match.rewind(step)
                 self.manager.log(f"room {self.id}: storing step {step} failed: {exc!r}")
+                if self.manager.cluster is not None:
+                    self.manager.cluster.store_failed(self.id)
                 raise IllegalAction(
                     "your action could not be stored, so it did not count; try again"
                 ) from exc
@@ -512,6 +517,14 @@ class RoomManager:
         self._message_rate = RateLimitItemPerSecond(self.limits.messages_per_second)
         # A fixed one-second window: constant cost per message, whatever the rate.
         self._message_limiter = FixedWindowRateLimiter(MemoryStorage())
+        #: With ``--redis``: this process's part of a cluster (``server.cluster``).
+        self.cluster: Cluster | None = None
+
+    def forget(self, room_id: str) -> None:
+        """A room leaves memory (storage keeps it); in a cluster its lease is given back."""
+        self.rooms.pop(room_id, None)
+        if self.cluster is not None:
+            self.cluster.forget(room_id)
 
     # -- limits -------------------------------------------------------------------------
     def allow_message(self, conn: Connection) -> bool:
@@ -535,6 +548,8 @@ class RoomManager:
         """A new room; raises DeathNoteError naming a bad game, option or seat."""
         room = self.build(game_id, players, options, seats, seed, rematch_of)
         self.rooms[room.id] = room
+        if self.cluster is not None:
+            self.cluster.claim_soon(room.id)
         return room
 
     async def create_off_loop(
@@ -551,6 +566,8 @@ class RoomManager:
             room = await asyncio.to_thread(self.build, game_id, players, options, seats, seed)
         finally:
             self.creating -= 1
+        if self.cluster is not None:
+            await self.cluster.claim(room.id)
         self.rooms[room.id] = room
         return room
 
