@@ -268,6 +268,14 @@ def arena_cmd(
     jobs: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
     json_: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
     plot: Annotated[Path | None, typer.Option(help="Save a PNG chart of the table.")] = None,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            help="Replay every deal with this agent in the first agent's seats and report "
+            "the first agent's gain per team, e.g. --agents ismcts,heuristic "
+            "--baseline heuristic."
+        ),
+    ] = None,
     chapter: Chapter = None,
     rules: Rules = None,
     shinigami_eyes: Eyes = False,
@@ -290,7 +298,9 @@ def arena_cmd(
         names = [a.strip() for a in agents.split(",") if a.strip()]
         for name in sorted(set(names)):
             check_agent(game, name, "--agents")
-        spec = ArenaSpec(game, count, tuple(names), opts, content)
+        if baseline is not None:
+            check_agent(game, baseline, "--baseline")
+        spec = ArenaSpec(game, count, tuple(names), opts, content, baseline)
         with games_bar(f"{game} arena", games_) as advance:
             result = arena(spec, games_, seed, jobs, advance)
     except DeathNoteError as exc:
@@ -318,7 +328,7 @@ def arena_table(result: dict[str, Any]) -> Table:
         title=f"{result['game']}: {result['games']} games, seed {result['seed']}",
     )
     for name, row in result["agents"].items():
-        cells = [("all", row), *row["by_side"].items()]
+        cells = [("all", row), *row["by_side"].items(), *row.get("by_team", {}).items()]
         for side, cell in cells:
             if mean:
                 figure = (
@@ -343,6 +353,17 @@ def arena_table(result: dict[str, Any]) -> Table:
         )
     else:
         table.caption = f"errors: {result['errors']}"
+    base = result.get("baseline")
+    if base:
+        unit = "Apples" if base["measure"] == "apples" else "win rate"
+        gains = "; ".join(
+            f"{team} {g['gain']:+.3f} [{g['gain_low']:+.3f}, {g['gain_high']:+.3f}]"
+            + (" clear" if g["clear"] else "")
+            for team, g in base["by_team"].items()
+        )
+        table.caption += (
+            f"\n{base['agent']} instead of {base['instead_of']}, {unit} gain per team: {gains}"
+        )
     return table
 
 

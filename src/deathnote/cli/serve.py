@@ -126,6 +126,10 @@ def loadtest(
         str | None, typer.Option(help="Storage of the server (default: a temporary SQLite).")
     ] = None,
     port: Annotated[int, typer.Option(help="Port of the server on 127.0.0.1 (0: any).")] = 0,
+    bot_rooms: Annotated[
+        int, typer.Option(help="Rooms of bots alone kept playing meanwhile (not measured).")
+    ] = 0,
+    bot_level: Annotated[str, typer.Option(help="The bots of those rooms.")] = "ismcts-hard",
     kill_after: Annotated[
         float | None,
         typer.Option(
@@ -151,6 +155,8 @@ def loadtest(
             game,
             db,
             port,
+            bot_rooms,
+            bot_level,
             kill_after=kill_after,
             server_pythonpath=server_pythonpath,
         )

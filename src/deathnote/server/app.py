@@ -310,7 +310,7 @@ def create_app(
             role, _ = room.role_of(args["token"])
             if role != CREATOR_ROLE:
                 return 403, {"error": "only the room's creator can hand a seat to a bot"}
-            room.hand_to_bot(args["seat"], args["agent"] or _default_agent(room))
+            room.hand_to_bot(args["seat"], args["agent"])
         except IllegalAction as exc:
             return (403 if isinstance(exc, WrongLink) else 409), {"error": str(exc)}
         return 200, {"room": room.public_info()}
@@ -477,11 +477,6 @@ def create_app(
                 await ws.close()
 
     return app
-
-
-def _default_agent(room: Room) -> str:
-    names = agent_names(room.match.game.id)
-    return "heuristic" if "heuristic" in names else "random"
 
 
 def _parse_viewer(text: str, players: int) -> Viewer:

@@ -3,6 +3,10 @@
 Every seat of every room is a scripted client on its own WebSocket that picks a random
 legal action from its view. For each accepted action it measures the time from sending
 it to every seat of the room having received a view that includes it.
+
+Next to them, ``bot_rooms`` rooms may be kept playing with a bot of ``bot_level`` in every
+seat (a finished one is replaced by a new one until the end): the people's latencies with
+and without them show whether thinking bots hold up anyone else's room.
 """
 
 from __future__ import annotations
@@ -47,6 +51,9 @@ class Figures:
     crash: dict[str, Any] | None = None
     #: The failed rooms' errors.
     errors: list[str] = field(default_factory=list)
+    bot_rooms: int = 0
+    bot_level: str = ""
+    bot_games: int = 0
 
     def percentile(self, q: float) -> float:
         """The q-quantile of the latencies in milliseconds (0 when there are none)."""
@@ -62,7 +69,16 @@ class Figures:
             "traced_bytes", 0
         )
         per = max(1, self.rooms_in_memory)
+        bots = (
+            [
+                f"next to {self.bot_rooms} rooms of {self.bot_level} bots in every seat "
+                f"({self.bot_games} of their games finished)"
+            ]
+            if self.bot_rooms
+            else []
+        )
         return [
+            *bots,
             f"rooms: {self.rooms} concurrent ({self.games_finished} games finished, "
             f"{self.failed_rooms} rooms failed)",
             f"accepted actions: {self.accepted} in {self.seconds:.1f} s = "
@@ -318,6 +334,35 @@ def _stop(server: subprocess.Popen[bytes]) -> None:
         server.wait(10)
 
 
+class BotRooms:
+    """Rooms played by bots alone, kept at ``count`` until ``stop`` is set."""
+
+    def __init__(self, base: str, game: str, count: int, level: str) -> None:
+        self.base, self.game, self.count, self.level = base, game, count, level
+        self.played = 0  # bot rooms finished
+        self.stop = asyncio.Event()
+
+    async def _new(self) -> tuple[str, str]:
+        players = await asyncio.to_thread(_get, f"{self.base}/api/games")
+        spec = next(g for g in players if g["id"] == self.game)
+        seats = [{"kind": "bot", "agent": self.level}] * spec["min_players"]
+        body = {"game": self.game, "players": spec["min_players"], "seats": seats}
+        created = await asyncio.to_thread(_post, f"{self.base}/api/rooms", body)
+        return created["room"], created["creator_token"]
+
+    async def run(self) -> None:
+        """Make the rooms, then replace each finished one (polled every half second)."""
+        live = [await self._new() for _ in range(self.count)]
+        while not self.stop.is_set():
+            for i, (room, token) in enumerate(live):
+                info = await asyncio.to_thread(_get, f"{self.base}/api/rooms/{room}?token={token}")
+                if info["room"]["finished"]:
+                    self.played += 1
+                    live[i] = await self._new()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stop.wait(), 0.5)
+
+
 async def run_loadtest(
     rooms: int,
     actions: int,
@@ -325,10 +370,13 @@ async def run_loadtest(
     game: str,
     db: str | None,
     port: int,
+    bot_rooms: int = 0,
+    bot_level: str = "ismcts-hard",
     kill_after: float | None = None,
     server_pythonpath: str | None = None,
 ) -> Figures:
-    """Start a server, drive ``rooms`` rooms for ``actions`` actions each or ``seconds``.
+    """Start a server, drive ``rooms`` rooms for ``actions`` actions each or ``seconds``
+    (and keep ``bot_rooms`` rooms of ``bot_level`` bots playing meanwhile).
 
     ``kill_after``: that many seconds into the play, kill -9 the server and start it again
     on the same port and database; the seats reconnect and play on. At the end every
@@ -344,6 +392,8 @@ async def run_loadtest(
         try:
             await _wait_ready(base, server)
             before = await asyncio.to_thread(_get, f"{base}/api/debug/memory")
+            bots = BotRooms(base, game, bot_rooms, bot_level)
+            bot_task = asyncio.create_task(bots.run()) if bot_rooms else None
             go = asyncio.Event()
             deadline = time.monotonic() + seconds
             drivers = [
@@ -385,6 +435,10 @@ async def run_loadtest(
                 elif task.exception() is not None:
                     failed += 1
                     errors.append(repr(task.exception()))
+            if bot_task is not None:
+                bots.stop.set()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(bot_task, 30)
         finally:
             _stop(server)
         if kill_after is not None:
@@ -417,6 +471,9 @@ async def run_loadtest(
         server_cpu=cpu,
         crash=crash,
         errors=errors,
+        bot_rooms=bot_rooms,
+        bot_level=bot_level,
+        bot_games=bots.played,
     )
     return figures
 

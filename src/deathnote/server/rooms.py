@@ -192,6 +192,7 @@ class Room:
                     "name": names[seat],
                     "kind": info["kind"],
                     "agent": info.get("agent"),
+                    "stand_in": info.get("stand_in") if info["kind"] == HUMAN else None,
                     "connected": info["kind"] == BOT or self.connected(seat),
                     "idle": round(now - since, 1) if since is not None else None,
                 }
@@ -416,10 +417,22 @@ class Room:
             failures = 0
             await asyncio.sleep(self.manager.bot_delay)
 
-    def hand_to_bot(self, seat: Seat, agent: str) -> None:
-        """The creator gives an idle or absent person's seat to a bot."""
+    def stand_in(self, seat: Seat) -> str:
+        """The bot that takes this person's seat over: the level the creator chose for the
+        room's idle seats, else the game's heuristic."""
+        info = self.stored.seats[seat] if 0 <= seat < len(self.stored.seats) else {}
+        chosen = info.get("stand_in")
+        if isinstance(chosen, str) and chosen in agent_names(self.match.game.id):
+            return chosen
+        return default_bot(self.match.game.id)
+
+    def hand_to_bot(self, seat: Seat, agent: str | None = None) -> None:
+        """The creator gives an idle or absent person's seat to a bot (by default, the
+        seat's stand-in level)."""
         if not 0 <= seat < self.match.players:
             raise IllegalAction(f"there is no seat {seat} in this room")
+        if agent is None:
+            agent = self.stand_in(seat)
         info = self.stored.seats[seat]
         if self.match.outcome() is not None:
             raise IllegalAction("the game is over")
@@ -473,24 +486,40 @@ def parse_action(data: Any) -> Action:
         raise IllegalAction("malformed action: a field name is not allowed") from None
 
 
+def default_bot(game_id: str) -> str:
+    """The bot a seat gets when nobody chose one: the game's heuristic (easy)."""
+    return "heuristic" if "heuristic" in agent_names(game_id) else "random"
+
+
 def seat_specs(game_id: str, players: int, seats: Any) -> list[dict[str, Any]]:
-    """Validate the seat kinds of a new room: ``[{"kind": "human"} | {"kind": "bot", "agent"}]``."""
+    """Validate the seat kinds of a new room: ``[{"kind": "human", "stand_in"?} | {"kind":
+    "bot", "agent"}]``. A person's seat may name its ``stand_in``: the bot that takes the
+    seat over if it is handed to a bot (the room's level for idle seats)."""
     if seats is None:
         seats = [{"kind": HUMAN}] * players
     if not isinstance(seats, list) or len(seats) != players:
         raise OptionsError(f"give exactly {players} seats, one per player")
     known = agent_names(game_id)
+
+    def bot(index: int, name: Any) -> str:
+        if name is None:
+            return default_bot(game_id)
+        if not isinstance(name, str) or name not in known:
+            shown = name[:40] if isinstance(name, str) else name
+            raise OptionsError(
+                f"seat {index + 1}: unknown bot {shown!r}; choose from {', '.join(known)}"
+            )
+        return name
+
     out: list[dict[str, Any]] = []
     for index, spec in enumerate(seats):
         if not isinstance(spec, dict) or spec.get("kind") not in (HUMAN, BOT):
             raise OptionsError(f"seat {index + 1}: kind must be 'human' or 'bot'")
         if spec["kind"] == HUMAN:
-            out.append({"kind": HUMAN, "agent": None, "token": new_token()})
+            stand_in = bot(index, spec.get("stand_in"))
+            out.append({"kind": HUMAN, "agent": None, "token": new_token(), "stand_in": stand_in})
             continue
-        agent = spec.get("agent") or ("heuristic" if "heuristic" in known else "random")
-        if agent not in known:
-            raise OptionsError(f"seat {index + 1}: unknown bot {agent!r}; choose from {known}")
-        out.append({"kind": BOT, "agent": agent, "token": None})
+        out.append({"kind": BOT, "agent": bot(index, spec.get("agent")), "token": None})
     return out
 
 
@@ -795,7 +824,9 @@ class RoomManager:
         if self.full():
             raise IllegalAction("the server holds as many rooms as it may; try the rematch later")
         seats = [
-            {"kind": s["kind"], "agent": s.get("agent")} if s["kind"] == BOT else {"kind": HUMAN}
+            {"kind": s["kind"], "agent": s.get("agent")}
+            if s["kind"] == BOT
+            else {"kind": HUMAN, "stand_in": s.get("stand_in")}
             for s in room.stored.seats
         ]
         new = self.create(

@@ -390,6 +390,10 @@ class EnqueteGame(Game):
         """Each seat's Apples once the game is over."""
         return [float(a) for a in state.apples] if state.over else None
 
+    def seat_teams(self, state: EnqState) -> list[str] | None:
+        """Each seat's faction (the Detective, Kira, the Investigators)."""
+        return [FACTION_NAMES[role_info(state, s.role)["faction"]] for s in state.seats]
+
     # -- numbers for learning ------------------------------------------------------------------
     def action_space(self, players: int, options: Mapping[str, Any]) -> ActionSpace:
         """Pass, play each card, pick each value (rules doc: ENQ-LEARN-01)."""

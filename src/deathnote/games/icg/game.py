@@ -243,6 +243,10 @@ class IcgGame(Game):
         )
         return Outcome(state.winners, state.ending or "", state.reason, {}, seats)
 
+    def seat_teams(self, state: IcgState) -> list[str] | None:
+        """Each seat's team, from its Mission (X-Kira plays on Kira's team)."""
+        return [rules.TEAM_NAMES[rules.TEAM[x.mission]] for x in state.seats]
+
     def agents(self) -> Mapping[str, type[Agent]]:
         """The heuristic bot (every Mission)."""
         from .agents import HeuristicAgent

@@ -19,7 +19,7 @@ from . import rules as R
 from .content import load
 from .state import SeatState, WwState
 from .tables import Tables
-from .view import build_view
+from .view import TEAM_NAMES, build_view
 
 if TYPE_CHECKING:
     import numpy as np
@@ -271,6 +271,10 @@ class WerewolfGame(Game):
             state.reason,
             winning_seats=seats,
         )
+
+    def seat_teams(self, state: WwState) -> list[str] | None:
+        """Each seat's team, from its Role."""
+        return [TEAM_NAMES[R.team_of(state, s)] for s in range(state.players)]
 
     # -- copies and hidden worlds --------------------------------------------------------------
     def fork_state(self, state: WwState) -> WwState:

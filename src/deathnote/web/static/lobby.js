@@ -41,6 +41,8 @@ async function main() {
   const players = h("input", { id: "players", type: "number", min: 1, max: 12 });
   const options = h("textarea", { id: "options", rows: 2, placeholder: '{"chapter": 2}' });
   const seats = h("div", { id: "seats" });
+  // The bot that takes over a person's seat handed to a bot (idle or gone).
+  const standIn = h("select", { id: "stand-in", name: "stand-in" });
   const message = h("p", { class: "status", id: "lobby-error" });
   const result = h("div", { id: "result" });
 
@@ -50,6 +52,9 @@ async function main() {
     const count = Math.max(game.min_players, Math.min(game.max_players, Number(players.value) || game.min_players));
     const names = count === game.min_players ? game.seat_names : [];
     clear(seats).append(...Array.from({ length: count }, (_, i) => seatRow(game, i, names)));
+    const levels = game.bots || game.agents.map((a) => ({ agent: a, label: `bot, ${a}` }));
+    clear(standIn).append(...levels.map((b) => h("option", { value: b.agent }, b.label)));
+    standIn.value = game.agents.includes("heuristic") ? "heuristic" : "random";
   };
   gameSelect.addEventListener("change", () => {
     const game = current();
@@ -69,6 +74,7 @@ async function main() {
     h("label", {}, h("span", {}, "Players"), players),
     h("label", {}, h("span", {}, "Options (JSON, optional)"), options),
     h("fieldset", {}, h("legend", {}, "Seats"), seats),
+    h("label", {}, h("span", {}, "A seat left idle goes to"), standIn),
     h("button", { type: "submit", id: "create" }, "Create the room"),
     message,
   );
@@ -83,7 +89,7 @@ async function main() {
       return;
     }
     const seatSpecs = [...seats.querySelectorAll("select")].map((s) =>
-      s.value === "human" ? { kind: "human" } : { kind: "bot", agent: s.value.slice(4) },
+      s.value === "human" ? { kind: "human", stand_in: standIn.value } : { kind: "bot", agent: s.value.slice(4) },
     );
     try {
       const created = await api("POST", "/api/rooms", { game: gameSelect.value, players: seatSpecs.length, options: opts, seats: seatSpecs });
