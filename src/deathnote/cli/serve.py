@@ -141,6 +141,10 @@ def loadtest(
         str | None,
         typer.Option(hidden=True, help="Serve the code of another checkout's src folder."),
     ] = None,
+    profile: Annotated[
+        str | None,
+        typer.Option(hidden=True, help="Run the server under cProfile, written to this file."),
+    ] = None,
 ) -> None:
     """Start a server on 127.0.0.1 and drive N rooms with scripted clients; print figures."""
     import asyncio
@@ -159,6 +163,7 @@ def loadtest(
             bot_level,
             kill_after=kill_after,
             server_pythonpath=server_pythonpath,
+            profile=profile,
         )
     )
     for line in result.lines():

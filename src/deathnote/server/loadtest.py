@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -284,14 +285,19 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _start_server(port: int, database: str, pythonpath: str | None) -> subprocess.Popen[bytes]:
+def _start_server(
+    port: int, database: str, pythonpath: str | None, profile: str | None = None
+) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     if pythonpath:
         # Serve another checkout's code (figures before and after a change, same run).
         env["PYTHONPATH"] = os.pathsep.join(p for p in (pythonpath, env.get("PYTHONPATH")) if p)
+    # With ``profile``: the server runs under cProfile, written there when it stops.
+    profiled = ["-m", "cProfile", "-o", profile] if profile else []
     return subprocess.Popen(
         [
             sys.executable,
+            *profiled,
             "-m",
             "deathnote",
             "serve",
@@ -325,10 +331,16 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _stop(server: subprocess.Popen[bytes]) -> None:
-    server.terminate()
+def _stop(server: subprocess.Popen[bytes], profiled: bool = False) -> None:
+    # uvicorn raises the signal again once it has shut down: SIGTERM would then end the
+    # process before cProfile writes; after SIGINT (KeyboardInterrupt) it writes.
+    wait = 120.0 if profiled else 10.0
+    if profiled:
+        server.send_signal(signal.SIGINT)
+    else:
+        server.terminate()
     try:
-        server.wait(10)
+        server.wait(wait)
     except subprocess.TimeoutExpired:
         server.kill()
         server.wait(10)
@@ -374,6 +386,7 @@ async def run_loadtest(
     bot_level: str = "ismcts-hard",
     kill_after: float | None = None,
     server_pythonpath: str | None = None,
+    profile: str | None = None,
 ) -> Figures:
     """Start a server, drive ``rooms`` rooms for ``actions`` actions each or ``seconds``
     (and keep ``bot_rooms`` rooms of ``bot_level`` bots playing meanwhile).
@@ -387,7 +400,7 @@ async def run_loadtest(
     crash: dict[str, Any] | None = None
     with tempfile.TemporaryDirectory(prefix="deathnote-load-") as tmp:
         database = db or str(Path(tmp) / "load.db")
-        server = _start_server(port, database, server_pythonpath)
+        server = _start_server(port, database, server_pythonpath, profile)
         cpu = 0.0
         try:
             await _wait_ready(base, server)
@@ -440,7 +453,7 @@ async def run_loadtest(
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(bot_task, 30)
         finally:
-            _stop(server)
+            _stop(server, profiled=profile is not None)
         if kill_after is not None:
             acked = [a for d in drivers for a in d.acked]
             found = await asyncio.to_thread(_count_stored, database, acked)
