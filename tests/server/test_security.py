@@ -3,6 +3,7 @@ blocks the loop, strict JSON types, the Origin check, and seeds nobody can deal 
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import sys
@@ -268,7 +269,7 @@ def _find_typed_action(room: Room, rng: random.Random, kind: type) -> tuple[int,
                 if any(type(v) is kind for _k, v in action.args):
                     return seat, action
         seat = rng.choice(sorted(room.match.pending()))
-        room.submit(seat, rng.choice(list(room.match.legal(seat))))
+        asyncio.run(room.submit(seat, rng.choice(list(room.match.legal(seat)))))
     return None
 
 
@@ -305,13 +306,19 @@ def test_a_boolean_is_not_a_number_and_a_number_not_a_boolean(
     conn = _seat_conns(room)[seat]
     before = room.match.record()
     wrong = {k: (_swap(v) if type(v) is kind else v) for k, v in action.to_json().items()}
-    protocol.answer(room, conn, orjson.dumps({"type": "act", "action": wrong}).decode())
+    asyncio.run(
+        protocol.answer(room, conn, orjson.dumps({"type": "act", "action": wrong}).decode())
+    )
     answer = conn.queue.popleft()
     assert answer["type"] == "error"
     assert "must be" in answer["message"] or "not a legal move" in answer["message"]
     assert room.match.record() == before
     # The same action with the right types is accepted.
-    protocol.answer(room, conn, orjson.dumps({"type": "act", "action": action.to_json()}).decode())
+    asyncio.run(
+        protocol.answer(
+            room, conn, orjson.dumps({"type": "act", "action": action.to_json()}).decode()
+        )
+    )
     assert conn.queue.popleft()["type"] == "accepted"
 
 
@@ -339,14 +346,16 @@ def test_the_issue_examples_news_criminal_true_and_apple_row_true(tmp_path: Path
                     break
                 s = rng.choice(sorted(room.match.pending()))
                 playing = [a for a in room.match.legal(s) if a.kind != "accuse"]
-                room.submit(s, rng.choice(playing or list(room.match.legal(s))))
+                asyncio.run(room.submit(s, rng.choice(playing or list(room.match.legal(s)))))
             if not hit:
                 continue
             seat, action = hit
             conn = _seat_conns(room)[seat]
             before = room.match.record()
             bad = {**action.to_json(), field: action.get(field) == 1}
-            protocol.answer(room, conn, orjson.dumps({"type": "act", "action": bad}).decode())
+            asyncio.run(
+                protocol.answer(room, conn, orjson.dumps({"type": "act", "action": bad}).decode())
+            )
             answer = conn.queue.popleft()
             assert answer["type"] == "error", bad
             assert room.match.record() == before
