@@ -1,6 +1,6 @@
 // The play page: one WebSocket, this seat's view only; reconnects when the link drops.
 import { h, api, tokenFromUrl, roomIdFromUrl, deadEnd } from "./dom.js";
-import { paint, boardFor } from "./screen.js";
+import { paint, boardFor, notify, actionJson, actionKey } from "./screen.js";
 
 const root = document.getElementById("app");
 const status = document.getElementById("status");
@@ -13,6 +13,7 @@ let attempts = 0;
 let gamesInfo = null;
 let overSince = null;
 let lastError = null;
+let queued = null; // a choice tapped while the connection was down, sent once it is back
 const REMATCH_GUARD_MS = 1000; // a tap meant for the last choice must not start a rematch
 const MAX_ATTEMPTS = 30;
 
@@ -21,16 +22,40 @@ function setStatus(text, kind = "") {
   status.className = `status ${kind}`;
 }
 
+function online() {
+  return socket !== null && socket.readyState === WebSocket.OPEN;
+}
+
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  if (online()) socket.send(JSON.stringify(message));
 }
 
 function choose(action) {
-  if (!last || sentStep === last.step) return;
+  if (!last) return;
+  if (!online()) {
+    // Kept, not dropped: sent when the connection is back if the game still asks for it.
+    queued = action;
+    notify(`You are offline: “${action.label}” is kept and will be sent when the connection is back.`);
+    return;
+  }
+  if (sentStep === last.step) return;
   sentStep = last.step;
   for (const b of root.querySelectorAll("button.choice")) b.disabled = true;
-  const { label, ...json } = action;
-  send({ type: "act", action: json, step: last.step });
+  send({ type: "act", action: actionJson(action), step: last.step });
+}
+
+// After a reconnection the fresh view says whether the kept choice is still open.
+function sendQueued() {
+  if (!queued || !last) return;
+  const action = queued;
+  queued = null;
+  const still = (last.view.legal || []).find((a) => actionKey(a) === actionKey(action));
+  if (still) {
+    notify(`Back online: “${action.label}” is sent.`, "ok");
+    choose(still);
+  } else {
+    notify(`Back online: “${action.label}” was not sent, the game moved on while you were away. Look again.`);
+  }
 }
 
 function matching(legal, number) {
@@ -80,6 +105,7 @@ async function draw(message) {
   });
   root.dataset.step = String(message.step);
   root.dataset.over = message.view.outcome ? "yes" : "no";
+  sendQueued();
 }
 
 // A view after the first holds only the log entries after the step we last had
@@ -102,6 +128,7 @@ const handlers = {
     for (const b of root.querySelectorAll("button.choice")) b.disabled = false;
     lastError = m.message;
     setStatus(m.message, "error");
+    if (last) notify(m.message);
   },
   rematch: (m) => {
     window.location.href = m.url;
@@ -114,6 +141,7 @@ function connect() {
   socket = new WebSocket(`${scheme}://${window.location.host}/ws/${roomId}?token=${encodeURIComponent(token)}`);
   socket.addEventListener("open", () => {
     attempts = 0;
+    root.dataset.online = "yes";
     setStatus("connected", "ok");
   });
   socket.addEventListener("message", (event) => {
@@ -132,6 +160,7 @@ function connect() {
       return;
     }
     attempts += 1;
+    root.dataset.online = "no";
     setStatus(`connection lost, reconnecting (${attempts})…`, "error");
     setTimeout(connect, Math.min(5000, 300 * attempts));
   });
