@@ -58,10 +58,6 @@ function sendQueued() {
   }
 }
 
-function matching(legal, number) {
-  return legal.find((a) => Object.entries(a).some(([k, v]) => k !== "kind" && k !== "label" && v === number));
-}
-
 async function draw(message) {
   last = message;
   sentStep = null;
@@ -95,12 +91,6 @@ async function draw(message) {
     seat: message.seat,
     board,
     onChoose: message.role === "seat" ? choose : null,
-    onCell: message.role === "seat"
-      ? (number) => {
-          const action = matching(message.view.legal || [], number);
-          if (action) choose(action);
-        }
-      : null,
     extra: extra.length ? h("div", {}, extra) : null,
   });
   root.dataset.step = String(message.step);

@@ -136,17 +136,22 @@ export function paint(root, options) {
   const next = document.createElement(root.nodeName);
   build(next, options);
   patchChildren(root, next);
+  if (options.board && options.board.afterPaint) options.board.afterPaint(root);
   const log = root.querySelector("#log");
   if (log && following) log.scrollTop = log.scrollHeight;
   if (focused && !focused.isConnected) {
-    // The control a keyboard was on went with its decision: land on the next one.
+    // The control a keyboard was on went with its decision: land on the next one, and say
+    // so when the decision went without this person choosing.
     const landing = root.querySelector("#choices button.choice:not(:disabled), button.choice:not(:disabled)") || root.querySelector("#choices");
     if (landing) landing.focus({ preventScroll: true });
-    notify("The choice you were on is gone: the game moved on.", "info");
+    if (!justChose) notify("The choice you were on is gone: the game moved on.", "info");
+    justChose = false;
   }
 }
 
-function build(root, { view, room, seat, board, onChoose, onCell, extra, replay = false }) {
+let justChose = false;
+
+function build(root, { view, room, seat, board, onChoose, extra, replay = false }) {
   const legal = view.legal || [];
   const header = h(
     "header",
@@ -169,7 +174,13 @@ function build(root, { view, room, seat, board, onChoose, onCell, extra, replay 
   }
   // A drawn board may seat the players itself, place the choices on what they act on and
   // word the end (board.ownsSeats / ownsChoices / outcome); it gets all it needs in ctx.
-  const ctx = { legal, onCell: onCell || null, onChoose: onChoose || null, room, seat, replay };
+  const chose = onChoose
+    ? (action) => {
+        justChose = true;
+        onChoose(action);
+      }
+    : null;
+  const ctx = { legal, onChoose: chose, room, seat, replay };
   if (!(board && board.ownsSeats)) root.append(renderSeats(room, view, seat));
   if (view.outcome) root.append(board && board.outcome ? board.outcome(view, ctx) : renderOutcome(view.outcome, view.seats));
   if (extra) root.append(extra);
