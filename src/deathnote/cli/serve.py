@@ -113,12 +113,18 @@ def loadtest(
         str | None, typer.Option(help="Storage of the server (default: a temporary SQLite).")
     ] = None,
     port: Annotated[int, typer.Option(help="Port of the server on 127.0.0.1 (0: any).")] = 0,
+    bot_rooms: Annotated[
+        int, typer.Option(help="Rooms of bots alone kept playing meanwhile (not measured).")
+    ] = 0,
+    bot_level: Annotated[str, typer.Option(help="The bots of those rooms.")] = "ismcts-hard",
 ) -> None:
     """Start a server on 127.0.0.1 and drive N rooms with scripted clients; print figures."""
     import asyncio
 
     from deathnote.server.loadtest import run_loadtest
 
-    result = asyncio.run(run_loadtest(rooms, actions, seconds, game, db, port))
+    result = asyncio.run(
+        run_loadtest(rooms, actions, seconds, game, db, port, bot_rooms, bot_level)
+    )
     for line in result.lines():
         typer.echo(line)

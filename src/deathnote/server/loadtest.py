@@ -3,6 +3,10 @@
 Every seat of every room is a scripted client on its own WebSocket that picks a random
 legal action from its view. For each accepted action it measures the time from sending
 it to every seat of the room having received a view that includes it.
+
+Next to them, ``bot_rooms`` rooms may be kept playing with a bot of ``bot_level`` in every
+seat (a finished one is replaced by a new one until the end): the people's latencies with
+and without them show whether thinking bots hold up anyone else's room.
 """
 
 from __future__ import annotations
@@ -40,6 +44,9 @@ class Figures:
     memory_after: dict[str, Any] = field(default_factory=dict)
     rooms_in_memory: int = 0
     failed_rooms: int = 0
+    bot_rooms: int = 0
+    bot_level: str = ""
+    bot_games: int = 0
 
     def percentile(self, q: float) -> float:
         """The q-quantile of the latencies in milliseconds (0 when there are none)."""
@@ -55,7 +62,16 @@ class Figures:
             "traced_bytes", 0
         )
         per = max(1, self.rooms_in_memory)
+        bots = (
+            [
+                f"next to {self.bot_rooms} rooms of {self.bot_level} bots in every seat "
+                f"({self.bot_games} of their games finished)"
+            ]
+            if self.bot_rooms
+            else []
+        )
         return [
+            *bots,
             f"rooms: {self.rooms} concurrent ({self.games_finished} games finished, "
             f"{self.failed_rooms} rooms failed)",
             f"accepted actions: {self.accepted} in {self.seconds:.1f} s = "
@@ -196,10 +212,47 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class BotRooms:
+    """Rooms played by bots alone, kept at ``count`` until ``stop`` is set."""
+
+    def __init__(self, base: str, game: str, count: int, level: str) -> None:
+        self.base, self.game, self.count, self.level = base, game, count, level
+        self.played = 0  # bot rooms finished
+        self.stop = asyncio.Event()
+
+    async def _new(self) -> tuple[str, str]:
+        players = await asyncio.to_thread(_get, f"{self.base}/api/games")
+        spec = next(g for g in players if g["id"] == self.game)
+        seats = [{"kind": "bot", "agent": self.level}] * spec["min_players"]
+        body = {"game": self.game, "players": spec["min_players"], "seats": seats}
+        created = await asyncio.to_thread(_post, f"{self.base}/api/rooms", body)
+        return created["room"], created["creator_token"]
+
+    async def run(self) -> None:
+        """Make the rooms, then replace each finished one (polled every half second)."""
+        live = [await self._new() for _ in range(self.count)]
+        while not self.stop.is_set():
+            for i, (room, token) in enumerate(live):
+                info = await asyncio.to_thread(_get, f"{self.base}/api/rooms/{room}?token={token}")
+                if info["room"]["finished"]:
+                    self.played += 1
+                    live[i] = await self._new()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stop.wait(), 0.5)
+
+
 async def run_loadtest(
-    rooms: int, actions: int, seconds: float, game: str, db: str | None, port: int
+    rooms: int,
+    actions: int,
+    seconds: float,
+    game: str,
+    db: str | None,
+    port: int,
+    bot_rooms: int = 0,
+    bot_level: str = "ismcts-hard",
 ) -> Figures:
-    """Start a server, drive ``rooms`` rooms for ``actions`` actions each or ``seconds``."""
+    """Start a server, drive ``rooms`` rooms for ``actions`` actions each or ``seconds``
+    (and keep ``bot_rooms`` rooms of ``bot_level`` bots playing meanwhile)."""
     port = port or _free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="deathnote-load-") as tmp:
@@ -230,6 +283,8 @@ async def run_loadtest(
         try:
             await _wait_ready(base, server)
             before = await asyncio.to_thread(_get, f"{base}/api/debug/memory")
+            bots = BotRooms(base, game, bot_rooms, bot_level)
+            bot_task = asyncio.create_task(bots.run()) if bot_rooms else None
             go = asyncio.Event()
             deadline = time.monotonic() + seconds
             drivers = [
@@ -255,6 +310,10 @@ async def run_loadtest(
                     failed += 1
                 elif task.exception() is not None:
                     failed += 1
+            if bot_task is not None:
+                bots.stop.set()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(bot_task, 30)
         finally:
             server.terminate()
             try:
@@ -272,6 +331,9 @@ async def run_loadtest(
         memory_before=before,
         memory_after=after,
         rooms_in_memory=int(after.get("rooms", 0)) - int(before.get("rooms", 0)),
+        bot_rooms=bot_rooms,
+        bot_level=bot_level,
+        bot_games=bots.played,
     )
     return figures
 
