@@ -31,6 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from deathnote.agents import agent_names, bot_choices
 from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Viewer
 from deathnote.engine.errors import DeathNoteError, IllegalAction
+from deathnote.engine.options import schema as options_schema
 from deathnote.engine.registry import games
 from deathnote.server import protocol
 from deathnote.server.config import Limits
@@ -70,6 +71,8 @@ class TokenBody(BaseModel):
 
     token: str
     agent: str | None = None
+    #: a rematch's seating: same, swap or shuffle
+    seating: str = "same"
 
 
 def _page(name: str) -> FileResponse:
@@ -214,6 +217,8 @@ def create_app(
                 "bots": bot_choices(g.id),
                 "seat_names": g.seat_names(g.min_players, g.parse_options(g.min_players, {})),
                 "board": (WEB / "static" / "boards" / f"{g.id}.js").exists(),
+                # the lobby's form is built from it (issue 16 §5)
+                "options_schema": options_schema(g),
             }
             for g in games().values()
         ]
@@ -283,10 +288,10 @@ def create_app(
         room = await room_or_error(room_id)
         try:
             role, seat = room.role_of(body.token)
-            new, _told = manager.rematch(room)
+            new, _told = manager.rematch(room, body.seating)
         except IllegalAction as exc:
             return error(403 if isinstance(exc, WrongLink) else 409, str(exc))
-        return JSONResponse({"room": new.id, "url": new.link_for(role, seat)})
+        return JSONResponse({"room": new.id, "url": new.link_for(role, room.new_seat(seat))})
 
     @app.get("/api/rooms/{room_id}/replay")
     async def replay(

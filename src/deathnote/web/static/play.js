@@ -69,17 +69,25 @@ async function draw(message) {
     if (overSince === null) overSince = Date.now();
     const wait = REMATCH_GUARD_MS - (Date.now() - overSince);
     if (wait > 0) setTimeout(() => {
-      const button = document.getElementById("rematch");
-      if (button) button.disabled = false;
+      for (const button of root.querySelectorAll("button.rematch")) button.disabled = false;
     }, wait);
+    // The first to ask chooses the seating; everyone else joins that rematch.
+    const two = message.room.seats.length === 2;
+    const seatings = message.room.series_next
+      ? [["rematch", "same", message.room.rematch ? "Join the series' next game" : "Next game of the series"]]
+      : message.room.rematch
+      ? [["rematch", "same", "Join the rematch"]]
+      : [
+          ["rematch", "same", "Rematch"],
+          ["rematch-swap", "swap", two ? "Rematch, sides swapped" : "Rematch, everyone one seat on"],
+          ["rematch-shuffle", "shuffle", "Rematch, seats shuffled"],
+        ];
     extra.push(
       h(
         "div",
         { class: "buttons end" },
-        h(
-          "button",
-          { type: "button", id: "rematch", disabled: wait > 0, onclick: () => send({ type: "rematch" }) },
-          message.room.rematch ? "Join the rematch" : "Rematch",
+        seatings.map(([id, seating, text]) =>
+          h("button", { type: "button", id, class: "rematch", disabled: wait > 0, onclick: () => send({ type: "rematch", seating }) }, text),
         ),
         h("a", { href: `/replay/${roomId}?token=${encodeURIComponent(token)}`, id: "replay-link", class: "button" }, "Replay this game"),
       ),
