@@ -72,8 +72,15 @@ class RoomChat:
         """The messages this viewer may read, oldest first."""
         if finished is None:
             finished = self.room.match.outcome() is not None
+        return self.filter(self.messages, seat, finished)
+
+    @staticmethod
+    def filter(
+        messages: list[dict[str, Any]], seat: int | None, finished: bool
+    ) -> list[dict[str, Any]]:
+        """The messages of a list this viewer may read."""
         channels = readable(seat, finished)
-        return [m for m in self.messages if m["channel"] in channels]
+        return [m for m in messages if m["channel"] in channels]
 
     def send_history(self, conn: Connection) -> None:
         """A new connection gets the newest messages it may read, in one message."""

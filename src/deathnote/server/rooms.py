@@ -18,12 +18,9 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from limits import RateLimitItemPerSecond
-from limits.storage import MemoryStorage
-from limits.strategies import FixedWindowRateLimiter
 
 from deathnote.agents import (
     Agent,
@@ -39,6 +36,7 @@ from deathnote.engine.match import RECORD_FORMAT, RECORD_FORMATS, Match, Timelin
 from deathnote.engine.play import Table
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
+from deathnote.server.botpool import BotPool, searches
 from deathnote.server.chat import RoomChat
 from deathnote.server.clock import PRESETS, Clock, RoomClocks, check_clock
 from deathnote.server.config import Limits
@@ -56,6 +54,12 @@ MAX_SEED = 2**31  # seeds are stored as 32-bit integers
 MAX_QUEUED = 256  # messages waiting for one connection before it is dropped as too slow
 BOT_RETRIES = 3  # failed bot actions in a row (e.g. storage down) before the bots wait
 REPLAY_EVERY = 16  # steps between the snapshots a replay page starts from
+#: How a rematch seats the players again (issue 16 §5).
+SAME_SEATS, SWAP_SEATS, SHUFFLE_SEATS = "same", "swap", "shuffle"
+SEATINGS = (SAME_SEATS, SWAP_SEATS, SHUFFLE_SEATS)
+
+if TYPE_CHECKING:
+    from deathnote.server.cluster import Cluster
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 _CONNECTION_KEYS = itertools.count()
@@ -90,6 +94,9 @@ class Connection:
     sent_step: int | None = None
     #: This connection's own key for its message rate.
     key: str = field(default_factory=lambda: f"conn-{next(_CONNECTION_KEYS)}")
+    #: Its message rate: the start of the current one-second window, messages in it.
+    window_start: float = 0.0
+    window_count: int = 0
 
     @property
     def viewer(self) -> Viewer:
@@ -117,6 +124,9 @@ class Room:
         self.match = match
         self.manager = manager
         self.connections: list[Connection] = []
+        #: Where each seat's player sits in the rematch (kept while the server runs; after a
+        #: restart a rematch link is given as if the seats were kept).
+        self.rematch_seat: dict[Seat, Seat] = {}
         #: The bots' seats at the play loop (the people's seats are played from outside).
         self.table = Table(match, {})
         self.bots: dict[Seat, Agent] = self.table.agents
@@ -124,6 +134,10 @@ class Room:
         self.pending_step: dict[Seat, int] = {}
         self._bot_task: asyncio.Task[None] | None = None
         self._timeline: Timeline | None = None
+        #: One action at a time: checked, stored, then told.
+        self._submitting = asyncio.Lock()
+        #: An action is applied but not yet committed (no view may show it).
+        self.storing = False
         self.chat = RoomChat(self, manager.storage.load_chat(stored.id))
         for seat, info in enumerate(stored.seats):
             if info["kind"] == BOT:
@@ -134,6 +148,8 @@ class Room:
         self._clock_due: tuple[float, int] | None = None
         #: Seats whose clock ran out and for which a bot is choosing now.
         self._timing_out: set[Seat] = set()
+        self._clocks_dirty = False
+        self._clock_saver: asyncio.Task[None] | None = None
         if preset is not None:
             self.clocks = RoomClocks(preset, manager.clock_scale, match.players, stored.clock_state)
             for seat, clock in enumerate(self.clocks.seats):
@@ -173,6 +189,14 @@ class Room:
             "spectator": f"/play/{self.id}?token={self.stored.spectator_token}",
             "admin": f"/room/{self.id}?token={self.stored.creator_token}",
         }
+
+    def rematch_link(self, new: Room, conn: Connection) -> str:
+        """This connection's link into the rematch room ``new`` (its player's new seat)."""
+        return new.link_for(conn.role, self.new_seat(conn.seat))
+
+    def new_seat(self, seat: Seat | None) -> Seat | None:
+        """Where the player of ``seat`` sits in the rematch."""
+        return None if seat is None else self.rematch_seat.get(seat, seat)
 
     def link_for(self, role: str, seat: Seat | None) -> str:
         """The link of one role in this room (a seat now played by a bot gets the spectator's)."""
@@ -236,6 +260,8 @@ class Room:
             "step": len(self.match.actions),
             "finished": self.match.outcome() is not None,
             "rematch": self.stored.rematch is not None,
+            # the rematch is the next game of a series (its seats stay as they are)
+            "series_next": self.match.next_in_series() is not None,
             # Told to everyone: a chosen seed lets its chooser know the deal in advance.
             "seed_chosen": self.stored.seed_chosen,
             "rated": self.stored.rated,
@@ -336,7 +362,7 @@ class Room:
         self.broadcast()
         if self.dormant():
             # Nobody is here and nothing moves: storage has the room, memory need not.
-            self.manager.rooms.pop(self.id, None)
+            self.manager.forget(self.id)
 
     def dormant(self) -> bool:
         """No connection, and nothing will move until someone comes back."""
@@ -360,51 +386,67 @@ class Room:
             conn.wake.clear()
             while conn.queue:
                 await conn.send(conn.queue.popleft())
-            if conn.stale and not conn.closed:
+            # No view while an action is being stored: it may not count yet. Its commit
+            # marks every connection stale again.
+            if conn.stale and not conn.closed and not self.storing:
                 conn.stale = False
                 await conn.send(self.message_for(conn))
 
     # -- play ---------------------------------------------------------------------------
-    def submit(self, seat: Seat, action: Action | dict[str, Any]) -> None:
-        """Check, store, then tell: raises IllegalAction and changes nothing when rejected."""
-        if not isinstance(action, Action):
-            action = parse_action(action)
-        if 0 <= seat < self.match.players:
-            # Keep the legal action's label (for the replay page). Equality is type-strict
-            # (engine.actions): true is not 1, and the Match says which field is wrong.
-            for legal in self.match.legal(seat):
-                if legal == action:
-                    action = legal
-                    break
-        self.match.submit(seat, action)
-        step = len(self.match.actions) - 1
-        _seat, accepted = self.match.actions[-1]
-        finished = self.match.outcome() is not None
-        try:
-            self.manager.storage.append_action(
-                self.id, step, seat, accepted.to_json(), finished=finished
-            )
-        except Exception as exc:
-            # Not stored means not accepted: go back to the stored record.
-            self.match.rewind(step)
-            self.manager.log(f"room {self.id}: storing step {step} failed: {exc!r}")
-            raise IllegalAction(
-                "your action could not be stored, so it did not count; try again"
-            ) from exc
-        if finished:
-            self.stored.finished = True
-            if self.stored.rated:
-                self._rate()
-        # The seat that acted ended its own decision; a new one starts now.
-        self.pending_since.pop(seat, None)
-        self.pending_step.pop(seat, None)
-        if self.clocks is not None:
-            self.clocks.done(seat, self.manager.clock.now())
-        self._note_pending()
-        self.broadcast()
-        self.kick_bots()
+    async def submit(self, seat: Seat, action: Action | dict[str, Any]) -> int:
+        """Check, store, then tell: raises IllegalAction and changes nothing when rejected.
 
-    def act(
+        The room takes one action at a time, in arrival order. The action is stored off
+        the event loop (with the actions of other rooms arriving meanwhile, in one
+        commit); until it is committed no view is built and nobody hears of it. Returns
+        its step.
+        """
+        async with self._submitting:
+            if not isinstance(action, Action):
+                action = parse_action(action)
+            if 0 <= seat < self.match.players:
+                # Keep the legal action's label (for the replay page). Equality is
+                # type-strict (engine.actions): true is not 1, and the Match says which
+                # field is wrong.
+                for legal in self.match.legal(seat):
+                    if legal == action:
+                        action = legal
+                        break
+            self.match.submit(seat, action)
+            step = len(self.match.actions) - 1
+            _seat, accepted = self.match.actions[-1]
+            finished = self.match.outcome() is not None
+            self.storing = True
+            try:
+                await self.manager.storage.store_action(
+                    self.id, step, seat, accepted.to_json(), finished=finished
+                )
+            except Exception as exc:
+                # Not stored means not accepted: go back to the stored record.
+                self.match.rewind(step)
+                self.manager.log(f"room {self.id}: storing step {step} failed: {exc!r}")
+                if self.manager.cluster is not None:
+                    self.manager.cluster.store_failed(self.id)
+                raise IllegalAction(
+                    "your action could not be stored, so it did not count; try again"
+                ) from exc
+            finally:
+                self.storing = False
+            if finished:
+                self.stored.finished = True
+                if self.stored.rated:
+                    await asyncio.to_thread(self._rate)
+            # The seat that acted ended its own decision; a new one starts now.
+            self.pending_since.pop(seat, None)
+            self.pending_step.pop(seat, None)
+            if self.clocks is not None:
+                self.clocks.done(seat, self.manager.clock.now())
+            self._note_pending()
+            self.broadcast()
+            self.kick_bots()
+            return step
+
+    async def act(
         self,
         conn: Connection,
         action: dict[str, Any],
@@ -426,8 +468,8 @@ class Room:
         if step is not None and (asked_at is None or step < asked_at):
             # A choice made on an older screen than the current question.
             raise IllegalAction("the game moved on before your choice arrived; choose again")
-        self.submit(conn.seat, parse_action(action))
-        conn.push({"type": "accepted", "step": len(self.match.actions) - 1})
+        step = await self.submit(conn.seat, parse_action(action))
+        conn.push({"type": "accepted", "step": step})
 
     def _note_pending(self) -> None:
         pending = self.match.pending()
@@ -475,11 +517,34 @@ class Room:
                 clocks.ask(seat, self.pending_step.get(seat, 0), pending[seat].covert, wall)
             elif not asked and clock.deadline is not None:
                 clocks.done(seat, wall)
+        self._save_clocks()
+        self._arm_clock()
+
+    def _save_clocks(self) -> None:
+        """Store the clocks: off the event loop, the newest state last (one saver at a
+        time); in a worker thread (a room being built), at once."""
+        self._clocks_dirty = True
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._store_clocks_now()
+            return
+        if self._clock_saver is None or self._clock_saver.done():
+            self._clock_saver = loop.create_task(self._clock_saving())
+
+    async def _clock_saving(self) -> None:
+        while self._clocks_dirty:
+            await asyncio.to_thread(self._store_clocks_now)
+
+    def _store_clocks_now(self) -> None:
+        clocks = self.clocks
+        self._clocks_dirty = False
+        if clocks is None:
+            return
         try:
             self.manager.storage.set_clock_state(self.id, clocks.to_json())
         except Exception as exc:  # the clock goes on in memory; the next change stores it
             self.manager.log(f"room {self.id}: storing the clocks failed: {exc!r}")
-        self._arm_clock()
 
     def _arm_clock(self) -> None:
         """Wait (in the background) for the earliest deadline; no-op off the event loop."""
@@ -543,7 +608,7 @@ class Room:
             self._update_clocks()
             return  # the person (or a take-over) moved meanwhile
         try:
-            self.submit(seat, action)
+            await self.submit(seat, action)
         except DeathNoteError as exc:
             self.manager.log(f"room {self.id}: the clock's bot move failed: {exc}")
             self._arm_clock()
@@ -597,10 +662,17 @@ class Room:
                 return
             agent = self.bots[seat]
             step = len(self.match.actions)
-            # The bot thinks in a worker thread, so a slow bot never holds up the loop. It
-            # gets what it would see now, taken here: the match may move on meanwhile.
-            seen = snapshot(self.match, seat, table.rng(seat))
-            action = await asyncio.to_thread(agent.choose, seen)
+            name = str(self.stored.seats[seat].get("agent") or "")
+            if searches(name) and self.manager.bot_pool.workers:
+                # A search bot thinks in a worker process (botpool.py says why), from the
+                # room's record as it is now.
+                rng = table.rng(seat)
+                action = await self.manager.bot_pool.choose(self.id, self.match, seat, name, rng)
+            else:
+                # A cheap bot answers in a worker thread, so it never holds up the loop. It
+                # gets what it would see now, taken here: the match may move on meanwhile.
+                seen = snapshot(self.match, seat, table.rng(seat))
+                action = await asyncio.to_thread(agent.choose, seen)
             if (
                 len(self.match.actions) != step
                 or self.bots.get(seat) is not agent
@@ -608,7 +680,7 @@ class Room:
             ):
                 continue  # someone moved while it thought: look again
             try:
-                self.submit(seat, action)
+                await self.submit(seat, action)
             except DeathNoteError as exc:  # not stored (tried again), or a bot's bug
                 self.manager.log(f"room {self.id}: a bot's action failed: {exc}")
                 failures += 1
@@ -671,6 +743,9 @@ class Room:
             self._clock_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._clock_task
+        if self._clock_saver is not None:
+            with contextlib.suppress(Exception):
+                await self._clock_saver
         if self._bot_task is not None:
             self._bot_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -744,12 +819,17 @@ class RoomManager:
         idle_seconds: float = 60.0,
         log: Callable[[str], None] = print,
         limits: Limits | None = None,
+        bot_workers: int | None = None,
         clock: Clock | None = None,
         clock_scale: float = 1.0,
     ) -> None:
         self.storage = storage
+        #: Worker processes for the search bots (started on their first move).
+        self.bot_pool = BotPool(bot_workers)
         #: The clocks' time source (a FakeClock in tests) and a factor on their seconds.
         self.clock = clock or Clock()
+        if clock_scale <= 0:
+            raise DeathNoteError("clock-scale must be more than 0")
         self.clock_scale = clock_scale
         self.bot_delay = bot_delay
         self.idle_seconds = idle_seconds
@@ -759,14 +839,26 @@ class RoomManager:
         #: Rooms being built off the event loop (counted against the live-room cap).
         self.creating = 0
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
-        self._message_rate = RateLimitItemPerSecond(self.limits.messages_per_second)
-        # A fixed one-second window: constant cost per message, whatever the rate.
-        self._message_limiter = FixedWindowRateLimiter(MemoryStorage())
+        #: With ``--redis``: this process's part of a cluster (``server.cluster``).
+        self.cluster: Cluster | None = None
+
+    def forget(self, room_id: str) -> None:
+        """A room leaves memory (storage keeps it); in a cluster its lease is given back."""
+        self.rooms.pop(room_id, None)
+        if self.cluster is not None:
+            self.cluster.forget(room_id)
 
     # -- limits -------------------------------------------------------------------------
     def allow_message(self, conn: Connection) -> bool:
-        """Whether this connection may send one more message this second."""
-        return self._message_limiter.hit(self._message_rate, "message", conn.key)
+        """Whether this connection may send one more message this second (a fixed
+        one-second window counted on the connection itself: constant cost, no shared
+        storage; limits' MemoryStorage started a timer thread every 10 ms under load)."""
+        now = time.monotonic()
+        if now - conn.window_start >= 1.0:
+            conn.window_start = now
+            conn.window_count = 0
+        conn.window_count += 1
+        return conn.window_count <= self.limits.messages_per_second
 
     def full(self) -> bool:
         """Whether the live-room cap is reached (no new room now)."""
@@ -787,6 +879,8 @@ class RoomManager:
         """A new room; raises DeathNoteError naming a bad game, option or seat."""
         room = self.build(game_id, players, options, seats, seed, rematch_of, clock, rated)
         self.rooms[room.id] = room
+        if self.cluster is not None:
+            self.cluster.claim_soon(room.id)
         return room
 
     async def create_off_loop(
@@ -807,6 +901,8 @@ class RoomManager:
             )
         finally:
             self.creating -= 1
+        if self.cluster is not None:
+            await self.cluster.claim(room.id)
         self.rooms[room.id] = room
         return room
 
@@ -1029,12 +1125,17 @@ class RoomManager:
                 log.exception("expiring unopened rooms failed")
 
     # -- rematch ------------------------------------------------------------------------
-    def rematch(self, room: Room) -> tuple[Room, bool]:
+    def rematch(self, room: Room, seating: str = SAME_SEATS) -> tuple[Room, bool]:
         """The room replaying this one with the same game, options and seat kinds.
 
-        Returns it and whether every connection of ``room`` was just told its new link
-        (False when the rematch existed already).
+        ``seating``: ``same`` seats, ``swap`` (everyone moves one seat on: in a two-seat game
+        the sides swap) or ``shuffle`` (a random order, drawn from ``secrets``). The first
+        request decides; a later one joins the rematch as it is. Returns it and whether
+        every connection of ``room`` was just told its new link (False when the rematch
+        existed already).
         """
+        if seating not in SEATINGS:
+            raise IllegalAction(f"seating must be one of {', '.join(SEATINGS)}")
         if room.match.outcome() is None:
             raise IllegalAction("a rematch can start once the game is over")
         if room.stored.rematch:
@@ -1043,16 +1144,29 @@ class RoomManager:
                 return existing, False
         if self.full():
             raise IllegalAction("the server holds as many rooms as it may; try the rematch later")
+        # A game of a series goes on to the series' next game, at the same seats (its
+        # options carry what the seats earned so far).
+        following = room.match.next_in_series()
+        if following is not None and seating != SAME_SEATS:
+            raise IllegalAction("a series keeps its seats until its last game")
+        count = len(room.stored.seats)
+        # old_of[new seat] = the old seat whose player sits there now
+        old_of = list(range(count))
+        if seating == SWAP_SEATS:
+            old_of = [(s - 1) % count for s in range(count)]
+        elif seating == SHUFFLE_SEATS:
+            secrets.SystemRandom().shuffle(old_of)
         seats = [
             {"kind": s["kind"], "agent": s.get("agent")}
             if s["kind"] == BOT
             else {"kind": HUMAN, "stand_in": s.get("stand_in")}
-            for s in room.stored.seats
+            for s in (room.stored.seats[old] for old in old_of)
         ]
+        options = following if following is not None else room.stored.options
         new = self.create(
             room.stored.game,
             room.stored.players,
-            room.stored.options,
+            options,
             seats,
             rematch_of=room.id,
             clock=room.stored.clock,
@@ -1060,9 +1174,10 @@ class RoomManager:
         )
         self.storage.set_rematch(room.id, new.id)
         room.stored.rematch = new.id
+        room.rematch_seat = {old: new_seat for new_seat, old in enumerate(old_of)}
         # Each connection hears of its own new link only.
         for conn in room.connections:
-            conn.push({"type": "rematch", "url": new.link_for(conn.role, conn.seat)})
+            conn.push({"type": "rematch", "url": room.rematch_link(new, conn)})
         room.broadcast()
         new.kick_bots()
         return new, True
@@ -1071,3 +1186,4 @@ class RoomManager:
         """Stop every room's bots."""
         for room in list(self.rooms.values()):
             await room.stop()
+        self.bot_pool.close()
