@@ -131,3 +131,27 @@ def test_names_rename_in_one_pass() -> None:
     assert names.text("Player 12 is not here") == "Player 12 is not here"
     with pytest.raises(IllegalAction):
         clean_nickname("seat 4", 24)
+
+
+def test_the_rematch_keeps_each_person_s_nickname_at_their_new_seat(
+    app: FastAPI, client: TestClient
+) -> None:
+    from tests.server.test_api import finish_by_accusation
+
+    created = new_room(client)
+    links = created["links"]
+    for seat, nick in ((0, "Light"), (1, "Ryuzaki")):
+        with client.websocket_connect(ws_path(links["seats"][seat])) as ws:
+            view_at(ws, 0)
+            ws.send_json({"type": "name", "name": nick, "key": f"{nick.lower()}-key-0123456789"})
+            receive(ws, "named")
+    finish_by_accusation(client, created)
+    token = links["admin"].split("token=")[1]
+    answer = client.post(
+        f"/api/rooms/{created['room']}/rematch", json={"token": token, "seating": "swap"}
+    )
+    assert answer.status_code == 200, answer.text
+    new = app.state.manager.storage.load_room(answer.json()["room"])
+    # Sides swapped: Ryuzaki plays Kira now, Light plays L, keys kept for the ratings.
+    assert [s.get("nick") for s in new.seats] == ["Ryuzaki", "Light"]
+    assert all(s.get("player") for s in new.seats)

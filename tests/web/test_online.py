@@ -90,6 +90,7 @@ def test_chat_between_two_people_a_spectator_and_the_creator_who_mutes(
                 timeout=10000
             )
         assert l_page.locator("#chat-spectators").count() == 0
+        assert "null" not in watcher.locator("#chat").inner_text()
         assert "I can see both sides" not in l_page.locator("#chat").inner_text()
         # The creator mutes L: L's next message is refused, with the reason on the page.
         admin.locator("#joined button.mute[data-seat='1']").click()
@@ -172,6 +173,9 @@ def test_a_rated_game_in_the_browser_puts_the_player_on_the_leaderboard(
         page.fill("#nick", "Near")
         page.click("#nick-form button[type=submit]")
         page.locator("#nick-shown").wait_for(timeout=10000)
+        page.fill("#chat-text", "I accuse at once")
+        page.press("#chat-text", "Enter")
+        page.locator("#chat-players li").filter(has_text="I accuse at once").wait_for(timeout=10000)
         # L accuses at once and names a suspect: the game ends either way.
         for _ in range(20):
             if page.locator("#app").get_attribute("data-over") == "yes":
@@ -182,6 +186,14 @@ def test_a_rated_game_in_the_browser_puts_the_player_on_the_leaderboard(
                 (accuse if accuse.count() else buttons).first.click(timeout=5000)
             page.wait_for_timeout(200)
         assert page.locator("#app").get_attribute("data-over") == "yes"
+        # The replay shows the table's chat beside the game.
+        replay = context.new_page()
+        replay.goto(server.base + page.locator("#replay-link").get_attribute("href"))
+        replay.locator("#chat-players li").filter(has_text="Near (L):I accuse at once").wait_for(
+            timeout=10000
+        )
+        assert replay.locator("#chat-form").count() == 0  # read only
+        replay.close()
         page.click("#leaderboard-link")
         table = page.locator("#leaderboard")
         table.wait_for(timeout=10000)

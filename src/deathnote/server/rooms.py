@@ -1172,6 +1172,16 @@ class RoomManager:
             clock=room.stored.clock,
             rated=room.stored.rated,
         )
+        # The people keep their nicknames and player keys at their new seats.
+        carried = [dict(seat) for seat in new.stored.seats]
+        for new_seat, old in enumerate(old_of):
+            if carried[new_seat]["kind"] == HUMAN:
+                for key in ("nick", "player"):
+                    if room.stored.seats[old].get(key):
+                        carried[new_seat][key] = room.stored.seats[old][key]
+        if carried != new.stored.seats:
+            self.storage.update_seats(new.id, carried)
+            new.stored.seats = carried
         self.storage.set_rematch(room.id, new.id)
         room.stored.rematch = new.id
         room.rematch_seat = {old: new_seat for new_seat, old in enumerate(old_of)}

@@ -20,7 +20,7 @@ export function chatPanel({ role, send, readOnly = false }) {
   for (const channel of channels) {
     lists[channel] = h("ol", { id: `chat-${channel}`, "aria-live": "polite" });
     const note = channel === "spectators" && !readOnly ? h("p", { class: "muted" }, "Only spectators read this channel while the game runs.") : null;
-    panel.append(h("h2", {}, TITLES[channel]), note, lists[channel]);
+    panel.append(...[h("h2", {}, TITLES[channel]), note, lists[channel]].filter(Boolean));
   }
   if (!readOnly && send) {
     const input = h("input", { id: "chat-text", name: "chat", maxlength: 1000, autocomplete: "off", placeholder: writes === "players" ? "Say something to the table" : "Say something to the spectators" });
