@@ -28,6 +28,7 @@ from deathnote.engine.game import Game, not_legal
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
 from deathnote.engine.rng import copy as rng_copy
+from deathnote.engine.rng import new as rng_new
 
 if TYPE_CHECKING:
     import numpy as np
@@ -112,7 +113,7 @@ class Match:
         self.options = options
         self.content = content
         self.content_path = content_path
-        self.rng = random.Random(seed)
+        self.rng = rng_new(seed)
         self.state, setup_events = game.setup(players, options, content, self.rng)
         self._outcome = game.outcome(self.state)
         self.actions: list[tuple[Seat, Action]] = []
@@ -310,7 +311,7 @@ class Match:
         twin.__dict__.update(self.__dict__)
         twin.state = self.game.sample_state(self.state, viewer, rng)
         fresh = rng.getrandbits(64)
-        twin.rng = random.Random(fresh)
+        twin.rng = rng_new(fresh)
         twin.seed = fresh
         twin.actions = []
         twin.events = [e for e in self.events if e.visible_to(viewer)]
