@@ -166,6 +166,25 @@ def test_an_absent_seat_can_be_handed_to_a_bot_at_once(client: TestClient) -> No
     assert response.json()["room"]["seats"][0]["agent"] == "heuristic"
 
 
+def test_an_idle_seat_gets_the_level_the_creator_chose_for_it(client: TestClient) -> None:
+    seats = [{"kind": "human", "stand_in": "ismcts-hard"}, {"kind": "human"}]
+    created = new_room(client, seats=seats)
+    room, creator = created["room"], created["creator_token"]
+    info = client.get(f"/api/rooms/{room}?token={creator}").json()["room"]
+    assert [s["stand_in"] for s in info["seats"]] == ["ismcts-hard", "heuristic"]
+    handed = client.post(f"/api/rooms/{room}/seats/0/bot", json={"token": creator})
+    assert handed.status_code == 200, handed.text
+    assert handed.json()["room"]["seats"][0]["agent"] == "ismcts-hard"
+    # A level that is no bot of the game is refused when the room is made, nothing made.
+    before = len(client.app.state.manager.rooms)  # type: ignore[attr-defined]
+    bad = client.post(
+        "/api/rooms",
+        json={"game": "confrontation", "seats": [{"kind": "human", "stand_in": "zz"}] * 2},
+    )
+    assert bad.status_code == 400 and "unknown bot" in bad.json()["error"]
+    assert len(client.app.state.manager.rooms) == before  # type: ignore[attr-defined]
+
+
 def finish_by_accusation(client: TestClient, created: dict[str, Any]) -> None:
     """L accuses at once (and names a suspect): the game is over."""
     with client.websocket_connect(ws_path(created["links"]["seats"][1])) as l_ws:

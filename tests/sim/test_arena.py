@@ -102,3 +102,34 @@ def test_arena_command_json_and_plot(tmp_path: Path) -> None:
     assert table.exit_code == 0 and "win rate" in table.output and "Elo" in table.output
     bad = CliRunner().invoke(app, ["arena", "confrontation", "--agents", "ismcts:sims=x,random"])
     assert bad.exit_code == 2 and "bad ismcts setting" in bad.output
+
+
+def test_arena_reports_each_agents_rate_per_team_dealt() -> None:
+    result = arena(ArenaSpec("werewolf", 5, ("random", "heuristic")), 10, seed=2)
+    for name, row in result["agents"].items():
+        teams = row["by_team"]
+        assert set(teams) <= {"Kira's team", "L's team"}, name
+        # Every seat-game is counted in exactly one team, as in exactly one side.
+        assert sum(cell["games"] for cell in teams.values()) == row["games"]
+        assert sum(cell["wins"] for cell in teams.values()) == row["wins"]
+    # Confrontation deals no teams: a seat's side is its seat name, shown by side only.
+    duel = arena(ArenaSpec("confrontation", 2, ("heuristic", "random")), 2, seed=1)
+    assert duel["agents"]["heuristic"]["by_team"] == {}
+
+
+def test_a_baseline_replays_each_deal_and_gives_the_gain_per_team() -> None:
+    # The same agent as its own baseline plays the very same games: no gain, nothing clear.
+    same = arena(ArenaSpec("icg", 5, ("heuristic", "heuristic"), baseline="heuristic"), 10, 3)
+    gains = same["baseline"]["by_team"]
+    assert set(gains) == {"Kira's team", "L's team"}
+    assert sum(g["games"] for g in gains.values()) == 10
+    assert all(g["gain"] == g["gain_low"] == g["gain_high"] == 0 for g in gains.values())
+    assert not any(g["clear"] for g in gains.values())
+    # Random play instead of the heuristic in Kira's seats loses clearly on this many deals.
+    worse = arena(ArenaSpec("icg", 5, ("random", "heuristic"), baseline="heuristic"), 100, 1)
+    kira = worse["baseline"]["by_team"]["Kira's team"]
+    assert kira["clear"] and kira["gain_high"] < 0
+    # Enquête measures the gain in Apples, per faction.
+    apples = arena(ArenaSpec("enquete", 4, ("random", "heuristic"), baseline="heuristic"), 8, 1)
+    assert apples["baseline"]["measure"] == "apples"
+    assert set(apples["baseline"]["by_team"]) <= {"The Detective", "Kira", "Investigators"}

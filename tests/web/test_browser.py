@@ -233,6 +233,28 @@ def test_the_creator_hands_an_absent_seat_to_a_bot_from_the_room_page(
         context.close()
 
 
+def test_the_lobby_sets_the_bot_that_takes_over_an_idle_seat(
+    browser: Any, server: LiveServer
+) -> None:
+    page = browser.new_page(viewport=PHONE)
+    try:
+        page.goto(server.base + "/")
+        page.locator("select[data-seat='1']").wait_for(timeout=10000)
+        page.select_option("#game", "confrontation")
+        page.select_option("select[data-seat='1']", "human")
+        assert page.locator("#stand-in").input_value() == "heuristic"  # easy unless chosen
+        page.select_option("#stand-in", "ismcts-hard")
+        page.click("#create")
+        admin = page.locator("#links a.invite").last
+        admin.wait_for(timeout=10000)
+        token = admin.get_attribute("href").split("token=")[1]
+        room = admin.get_attribute("href").split("/room/")[1].split("?")[0]
+        info = server.get(f"/api/rooms/{room}?token={token}")
+        assert [s["stand_in"] for s in info["room"]["seats"]] == ["ismcts-hard"] * 2
+    finally:
+        page.close()
+
+
 def test_the_lobby_fits_a_phone_for_every_game(browser: Any, server: LiveServer) -> None:
     """The seat menus (with the bot levels' longer names) never widen the page past 390 px."""
     page = browser.new_page(viewport=PHONE)

@@ -173,8 +173,25 @@ def play(
             or Path.home() / ".deathnote" / "saves" / f"{match.game.id}-{match.seed}.json"
         )
         TerminalGame(match, humans, bot, hotseat, console, save_path=save_path).run()
+        # A game of a series (Le Jeu d'Enquête's Apples) goes on to the series' next game,
+        # at the same seats, when the player wants it.
+        following = match.next_in_series()
+        while following is not None and wants_next_game():
+            match = Match.create(match.game.id, match.players, match.seed + 1, following, content)
+            save_path = save_path.with_name(f"{match.game.id}-{match.seed}.json")
+            TerminalGame(match, humans, bot, hotseat, console, save_path=save_path).run()
+            following = match.next_in_series()
     except DeathNoteError as exc:
         fail(exc)
+
+
+def wants_next_game() -> bool:
+    """Ask whether to play the series' next game (Enter or y: yes; n or end of input: no)."""
+    try:
+        answer = input("Play the next game of the series? [Y/n] ")
+    except EOFError:
+        return False
+    return answer.strip().lower() not in ("n", "no", "q", "quit")
 
 
 @contextlib.contextmanager
@@ -268,6 +285,14 @@ def arena_cmd(
     jobs: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
     json_: Annotated[bool, typer.Option("--json", help="Print the JSON summary.")] = False,
     plot: Annotated[Path | None, typer.Option(help="Save a PNG chart of the table.")] = None,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            help="Replay every deal with this agent in the first agent's seats and report "
+            "the first agent's gain per team, e.g. --agents ismcts,heuristic "
+            "--baseline heuristic."
+        ),
+    ] = None,
     chapter: Chapter = None,
     rules: Rules = None,
     shinigami_eyes: Eyes = False,
@@ -290,7 +315,9 @@ def arena_cmd(
         names = [a.strip() for a in agents.split(",") if a.strip()]
         for name in sorted(set(names)):
             check_agent(game, name, "--agents")
-        spec = ArenaSpec(game, count, tuple(names), opts, content)
+        if baseline is not None:
+            check_agent(game, baseline, "--baseline")
+        spec = ArenaSpec(game, count, tuple(names), opts, content, baseline)
         with games_bar(f"{game} arena", games_) as advance:
             result = arena(spec, games_, seed, jobs, advance)
     except DeathNoteError as exc:
@@ -318,7 +345,7 @@ def arena_table(result: dict[str, Any]) -> Table:
         title=f"{result['game']}: {result['games']} games, seed {result['seed']}",
     )
     for name, row in result["agents"].items():
-        cells = [("all", row), *row["by_side"].items()]
+        cells = [("all", row), *row["by_side"].items(), *row.get("by_team", {}).items()]
         for side, cell in cells:
             if mean:
                 figure = (
@@ -343,6 +370,17 @@ def arena_table(result: dict[str, Any]) -> Table:
         )
     else:
         table.caption = f"errors: {result['errors']}"
+    base = result.get("baseline")
+    if base:
+        unit = "Apples" if base["measure"] == "apples" else "win rate"
+        gains = "; ".join(
+            f"{team} {g['gain']:+.3f} [{g['gain_low']:+.3f}, {g['gain_high']:+.3f}]"
+            + (" clear" if g["clear"] else "")
+            for team, g in base["by_team"].items()
+        )
+        table.caption += (
+            f"\n{base['agent']} instead of {base['instead_of']}, {unit} gain per team: {gains}"
+        )
     return table
 
 

@@ -217,6 +217,18 @@ class Game(ABC):
         d'Enquête: its Apples); None for games only won or lost. The arena averages it."""
         return None
 
+    def seat_teams(self, state: Any) -> list[str] | None:
+        """Each seat's team as players call it, once dealt (e.g. "Kira's team"), for
+        figures per team; None where a seat's side is its seat name (the arena then uses
+        ``seat_names``)."""
+        return None
+
     def turn_count(self, state: Any) -> int:
         """Rounds or turns played so far (for summaries); 0 when not tracked."""
         return 0
+
+    def next_in_series(self, state: Any, options: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Once the game is over: the options of the next game of the series it belongs to
+        (the same seats, e.g. Le Jeu d'Enquête's Apples carried on), or None when it is not
+        in a series or was the series' last game. Front ends start that game on a rematch."""
+        return None

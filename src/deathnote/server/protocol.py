@@ -4,7 +4,7 @@ Client to server::
 
     {"type": "act", "action": {"kind": ..., ...}, "step": n?, "seat": n?}
     {"type": "ping"}
-    {"type": "rematch"}                       # once the game is over
+    {"type": "rematch", "seating": "same"|"swap"|"shuffle"?}   # once the game is over
 
 Server to client::
 
@@ -25,7 +25,7 @@ boolean is not a number and a number is not a boolean.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 import orjson
@@ -62,14 +62,15 @@ class Ping(ClientMessage):
 
 
 class Rematch(ClientMessage):
-    """Start (or join) the rematch once the game is over."""
+    """Start (or join) the rematch once the game is over; the first one chooses the seating."""
 
     type: Literal["rematch"]
+    seating: Literal["same", "swap", "shuffle"] = "same"
 
 
-def on_act(room: Room, conn: Connection, message: Act) -> None:
-    """A seat's action: answered ``accepted`` (or an error)."""
-    room.act(conn, message.action, step=message.step, seat=message.seat)
+async def on_act(room: Room, conn: Connection, message: Act) -> None:
+    """A seat's action: answered ``accepted`` once it is stored (or an error)."""
+    await room.act(conn, message.action, step=message.step, seat=message.seat)
 
 
 def on_ping(room: Room, conn: Connection, message: Ping) -> None:
@@ -79,12 +80,15 @@ def on_ping(room: Room, conn: Connection, message: Ping) -> None:
 
 def on_rematch(room: Room, conn: Connection, message: Rematch) -> None:
     """The rematch with the same seats; this connection is answered with its own link."""
-    new, told = room.manager.rematch(room)
+    new, told = room.manager.rematch(room, message.seating)
     if not told or conn not in room.connections:
-        conn.push({"type": "rematch", "url": new.link_for(conn.role, conn.seat)})
+        conn.push({"type": "rematch", "url": room.rematch_link(new, conn)})
 
 
-HANDLERS: dict[str, tuple[type[ClientMessage], Callable[[Room, Connection, Any], None]]] = {
+#: A handler answers at once (returns None) or once its awaitable is done.
+Handler = Callable[[Room, Connection, Any], Awaitable[None] | None]
+
+HANDLERS: dict[str, tuple[type[ClientMessage], Handler]] = {
     "act": (Act, on_act),
     "ping": (Ping, on_ping),
     "rematch": (Rematch, on_rematch),
@@ -131,14 +135,16 @@ def _explain(kind: str, exc: ValidationError) -> str:
     return f"malformed message: {where}: {error['msg']}"
 
 
-def handle(room: Room, conn: Connection, text: str | bytes | None) -> None:
+async def handle(room: Room, conn: Connection, text: str | bytes | None) -> None:
     """Dispatch one message; raises IllegalAction (sent back to this connection only)."""
     message = parse(text, room.manager.limits.max_message_bytes)
     _model, handler = HANDLERS[message.type]  # type: ignore[attr-defined]
-    handler(room, conn, message)
+    result = handler(room, conn, message)
+    if result is not None:
+        await result
 
 
-def answer(room: Room, conn: Connection, text: str | bytes | None) -> None:
+async def answer(room: Room, conn: Connection, text: str | bytes | None) -> None:
     """Handle one message so that it always gets an answer and the socket stays open.
 
     Rejected input is answered with its reason; an unexpected failure is logged with its
@@ -151,7 +157,7 @@ def answer(room: Room, conn: Connection, text: str | bytes | None) -> None:
                 f"too many messages: at most {room.manager.limits.messages_per_second} a "
                 "second; this one was ignored"
             )
-        handle(room, conn, text)
+        await handle(room, conn, text)
     except DeathNoteError as exc:
         conn.push({"type": "error", "message": str(exc)})
     except Exception:

@@ -18,12 +18,9 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from limits import RateLimitItemPerSecond
-from limits.storage import MemoryStorage
-from limits.strategies import FixedWindowRateLimiter
 
 from deathnote.agents import Agent, Observation, agent_names, make_agent, world_sampler
 from deathnote.engine.actions import SPECTATOR, Action, Seat, Viewer
@@ -32,6 +29,7 @@ from deathnote.engine.match import RECORD_FORMAT, RECORD_FORMATS, Match, Timelin
 from deathnote.engine.play import Table
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
+from deathnote.server.botpool import BotPool, searches
 from deathnote.server.config import Limits
 from deathnote.server.storage import Storage, StoredRoom
 
@@ -45,6 +43,12 @@ MAX_SEED = 2**31  # seeds are stored as 32-bit integers
 MAX_QUEUED = 256  # messages waiting for one connection before it is dropped as too slow
 BOT_RETRIES = 3  # failed bot actions in a row (e.g. storage down) before the bots wait
 REPLAY_EVERY = 16  # steps between the snapshots a replay page starts from
+#: How a rematch seats the players again (issue 16 §5).
+SAME_SEATS, SWAP_SEATS, SHUFFLE_SEATS = "same", "swap", "shuffle"
+SEATINGS = (SAME_SEATS, SWAP_SEATS, SHUFFLE_SEATS)
+
+if TYPE_CHECKING:
+    from deathnote.server.cluster import Cluster
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 _CONNECTION_KEYS = itertools.count()
@@ -79,6 +83,9 @@ class Connection:
     sent_step: int | None = None
     #: This connection's own key for its message rate.
     key: str = field(default_factory=lambda: f"conn-{next(_CONNECTION_KEYS)}")
+    #: Its message rate: the start of the current one-second window, messages in it.
+    window_start: float = 0.0
+    window_count: int = 0
 
     @property
     def viewer(self) -> Viewer:
@@ -106,6 +113,9 @@ class Room:
         self.match = match
         self.manager = manager
         self.connections: list[Connection] = []
+        #: Where each seat's player sits in the rematch (kept while the server runs; after a
+        #: restart a rematch link is given as if the seats were kept).
+        self.rematch_seat: dict[Seat, Seat] = {}
         #: The bots' seats at the play loop (the people's seats are played from outside).
         self.table = Table(match, {})
         self.bots: dict[Seat, Agent] = self.table.agents
@@ -113,6 +123,10 @@ class Room:
         self.pending_step: dict[Seat, int] = {}
         self._bot_task: asyncio.Task[None] | None = None
         self._timeline: Timeline | None = None
+        #: One action at a time: checked, stored, then told.
+        self._submitting = asyncio.Lock()
+        #: An action is applied but not yet committed (no view may show it).
+        self.storing = False
         for seat, info in enumerate(stored.seats):
             if info["kind"] == BOT:
                 self.bots[seat] = make_agent(match.game.id, info["agent"], seat)
@@ -148,6 +162,14 @@ class Room:
             "spectator": f"/play/{self.id}?token={self.stored.spectator_token}",
             "admin": f"/room/{self.id}?token={self.stored.creator_token}",
         }
+
+    def rematch_link(self, new: Room, conn: Connection) -> str:
+        """This connection's link into the rematch room ``new`` (its player's new seat)."""
+        return new.link_for(conn.role, self.new_seat(conn.seat))
+
+    def new_seat(self, seat: Seat | None) -> Seat | None:
+        """Where the player of ``seat`` sits in the rematch."""
+        return None if seat is None else self.rematch_seat.get(seat, seat)
 
     def link_for(self, role: str, seat: Seat | None) -> str:
         """The link of one role in this room (a seat now played by a bot gets the spectator's)."""
@@ -185,6 +207,7 @@ class Room:
                     "name": names[seat],
                     "kind": info["kind"],
                     "agent": info.get("agent"),
+                    "stand_in": info.get("stand_in") if info["kind"] == HUMAN else None,
                     "connected": info["kind"] == BOT or self.connected(seat),
                     "idle": round(now - since, 1) if since is not None else None,
                 }
@@ -198,6 +221,8 @@ class Room:
             "step": len(self.match.actions),
             "finished": self.match.outcome() is not None,
             "rematch": self.stored.rematch is not None,
+            # the rematch is the next game of a series (its seats stay as they are)
+            "series_next": self.match.next_in_series() is not None,
             # Told to everyone: a chosen seed lets its chooser know the deal in advance.
             "seed_chosen": self.stored.seed_chosen,
         }
@@ -255,7 +280,7 @@ class Room:
         self.broadcast()
         if self.dormant():
             # Nobody is here and nothing moves: storage has the room, memory need not.
-            self.manager.rooms.pop(self.id, None)
+            self.manager.forget(self.id)
 
     def dormant(self) -> bool:
         """No connection, and nothing will move until someone comes back."""
@@ -278,47 +303,63 @@ class Room:
             conn.wake.clear()
             while conn.queue:
                 await conn.send(conn.queue.popleft())
-            if conn.stale and not conn.closed:
+            # No view while an action is being stored: it may not count yet. Its commit
+            # marks every connection stale again.
+            if conn.stale and not conn.closed and not self.storing:
                 conn.stale = False
                 await conn.send(self.message_for(conn))
 
     # -- play ---------------------------------------------------------------------------
-    def submit(self, seat: Seat, action: Action | dict[str, Any]) -> None:
-        """Check, store, then tell: raises IllegalAction and changes nothing when rejected."""
-        if not isinstance(action, Action):
-            action = parse_action(action)
-        if 0 <= seat < self.match.players:
-            # Keep the legal action's label (for the replay page). Equality is type-strict
-            # (engine.actions): true is not 1, and the Match says which field is wrong.
-            for legal in self.match.legal(seat):
-                if legal == action:
-                    action = legal
-                    break
-        self.match.submit(seat, action)
-        step = len(self.match.actions) - 1
-        _seat, accepted = self.match.actions[-1]
-        finished = self.match.outcome() is not None
-        try:
-            self.manager.storage.append_action(
-                self.id, step, seat, accepted.to_json(), finished=finished
-            )
-        except Exception as exc:
-            # Not stored means not accepted: go back to the stored record.
-            self.match.rewind(step)
-            self.manager.log(f"room {self.id}: storing step {step} failed: {exc!r}")
-            raise IllegalAction(
-                "your action could not be stored, so it did not count; try again"
-            ) from exc
-        if finished:
-            self.stored.finished = True
-        # The seat that acted ended its own decision; a new one starts now.
-        self.pending_since.pop(seat, None)
-        self.pending_step.pop(seat, None)
-        self._note_pending()
-        self.broadcast()
-        self.kick_bots()
+    async def submit(self, seat: Seat, action: Action | dict[str, Any]) -> int:
+        """Check, store, then tell: raises IllegalAction and changes nothing when rejected.
 
-    def act(
+        The room takes one action at a time, in arrival order. The action is stored off
+        the event loop (with the actions of other rooms arriving meanwhile, in one
+        commit); until it is committed no view is built and nobody hears of it. Returns
+        its step.
+        """
+        async with self._submitting:
+            if not isinstance(action, Action):
+                action = parse_action(action)
+            if 0 <= seat < self.match.players:
+                # Keep the legal action's label (for the replay page). Equality is
+                # type-strict (engine.actions): true is not 1, and the Match says which
+                # field is wrong.
+                for legal in self.match.legal(seat):
+                    if legal == action:
+                        action = legal
+                        break
+            self.match.submit(seat, action)
+            step = len(self.match.actions) - 1
+            _seat, accepted = self.match.actions[-1]
+            finished = self.match.outcome() is not None
+            self.storing = True
+            try:
+                await self.manager.storage.store_action(
+                    self.id, step, seat, accepted.to_json(), finished=finished
+                )
+            except Exception as exc:
+                # Not stored means not accepted: go back to the stored record.
+                self.match.rewind(step)
+                self.manager.log(f"room {self.id}: storing step {step} failed: {exc!r}")
+                if self.manager.cluster is not None:
+                    self.manager.cluster.store_failed(self.id)
+                raise IllegalAction(
+                    "your action could not be stored, so it did not count; try again"
+                ) from exc
+            finally:
+                self.storing = False
+            if finished:
+                self.stored.finished = True
+            # The seat that acted ended its own decision; a new one starts now.
+            self.pending_since.pop(seat, None)
+            self.pending_step.pop(seat, None)
+            self._note_pending()
+            self.broadcast()
+            self.kick_bots()
+            return step
+
+    async def act(
         self,
         conn: Connection,
         action: dict[str, Any],
@@ -340,8 +381,8 @@ class Room:
         if step is not None and (asked_at is None or step < asked_at):
             # A choice made on an older screen than the current question.
             raise IllegalAction("the game moved on before your choice arrived; choose again")
-        self.submit(conn.seat, parse_action(action))
-        conn.push({"type": "accepted", "step": len(self.match.actions) - 1})
+        step = await self.submit(conn.seat, parse_action(action))
+        conn.push({"type": "accepted", "step": step})
 
     def _note_pending(self) -> None:
         pending = self.match.pending()
@@ -373,10 +414,17 @@ class Room:
                 return
             agent = self.bots[seat]
             step = len(self.match.actions)
-            # The bot thinks in a worker thread, so a slow bot never holds up the loop. It
-            # gets what it would see now, taken here: the match may move on meanwhile.
-            seen = snapshot(self.match, seat, table.rng(seat))
-            action = await asyncio.to_thread(agent.choose, seen)
+            name = str(self.stored.seats[seat].get("agent") or "")
+            if searches(name) and self.manager.bot_pool.workers:
+                # A search bot thinks in a worker process (botpool.py says why), from the
+                # room's record as it is now.
+                rng = table.rng(seat)
+                action = await self.manager.bot_pool.choose(self.id, self.match, seat, name, rng)
+            else:
+                # A cheap bot answers in a worker thread, so it never holds up the loop. It
+                # gets what it would see now, taken here: the match may move on meanwhile.
+                seen = snapshot(self.match, seat, table.rng(seat))
+                action = await asyncio.to_thread(agent.choose, seen)
             if (
                 len(self.match.actions) != step
                 or self.bots.get(seat) is not agent
@@ -384,7 +432,7 @@ class Room:
             ):
                 continue  # someone moved while it thought: look again
             try:
-                self.submit(seat, action)
+                await self.submit(seat, action)
             except DeathNoteError as exc:  # not stored (tried again), or a bot's bug
                 self.manager.log(f"room {self.id}: a bot's action failed: {exc}")
                 failures += 1
@@ -395,10 +443,22 @@ class Room:
             failures = 0
             await asyncio.sleep(self.manager.bot_delay)
 
-    def hand_to_bot(self, seat: Seat, agent: str) -> None:
-        """The creator gives an idle or absent person's seat to a bot."""
+    def stand_in(self, seat: Seat) -> str:
+        """The bot that takes this person's seat over: the level the creator chose for the
+        room's idle seats, else the game's heuristic."""
+        info = self.stored.seats[seat] if 0 <= seat < len(self.stored.seats) else {}
+        chosen = info.get("stand_in")
+        if isinstance(chosen, str) and chosen in agent_names(self.match.game.id):
+            return chosen
+        return default_bot(self.match.game.id)
+
+    def hand_to_bot(self, seat: Seat, agent: str | None = None) -> None:
+        """The creator gives an idle or absent person's seat to a bot (by default, the
+        seat's stand-in level)."""
         if not 0 <= seat < self.match.players:
             raise IllegalAction(f"there is no seat {seat} in this room")
+        if agent is None:
+            agent = self.stand_in(seat)
         info = self.stored.seats[seat]
         if self.match.outcome() is not None:
             raise IllegalAction("the game is over")
@@ -452,24 +512,40 @@ def parse_action(data: Any) -> Action:
         raise IllegalAction("malformed action: a field name is not allowed") from None
 
 
+def default_bot(game_id: str) -> str:
+    """The bot a seat gets when nobody chose one: the game's heuristic (easy)."""
+    return "heuristic" if "heuristic" in agent_names(game_id) else "random"
+
+
 def seat_specs(game_id: str, players: int, seats: Any) -> list[dict[str, Any]]:
-    """Validate the seat kinds of a new room: ``[{"kind": "human"} | {"kind": "bot", "agent"}]``."""
+    """Validate the seat kinds of a new room: ``[{"kind": "human", "stand_in"?} | {"kind":
+    "bot", "agent"}]``. A person's seat may name its ``stand_in``: the bot that takes the
+    seat over if it is handed to a bot (the room's level for idle seats)."""
     if seats is None:
         seats = [{"kind": HUMAN}] * players
     if not isinstance(seats, list) or len(seats) != players:
         raise OptionsError(f"give exactly {players} seats, one per player")
     known = agent_names(game_id)
+
+    def bot(index: int, name: Any) -> str:
+        if name is None:
+            return default_bot(game_id)
+        if not isinstance(name, str) or name not in known:
+            shown = name[:40] if isinstance(name, str) else name
+            raise OptionsError(
+                f"seat {index + 1}: unknown bot {shown!r}; choose from {', '.join(known)}"
+            )
+        return name
+
     out: list[dict[str, Any]] = []
     for index, spec in enumerate(seats):
         if not isinstance(spec, dict) or spec.get("kind") not in (HUMAN, BOT):
             raise OptionsError(f"seat {index + 1}: kind must be 'human' or 'bot'")
         if spec["kind"] == HUMAN:
-            out.append({"kind": HUMAN, "agent": None, "token": new_token()})
+            stand_in = bot(index, spec.get("stand_in"))
+            out.append({"kind": HUMAN, "agent": None, "token": new_token(), "stand_in": stand_in})
             continue
-        agent = spec.get("agent") or ("heuristic" if "heuristic" in known else "random")
-        if agent not in known:
-            raise OptionsError(f"seat {index + 1}: unknown bot {agent!r}; choose from {known}")
-        out.append({"kind": BOT, "agent": agent, "token": None})
+        out.append({"kind": BOT, "agent": bot(index, spec.get("agent")), "token": None})
     return out
 
 
@@ -483,8 +559,11 @@ class RoomManager:
         idle_seconds: float = 60.0,
         log: Callable[[str], None] = print,
         limits: Limits | None = None,
+        bot_workers: int | None = None,
     ) -> None:
         self.storage = storage
+        #: Worker processes for the search bots (started on their first move).
+        self.bot_pool = BotPool(bot_workers)
         self.bot_delay = bot_delay
         self.idle_seconds = idle_seconds
         self.log = log
@@ -493,14 +572,26 @@ class RoomManager:
         #: Rooms being built off the event loop (counted against the live-room cap).
         self.creating = 0
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
-        self._message_rate = RateLimitItemPerSecond(self.limits.messages_per_second)
-        # A fixed one-second window: constant cost per message, whatever the rate.
-        self._message_limiter = FixedWindowRateLimiter(MemoryStorage())
+        #: With ``--redis``: this process's part of a cluster (``server.cluster``).
+        self.cluster: Cluster | None = None
+
+    def forget(self, room_id: str) -> None:
+        """A room leaves memory (storage keeps it); in a cluster its lease is given back."""
+        self.rooms.pop(room_id, None)
+        if self.cluster is not None:
+            self.cluster.forget(room_id)
 
     # -- limits -------------------------------------------------------------------------
     def allow_message(self, conn: Connection) -> bool:
-        """Whether this connection may send one more message this second."""
-        return self._message_limiter.hit(self._message_rate, "message", conn.key)
+        """Whether this connection may send one more message this second (a fixed
+        one-second window counted on the connection itself: constant cost, no shared
+        storage; limits' MemoryStorage started a timer thread every 10 ms under load)."""
+        now = time.monotonic()
+        if now - conn.window_start >= 1.0:
+            conn.window_start = now
+            conn.window_count = 0
+        conn.window_count += 1
+        return conn.window_count <= self.limits.messages_per_second
 
     def full(self) -> bool:
         """Whether the live-room cap is reached (no new room now)."""
@@ -519,6 +610,8 @@ class RoomManager:
         """A new room; raises DeathNoteError naming a bad game, option or seat."""
         room = self.build(game_id, players, options, seats, seed, rematch_of)
         self.rooms[room.id] = room
+        if self.cluster is not None:
+            self.cluster.claim_soon(room.id)
         return room
 
     async def create_off_loop(
@@ -535,6 +628,8 @@ class RoomManager:
             room = await asyncio.to_thread(self.build, game_id, players, options, seats, seed)
         finally:
             self.creating -= 1
+        if self.cluster is not None:
+            await self.cluster.claim(room.id)
         self.rooms[room.id] = room
         return room
 
@@ -747,12 +842,17 @@ class RoomManager:
                 log.exception("expiring unopened rooms failed")
 
     # -- rematch ------------------------------------------------------------------------
-    def rematch(self, room: Room) -> tuple[Room, bool]:
+    def rematch(self, room: Room, seating: str = SAME_SEATS) -> tuple[Room, bool]:
         """The room replaying this one with the same game, options and seat kinds.
 
-        Returns it and whether every connection of ``room`` was just told its new link
-        (False when the rematch existed already).
+        ``seating``: ``same`` seats, ``swap`` (everyone moves one seat on: in a two-seat game
+        the sides swap) or ``shuffle`` (a random order, drawn from ``secrets``). The first
+        request decides; a later one joins the rematch as it is. Returns it and whether
+        every connection of ``room`` was just told its new link (False when the rematch
+        existed already).
         """
+        if seating not in SEATINGS:
+            raise IllegalAction(f"seating must be one of {', '.join(SEATINGS)}")
         if room.match.outcome() is None:
             raise IllegalAction("a rematch can start once the game is over")
         if room.stored.rematch:
@@ -761,18 +861,32 @@ class RoomManager:
                 return existing, False
         if self.full():
             raise IllegalAction("the server holds as many rooms as it may; try the rematch later")
+        # A game of a series goes on to the series' next game, at the same seats (its
+        # options carry what the seats earned so far).
+        following = room.match.next_in_series()
+        if following is not None and seating != SAME_SEATS:
+            raise IllegalAction("a series keeps its seats until its last game")
+        count = len(room.stored.seats)
+        # old_of[new seat] = the old seat whose player sits there now
+        old_of = list(range(count))
+        if seating == SWAP_SEATS:
+            old_of = [(s - 1) % count for s in range(count)]
+        elif seating == SHUFFLE_SEATS:
+            secrets.SystemRandom().shuffle(old_of)
         seats = [
-            {"kind": s["kind"], "agent": s.get("agent")} if s["kind"] == BOT else {"kind": HUMAN}
-            for s in room.stored.seats
+            {"kind": s["kind"], "agent": s.get("agent")}
+            if s["kind"] == BOT
+            else {"kind": HUMAN, "stand_in": s.get("stand_in")}
+            for s in (room.stored.seats[old] for old in old_of)
         ]
-        new = self.create(
-            room.stored.game, room.stored.players, room.stored.options, seats, rematch_of=room.id
-        )
+        options = following if following is not None else room.stored.options
+        new = self.create(room.stored.game, room.stored.players, options, seats, rematch_of=room.id)
         self.storage.set_rematch(room.id, new.id)
         room.stored.rematch = new.id
+        room.rematch_seat = {old: new_seat for new_seat, old in enumerate(old_of)}
         # Each connection hears of its own new link only.
         for conn in room.connections:
-            conn.push({"type": "rematch", "url": new.link_for(conn.role, conn.seat)})
+            conn.push({"type": "rematch", "url": room.rematch_link(new, conn)})
         room.broadcast()
         new.kick_bots()
         return new, True
@@ -781,3 +895,4 @@ class RoomManager:
         """Stop every room's bots."""
         for room in list(self.rooms.values()):
             await room.stop()
+        self.bot_pool.close()

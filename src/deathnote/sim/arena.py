@@ -11,7 +11,15 @@ Figures, per agent and per agent and side (the seat's name): the win rate with i
 Wilson interval (Le Jeu d'Enquête: the mean Apples with a normal 95% interval); in
 two-player games the Elo difference of the first agent over the second from its score (a
 win 1, a loss 0, anything else 1/2) with the interval mapped from the score's Wilson
-interval; the mean seconds per move.
+interval; the mean seconds per move. Per team too, where a game deals teams (``seat_teams``:
+the ICG's Missions, Werewolf's Roles, Enquête's factions): each agent's rate in the games
+it was dealt into each team.
+
+With ``baseline``, every game is played a second time on the same deal with the same
+seating, the baseline agent in the first agent's seats, and the first agent's gain per team
+is its result minus the baseline's in that seat (a win 1, a loss 0; Apples in Enquête),
+averaged over the paired games with a normal 95% interval: "does replacing a heuristic seat
+by this agent raise that seat's results", per team it was dealt into.
 """
 
 from __future__ import annotations
@@ -46,6 +54,8 @@ class ArenaSpec:
     agents: tuple[str, ...]
     options: Mapping[str, Any] = field(default_factory=dict)
     content: str | None = None
+    #: replayed in the first agent's seats on every deal, for its gain per team
+    baseline: str | None = None
 
 
 def labels(agents: Sequence[str]) -> list[str]:
@@ -71,41 +81,55 @@ def assignments(agents: Sequence[str], players: int) -> list[tuple[int, ...]]:
 
 
 def play_game(spec: ArenaSpec, seats: tuple[int, ...], seed: int) -> dict[str, Any]:
-    """One arena game: who sat where, who won, the seat scores and the time per seat."""
+    """One arena game: who sat where, who won, the seat scores, each seat's team and the
+    time per seat; with a baseline, the same deal replayed with the baseline agent in the
+    first agent's seats (``base_won``, ``base_scores``)."""
     try:
-        match = Match.create(spec.game, spec.players, seed, spec.options, spec.content)
-        bots = [make_agent(spec.game, spec.agents[i], s) for s, i in enumerate(seats)]
-        rngs: list[random.Random | None] = [None] * spec.players
-        spent = [0.0] * spec.players
-        moves = [0] * spec.players
-        clock = time.perf_counter
-        while match.outcome() is None:
-            if len(match.actions) >= MAX_ACTIONS:
-                raise DeathNoteError(f"no end after {MAX_ACTIONS} actions")
-            seat = min(match.pending())
-            rng = rngs[seat]
-            if rng is None:
-                rng = rngs[seat] = agent_rng(seed, seat)
-            start = clock()
-            action = bots[seat].choose(observe(match, seat, rng))
-            spent[seat] += clock() - start
-            moves[seat] += 1
-            match.submit(seat, action)
-        outcome = match.outcome()
-        assert outcome is not None
-        return {
-            "seats": list(seats),
-            "won": [s in outcome.winning_seats for s in range(spec.players)],
-            "scores": match.game.seat_scores(match.state),
-            "seconds": spent,
-            "moves": moves,
-        }
+        result = _one_game(spec, seats, seed, list(spec.agents))
+        if spec.baseline is not None:
+            names = [spec.baseline, *spec.agents[1:]]
+            base = _one_game(spec, seats, seed, names)
+            result["base_won"], result["base_scores"] = base["won"], base["scores"]
+        return result
     except Exception as exc:  # an arena reports broken games instead of stopping
         return {
             "error": f"{type(exc).__name__}: {exc}",
             "seed": seed,
             "trace": traceback.format_exc(limit=4),
         }
+
+
+def _one_game(
+    spec: ArenaSpec, seats: tuple[int, ...], seed: int, names: Sequence[str]
+) -> dict[str, Any]:
+    match = Match.create(spec.game, spec.players, seed, spec.options, spec.content)
+    bots = [make_agent(spec.game, names[i], s) for s, i in enumerate(seats)]
+    rngs: list[random.Random | None] = [None] * spec.players
+    spent = [0.0] * spec.players
+    moves = [0] * spec.players
+    clock = time.perf_counter
+    while match.outcome() is None:
+        if len(match.actions) >= MAX_ACTIONS:
+            raise DeathNoteError(f"no end after {MAX_ACTIONS} actions")
+        seat = min(match.pending())
+        rng = rngs[seat]
+        if rng is None:
+            rng = rngs[seat] = agent_rng(seed, seat)
+        start = clock()
+        action = bots[seat].choose(observe(match, seat, rng))
+        spent[seat] += clock() - start
+        moves[seat] += 1
+        match.submit(seat, action)
+    outcome = match.outcome()
+    assert outcome is not None
+    return {
+        "seats": list(seats),
+        "won": [s in outcome.winning_seats for s in range(spec.players)],
+        "scores": match.game.seat_scores(match.state),
+        "teams": match.game.seat_teams(match.state),
+        "seconds": spent,
+        "moves": moves,
+    }
 
 
 def _work(task: tuple[ArenaSpec, tuple[int, ...], int]) -> dict[str, Any]:
@@ -149,6 +173,34 @@ class Tally:
         return out
 
 
+class Gain:
+    """Running mean of paired differences (the first agent's result minus the baseline's)."""
+
+    __slots__ = ("n", "squares", "total")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.total = 0.0
+        self.squares = 0.0
+
+    def add(self, difference: float) -> None:
+        """Fold one paired game in."""
+        self.n += 1
+        self.total += difference
+        self.squares += difference * difference
+
+    def to_json(self) -> dict[str, Any]:
+        """The mean gain and its 95% interval; ``clear`` when the interval excludes 0."""
+        low, high = mean_interval(self.total, self.squares, self.n)
+        return {
+            "games": self.n,
+            "gain": round(self.total / self.n, 4) if self.n else None,
+            "gain_low": round(low, 4),
+            "gain_high": round(high, 4),
+            "clear": self.n > 1 and (low > 0 or high < 0),
+        }
+
+
 class ArenaSummary:
     """Streaming aggregate of arena games."""
 
@@ -162,6 +214,8 @@ class ArenaSummary:
         self.mean_mode = game.wins_mode == "mean"
         self.agent = [Tally() for _ in spec.agents]
         self.side: dict[tuple[int, int], Tally] = defaultdict(Tally)
+        self.team: dict[tuple[int, str], Tally] = defaultdict(Tally)
+        self.gain: dict[str, Gain] = defaultdict(Gain)
         self.seconds = [0.0] * len(spec.agents)
         self.moves = [0] * len(spec.agents)
         self.pair = [0.0, 0]  # the first agent's score, games (two-player games)
@@ -182,6 +236,15 @@ class ArenaSummary:
             score = scores[seat] if scores is not None else None
             self.agent[index].add(won, score)
             self.side[index, seat].add(won, score)
+            teams = result.get("teams")
+            if teams is not None:
+                self.team[index, teams[seat]].add(won, score)
+            if index == 0 and "base_won" in result:
+                team = teams[seat] if teams is not None else self.sides[seat]
+                if scores is not None and self.mean_mode:
+                    self.gain[team].add(scores[seat] - result["base_scores"][seat])
+                else:
+                    self.gain[team].add(float(won) - float(result["base_won"][seat]))
             self.seconds[index] += result["seconds"][seat]
             self.moves[index] += result["moves"][seat]
         if self.spec.players == 2 and len(self.spec.agents) == 2:
@@ -202,6 +265,11 @@ class ArenaSummary:
                 self.sides[s]: self.side[i, s].to_json(self.mean_mode)
                 for s in range(self.spec.players)
                 if (i, s) in self.side
+            }
+            row["by_team"] = {
+                team: tally.to_json(self.mean_mode)
+                for (index, team), tally in sorted(self.team.items())
+                if index == i
             }
             agents[name] = row
         rating = None
@@ -226,6 +294,14 @@ class ArenaSummary:
             "measure": "apples" if self.mean_mode else "wins",
             "agents": agents,
             "elo": rating,
+            "baseline": None
+            if self.spec.baseline is None
+            else {
+                "agent": self.names[0],
+                "instead_of": self.spec.baseline,
+                "measure": "apples" if self.mean_mode else "wins",
+                "by_team": {team: g.to_json() for team, g in sorted(self.gain.items())},
+            },
             "errors": self.errors,
             "error_samples": self.error_samples,
             "seconds": round(seconds, 3),

@@ -12,7 +12,7 @@ from pydantic import Field
 from deathnote.engine import rng as rand
 from deathnote.engine.actions import OMNISCIENT, Action, Decision, Event, Outcome, Seat, Viewer
 from deathnote.engine.game import Game
-from deathnote.engine.options import GameOptions
+from deathnote.engine.options import GameOptions, lobby
 from deathnote.engine.spaces import TableSpace
 
 from . import observe, rules, tables, worlds
@@ -32,7 +32,11 @@ class IcgOptions(GameOptions):
     """Options of the Investigation Card Game."""
 
     rules: Literal["light", "kira"] = Field(
-        "light", description="Light rules (covered Clues) or Kira rules (Clues in hand)."
+        "light",
+        description="Light rules (covered Clues) or Kira rules (Clues in hand).",
+        json_schema_extra=lobby(
+            labels={"light": "Light rules (covered Clues)", "kira": "Kira rules (Clues in hand)"}
+        ),
     )
     shinigami_eyes: bool = Field(
         False, description="The optional Shinigami Eyes rule for X-Kira, and chasing X-Kira."
@@ -242,6 +246,10 @@ class IcgGame(Game):
             s for s, x in enumerate(state.seats) if rules.TEAM[x.mission] in state.winners
         )
         return Outcome(state.winners, state.ending or "", state.reason, {}, seats)
+
+    def seat_teams(self, state: IcgState) -> list[str] | None:
+        """Each seat's team, from its Mission (X-Kira plays on Kira's team)."""
+        return [rules.TEAM_NAMES[rules.TEAM[x.mission]] for x in state.seats]
 
     def agents(self) -> Mapping[str, type[Agent]]:
         """The heuristic bot (every Mission)."""

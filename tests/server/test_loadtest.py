@@ -1,0 +1,20 @@
+"""The load test command: a real server on 127.0.0.1, scripted rooms, bot rooms beside them."""
+
+from __future__ import annotations
+
+import asyncio
+
+from deathnote.server.loadtest import run_loadtest
+
+
+def test_the_load_test_measures_every_accepted_action_next_to_bot_rooms() -> None:
+    figures = asyncio.run(
+        run_loadtest(2, 10, 30.0, "confrontation", None, 0, bot_rooms=1, bot_level="random")
+    )
+    assert figures.failed_rooms == 0
+    assert figures.accepted >= 20  # each scripted room plays its share
+    assert len(figures.latencies) == figures.accepted  # one latency per accepted action
+    assert figures.percentile(0.5) <= figures.percentile(0.99)
+    lines = figures.lines()
+    assert lines[0].startswith("next to 1 rooms of random bots")
+    assert any("p99" in line for line in lines)
