@@ -58,7 +58,17 @@ class ViewBody(ServerModel):
     viewer: int | str = Field(description="the seat number, or 'spectator'")
     seats: list[str] = Field(description="the seats' names as shown (nicknames included)")
     waiting: list[int] = Field(description="the seats this viewer sees as asked")
-    state: Any = Field(description="the game's own view of its state (per game)")
+    state: Any = Field(
+        None,
+        description="the game's own view of its state (per game); in later views of a "
+        "connection a 'patch' comes instead",
+    )
+    patch: list[list[Any]] | None = Field(
+        None,
+        description="instead of 'state' after a connection's first view: operations "
+        "['set', path, value], ['del', path], ['cut', path, length] that turn the state "
+        "you had into the new one (engine.delta)",
+    )
     log: list[LogEntry]
     outcome: OutcomeInfo | None
     decision: DecisionInfo | None = Field(None, description="seats only: what you are asked")
@@ -277,7 +287,9 @@ and closed with code 4403; an unknown room with 4404.
 
 1. On connecting you get `chat_log` (if there is chat) and a `view` with the whole log.
 2. Each later `view` has `since` = the step of the one before, and only the log entries
-   after it: append them.
+   after it: append them. Its `state` comes as a `patch` (a list of `set` / `del` / `cut`
+   operations on the state you had, see `deathnote.engine.delta`); a bot that reads only
+   `decision`, `legal` and `outcome`, like the example, may ignore it.
 3. When your `view.decision` is not null and `view.legal` is not empty, send one legal
    action back without its `label`: `{"type": "act", "action": {"kind": ..., ...},
    "step": STEP}` where STEP is the view's `step` (an action chosen on an older view is
