@@ -60,14 +60,15 @@ class ViewBody(ServerModel):
     waiting: list[int] = Field(description="the seats this viewer sees as asked")
     state: Any = Field(
         None,
-        description="the game's own view of its state (per game); in later views of a "
-        "connection a 'patch' comes instead",
+        description="the game's own view of its state (per game); absent when ``patch`` is given",
     )
     patch: list[list[Any]] | None = Field(
         None,
-        description="instead of 'state' after a connection's first view: operations "
-        "['set', path, value], ['del', path], ['cut', path, length] that turn the state "
-        "you had into the new one (engine.delta)",
+        description="instead of ``state``, after a connection's first view: the operations "
+        "that turn the state of the view at step ``since`` into this one, applied in order: "
+        "['set', path, value] (put value at path; a list position equal to the list's "
+        "length appends), ['del', path] (remove that object key), ['cut', path, length] "
+        "(shorten that list); a path is a list of object keys and list positions",
     )
     log: list[LogEntry]
     outcome: OutcomeInfo | None

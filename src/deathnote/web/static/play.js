@@ -1,9 +1,9 @@
 // The play page: one WebSocket, this seat's view only; reconnects when the link drops.
 import { h, api, tokenFromUrl, roomIdFromUrl, deadEnd } from "./dom.js";
 import { paint, boardFor, notify, actionJson, actionKey } from "./screen.js";
+import { applyPatch } from "./delta.js";
 import { tableBar, rememberRoom, playerKey } from "./table.js";
 import { chatPanel } from "./chat.js";
-import { applyPatch } from "./delta.js";
 
 const root = document.getElementById("app");
 const status = document.getElementById("status");

@@ -2,9 +2,9 @@
 import { h, clear, api, tokenFromUrl, roomIdFromUrl, deadEnd } from "./dom.js";
 import { linksPanel } from "./lobby.js";
 import { renderSeats } from "./screen.js";
+import { applyPatch } from "./delta.js";
 import { rememberRoom, clockLine } from "./table.js";
 import { chatPanel } from "./chat.js";
-import { applyPatch } from "./delta.js";
 
 const root = document.getElementById("app");
 const status = document.getElementById("status");
