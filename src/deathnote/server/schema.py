@@ -288,7 +288,9 @@ and closed with code 4403; an unknown room with 4404.
 
 1. On connecting you get `chat_log` (if there is chat) and a `view` with the whole log.
 2. Each later `view` has `since` = the step of the one before, and only the log entries
-   after it: append them.
+   after it: append them. Its `state` comes as a `patch` (a list of `set` / `del` / `cut`
+   operations on the state you had, see `deathnote.engine.delta`); a bot that reads only
+   `decision`, `legal` and `outcome`, like the example, may ignore it.
 3. When your `view.decision` is not null and `view.legal` is not empty, send one legal
    action back without its `label`: `{"type": "act", "action": {"kind": ..., ...},
    "step": STEP}` where STEP is the view's `step` (an action chosen on an older view is
