@@ -33,7 +33,7 @@ from redis.exceptions import RedisError
 
 from deathnote.engine.errors import DeathNoteError, IllegalAction
 from deathnote.server import protocol
-from deathnote.server.rooms import Connection, Room, RoomManager
+from deathnote.server.rooms import MAX_QUEUED, Connection, Room, RoomManager
 
 log = logging.getLogger("deathnote.server")
 
@@ -343,7 +343,10 @@ class Cluster:
         elif kind in ("out", "close", "moved"):
             link = self.links.get(message["conn"])
             if link is not None:
-                if kind == "out":
+                if kind == "out" and link.events.qsize() >= MAX_QUEUED:
+                    # The client does not keep up: closed, as a local one would be.
+                    link.events.put_nowait(("close", 1008, "too slow"))
+                elif kind == "out":
                     link.events.put_nowait(("out", message["m"]))
                 elif kind == "close":
                     link.events.put_nowait(("close", message["code"], message["text"]))
