@@ -217,26 +217,29 @@ def test_the_loop_answers_while_a_bot_thinks(
     assert chose
 
 
-def test_a_search_bot_samples_worlds_in_a_room_off_the_loop(
+def test_a_search_bot_thinks_in_a_worker_process_not_in_the_server(
     app: FastAPI, client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # An ISMCTS bot samples worlds: in a room it gets them from a fork, in its thread.
-    threads: list[str] = []
+    # An ISMCTS bot samples worlds while it thinks; none is sampled in the server's process
+    # (not on its loop, nor in a thread holding its interpreter lock).
+    sampled_here: list[str] = []
     real_sample = Match.sample_world
 
     def sample_world(self: Match, viewer: Any, rng: random.Random) -> Match:
-        threads.append(threading.current_thread().name)
+        sampled_here.append(threading.current_thread().name)
         return real_sample(self, viewer, rng)
 
     monkeypatch.setattr(Match, "sample_world", sample_world)
-    loop_thread = client.portal.call(lambda: threading.current_thread().name)  # type: ignore[union-attr]
+    manager = app.state.manager
+    manager.bot_pool.workers = 1
     created = new_room(client, seats=[{"kind": "human"}, {"kind": "bot", "agent": "ismcts"}])
-    room = app.state.manager.rooms[created["room"]]
-    deadline = time.monotonic() + 30
+    room = manager.rooms[created["room"]]
+    deadline = time.monotonic() + 60
     while not room.match.actions and time.monotonic() < deadline:
         time.sleep(0.05)
     assert room.match.actions and room.match.actions[0][0] == 1  # L, the bot, moved
-    assert threads and loop_thread not in threads
+    assert manager.bot_pool._pool is not None  # the worker process made the move
+    assert sampled_here == []
 
 
 # -- §3: strict JSON types, answers, the Origin header -----------------------------------

@@ -60,6 +60,14 @@ def serve(
             "besides this server's own; repeat for several."
         ),
     ] = None,
+    bot_workers: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            help="Worker processes the search bots think in (default: one per core but "
+            "one; 0: in threads of the server, which slows everyone else's rooms).",
+        ),
+    ] = None,
     redis: Annotated[
         str | None,
         typer.Option(
@@ -99,6 +107,7 @@ def serve(
             idle_seconds=idle_seconds,
             debug_memory=debug_memory,
             limits=limits,
+            bot_workers=bot_workers,
             redis=redis,
             lease_seconds=lease_seconds,
         )
@@ -130,6 +139,9 @@ def loadtest(
         int, typer.Option(help="Rooms of bots alone kept playing meanwhile (not measured).")
     ] = 0,
     bot_level: Annotated[str, typer.Option(help="The bots of those rooms.")] = "ismcts-hard",
+    bot_workers: Annotated[
+        int | None, typer.Option(help="The server's --bot-workers (0: bots in its threads).")
+    ] = None,
     kill_after: Annotated[
         float | None,
         typer.Option(
@@ -164,6 +176,7 @@ def loadtest(
             kill_after=kill_after,
             server_pythonpath=server_pythonpath,
             profile=profile,
+            bot_workers=bot_workers,
         )
     )
     for line in result.lines():

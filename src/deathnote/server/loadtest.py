@@ -287,7 +287,11 @@ def _free_port() -> int:
 
 
 def _start_server(
-    port: int, database: str, pythonpath: str | None, profile: str | None = None
+    port: int,
+    database: str,
+    pythonpath: str | None,
+    profile: str | None = None,
+    bot_workers: int | None = None,
 ) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     if pythonpath:
@@ -316,6 +320,7 @@ def _start_server(
             "--max-live-rooms",
             "1000000",
             "--debug-memory",
+            *(["--bot-workers", str(bot_workers)] if bot_workers is not None else []),
         ],
         stdout=subprocess.DEVNULL,
         env=env,
@@ -385,6 +390,7 @@ async def run_loadtest(
     port: int,
     bot_rooms: int = 0,
     bot_level: str = "ismcts-hard",
+    bot_workers: int | None = None,
     kill_after: float | None = None,
     server_pythonpath: str | None = None,
     profile: str | None = None,
@@ -401,7 +407,7 @@ async def run_loadtest(
     crash: dict[str, Any] | None = None
     with tempfile.TemporaryDirectory(prefix="deathnote-load-") as tmp:
         database = db or str(Path(tmp) / "load.db")
-        server = _start_server(port, database, server_pythonpath, profile)
+        server = _start_server(port, database, server_pythonpath, profile, bot_workers)
         cpu = 0.0
         try:
             await _wait_ready(base, server)
@@ -433,7 +439,7 @@ async def run_loadtest(
                 server.wait(10)
                 killed = time.monotonic()
                 told_before = sum(1 for d in drivers for a in d.acked if a[4] <= killed)
-                server = _start_server(port, database, server_pythonpath)
+                server = _start_server(port, database, server_pythonpath, bot_workers=bot_workers)
                 await _wait_ready(base, server)
                 cpu_start = _cpu_seconds(server.pid)
                 restarted = time.monotonic()
