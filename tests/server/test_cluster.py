@@ -53,13 +53,14 @@ def pg() -> Iterator[str]:  # (the tests using it are marked postgres)
     admin.dispose()
 
 
-def cluster_server(db: str) -> LiveServer:
-    """One server process of the cluster (started)."""
+def cluster_server(db: str, *extra: str) -> LiveServer:
+    """One server process of the cluster (started), with more ``serve`` options."""
     server = LiveServer(db, start=False)
     assert REDIS_URL is not None
     server.extra = [
         *("--redis", REDIS_URL, "--lease-seconds", LEASE),
         *("--messages-per-second", "1000"),
+        *extra,
     ]
     server.start()
     return server
@@ -290,3 +291,37 @@ def test_the_default_server_imports_nothing_of_redis(tmp_path: Path) -> None:
         "assert 'deathnote.server.cluster' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
+
+
+def _stored_steps(db: str, room: str) -> int:
+    storage = Storage(db)
+    try:
+        loaded = storage.load_room(room)
+    finally:
+        storage.close()
+    return len(loaded.actions) if loaded is not None else 0
+
+
+@pytest.mark.postgres
+def test_a_room_of_bots_alone_is_taken_over_when_its_process_dies(pg: str) -> None:
+    a = cluster_server(pg, "--bot-delay", "0.3")
+    try:
+        b = cluster_server(pg, "--bot-delay", "0.3")
+        try:
+            bots = [{"kind": "bot", "agent": "random"}] * 2
+            created = a.post("/api/rooms", {"game": "tcg", "seats": bots})  # (long games)
+            room = created["room"]
+            deadline = time.monotonic() + 30
+            while _stored_steps(pg, room) < 3 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            a.kill()
+            at_kill = _stored_steps(pg, room)
+            assert at_kill >= 3
+            # Nobody opens the room: the other process adopts it and its bots play on.
+            while _stored_steps(pg, room) < at_kill + 2 and time.monotonic() < deadline + 30:
+                time.sleep(0.2)
+            assert _stored_steps(pg, room) >= at_kill + 2
+        finally:
+            b.stop()
+    finally:
+        a.stop()

@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from deathnote.engine.errors import IllegalAction
 from deathnote.server.rooms import Connection, Room, RoomManager
 from deathnote.server.storage import NewAction, Storage
-from tests.server.conftest import TEST_LIMITS
+from tests.server.conftest import TEST_LIMITS, first_legal, new_room, view_at, ws_path
 
 
 def _rooms(tmp_path: Path, count: int) -> tuple[Storage, RoomManager, list[Room]]:
@@ -132,3 +133,63 @@ def test_a_failed_commit_rewinds_the_room_and_changes_nothing(
         asyncio.run(room.submit(*_first(room)))
     assert room.match.record() == before and not room.storing
     storage.close()
+
+
+def test_an_action_whose_sender_goes_away_mid_commit_is_stored_and_told_or_undone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    storage, _manager, rooms = _rooms(tmp_path, 2)
+    release = threading.Event()
+    entered = threading.Event()
+    real = storage.append_actions
+
+    def slow(rows: list[NewAction]) -> None:
+        entered.set()
+        assert release.wait(10)
+        if rows[0].room_id == rooms[1].id:
+            raise OSError("disk full")
+        real(rows)
+
+    monkeypatch.setattr(storage, "append_actions", slow)
+
+    async def leave_mid_commit(room: Room) -> None:
+        entered.clear()
+        release.clear()
+        act = asyncio.create_task(room.submit(*_first(room)))
+        assert await asyncio.to_thread(entered.wait, 10)
+        act.cancel()  # the socket closed while the commit ran
+        await asyncio.sleep(0.01)
+        release.set()
+        for _ in range(200):
+            if not room.storing:
+                break
+            await asyncio.sleep(0.01)
+
+    asyncio.run(leave_mid_commit(rooms[0]))
+    asyncio.run(leave_mid_commit(rooms[1]))
+    # Stored and kept by the first room; not stored, so undone, in the second.
+    for room, steps in ((rooms[0], 1), (rooms[1], 0)):
+        loaded = storage.load_room(room.id)
+        assert loaded is not None and len(loaded.actions) == steps
+        assert len(room.match.actions) == steps and not room.storing
+    storage.close()
+
+
+def test_the_sender_hears_accepted_before_the_view_that_shows_its_action(
+    client: TestClient,
+) -> None:
+    created = new_room(client)
+    with client.websocket_connect(ws_path(created["links"]["seats"][1])) as l_ws:
+        message = view_at(l_ws, 0)
+        for step in (0, 1):  # L follows, then chases (Kira, absent, is asked too)
+            assert message["step"] == step and message["view"]["legal"]
+            l_ws.send_json({"type": "act", "action": first_legal(message)})
+            kinds = []
+            for _ in range(20):
+                answer = l_ws.receive_json()
+                kinds.append(answer["type"])
+                if answer["type"] == "accepted":
+                    break
+                assert answer["type"] != "view" or answer["step"] <= step, kinds
+            assert kinds[-1] == "accepted"
+            message = view_at(l_ws, step + 1)

@@ -33,11 +33,13 @@ from redis.exceptions import RedisError
 
 from deathnote.engine.errors import DeathNoteError, IllegalAction
 from deathnote.server import protocol
-from deathnote.server.rooms import Connection, Room, RoomManager
+from deathnote.server.rooms import MAX_QUEUED, Connection, Room, RoomManager
 
 log = logging.getLogger("deathnote.server")
 
 PREFIX = "deathnote:"
+#: The Redis set of rooms whose bots play with nobody connected.
+MOVING = f"{PREFIX}moving"
 #: Seconds a lease lasts unless renewed (renewed every third of it).
 LEASE_SECONDS = 10.0
 #: A call to another process (a room's owner) is answered within this or fails.
@@ -237,6 +239,8 @@ class Cluster:
             if not kept:
                 log.warning("room %s: lease lost; another process runs it now", room_id)
                 await self.drop(room_id)
+        await self._note_moving()
+        await self.adopt()
         procs = sorted({r.proc for r in self.remotes.values() if r.proc != self.me})
         if procs:
             alive = await self.redis.exists(*[self.alive_key(p) for p in procs])
@@ -246,6 +250,48 @@ class Cluster:
                         for key, remote in list(self.remotes.items()):
                             if remote.proc == proc:
                                 self._detach_remote(key)
+
+    async def _note_moving(self) -> None:
+        """Keep in Redis the set of rooms that move with nobody connected (their bots
+        play): if their process dies, another one takes them over (``adopt``)."""
+        moving, still = [], []
+        for room_id in sorted(self.held):
+            room = self.manager.rooms.get(room_id)
+            if room is not None and room.match.outcome() is None and not room.dormant():
+                moving.append(room_id)
+            else:
+                still.append(room_id)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            if moving:
+                pipe.sadd(MOVING, *moving)
+            if still:
+                pipe.srem(MOVING, *still)
+            await pipe.execute()
+
+    async def adopt(self) -> int:
+        """Take over the moving rooms whose lease expired (their process died) and let
+        their bots play on here; returns how many."""
+        members = await self.redis.smembers(MOVING)
+        count = 0
+        for value in members:
+            room_id = _text(value)
+            if room_id in self.held or await self.redis.exists(self.lease_key(room_id)):
+                continue
+            if await self.holder(room_id) != self.me:
+                continue
+            try:
+                room = await self.own(room_id)
+            except DeathNoteError as exc:
+                self.manager.log(f"room {room_id} not taken over: {exc}")
+                await self.redis.srem(MOVING, room_id)
+                continue
+            if room is None or room.dormant():
+                if room is not None:
+                    self.manager.forget(room_id)
+                await self.redis.srem(MOVING, room_id)
+                continue
+            count += 1
+        return count
 
     async def drop(self, room_id: str) -> None:
         """This process no longer runs the room: its sockets look for the new owner."""
@@ -343,7 +389,10 @@ class Cluster:
         elif kind in ("out", "close", "moved"):
             link = self.links.get(message["conn"])
             if link is not None:
-                if kind == "out":
+                if kind == "out" and link.events.qsize() >= MAX_QUEUED:
+                    # The client does not keep up: closed, as a local one would be.
+                    link.events.put_nowait(("close", 1008, "too slow"))
+                elif kind == "out":
                     link.events.put_nowait(("out", message["m"]))
                 elif kind == "close":
                     link.events.put_nowait(("close", message["code"], message["text"]))

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 import websockets
 
 CONNECT_SECONDS = 30.0
@@ -181,7 +182,7 @@ class RoomDriver:
     async def _play(self, ws: Any, index: int) -> None:
         last_sent_step = -1
         async for raw in ws:
-            message = json.loads(raw)
+            message = orjson.loads(raw)
             kind = message["type"]
             if kind == "view":
                 self.steps[index] = message["step"]
@@ -205,7 +206,7 @@ class RoomDriver:
                     last_sent_step = message["step"]
                     self.sent[index] = time.perf_counter()
                     self.choices[index] = choice
-                    await ws.send(json.dumps({"type": "act", "action": choice}))
+                    await ws.send(orjson.dumps({"type": "act", "action": choice}).decode())
             elif kind == "accepted":
                 self.accepted += 1
                 self.waiting.append((message["step"], self.sent.pop(index)))

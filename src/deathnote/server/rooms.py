@@ -395,14 +395,32 @@ class Room:
                 await conn.send(self.message_for(conn))
 
     # -- play ---------------------------------------------------------------------------
-    async def submit(self, seat: Seat, action: Action | dict[str, Any]) -> int:
+    async def submit(
+        self,
+        seat: Seat,
+        action: Action | dict[str, Any],
+        on_stored: Callable[[int], None] | None = None,
+    ) -> int:
         """Check, store, then tell: raises IllegalAction and changes nothing when rejected.
 
         The room takes one action at a time, in arrival order. The action is stored off
         the event loop (with the actions of other rooms arriving meanwhile, in one
         commit); until it is committed no view is built and nobody hears of it. Returns
-        its step.
+        its step. Once checked, an action runs to its end even if the caller is cancelled
+        (its socket closed): stored and told, or undone, never left half-way.
+        ``on_stored(step)`` runs once it is committed, before anyone is sent a view (the
+        sender hears "accepted" before the view that shows its action).
         """
+        task = asyncio.ensure_future(self._submit(seat, action, on_stored))
+        task.add_done_callback(_retrieved)
+        return await asyncio.shield(task)
+
+    async def _submit(
+        self,
+        seat: Seat,
+        action: Action | dict[str, Any],
+        on_stored: Callable[[int], None] | None,
+    ) -> int:
         async with self._submitting:
             if not isinstance(action, Action):
                 action = parse_action(action)
@@ -434,6 +452,8 @@ class Room:
                 ) from exc
             finally:
                 self.storing = False
+            if on_stored is not None:
+                on_stored(step)
             if finished:
                 self.stored.finished = True
                 if self.stored.rated:
@@ -470,8 +490,11 @@ class Room:
         if step is not None and (asked_at is None or step < asked_at):
             # A choice made on an older screen than the current question.
             raise IllegalAction("the game moved on before your choice arrived; choose again")
-        step = await self.submit(conn.seat, parse_action(action))
-        conn.push({"type": "accepted", "step": step})
+        await self.submit(
+            conn.seat,
+            parse_action(action),
+            on_stored=lambda step: conn.push({"type": "accepted", "step": step}),
+        )
 
     def _note_pending(self) -> None:
         pending = self.match.pending()
@@ -752,6 +775,12 @@ class Room:
             self._bot_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._bot_task
+
+
+def _retrieved(task: asyncio.Future[Any]) -> None:
+    """Mark a finished task's error as seen (its caller may have gone)."""
+    if not task.cancelled():
+        task.exception()
 
 
 def snapshot(match: Match, seat: Seat, rng: random.Random) -> Observation:
@@ -1107,11 +1136,12 @@ class RoomManager:
         cutoff = time.time() - self.limits.unopened_room_seconds
         for room in list(self.rooms.values()):
             if not room.stored.opened and room.stored.created < cutoff and not room.connections:
-                self.rooms.pop(room.id, None)
+                self.forget(room.id)
                 await room.stop()
         removed = await asyncio.to_thread(self.storage.delete_unopened, cutoff)
         for room_id in removed:
-            gone = self.rooms.pop(room_id, None)
+            gone = self.rooms.get(room_id)
+            self.forget(room_id)
             if gone is not None:
                 await gone.stop()
         return removed
