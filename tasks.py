@@ -24,9 +24,9 @@ PY = BIN / "python"
 
 
 def ensure_venv() -> None:
-    """Create the virtual environment and install the project with its dev, rl and cluster
-    extras (the test suite runs PettingZoo's and Gymnasium's own API tests and a Dask
-    LocalCluster)."""
+    """Create the virtual environment and install the project with its dev, rl, cluster and
+    scale extras (the test suite runs PettingZoo's and Gymnasium's own API tests, a Dask
+    LocalCluster, and server processes sharing a Redis)."""
     if sys.version_info < (3, 11):  # noqa: UP036  (a clear message on an old Python)
         sys.exit("deathnote needs Python 3.11 or newer")
     if not PY.exists():
@@ -39,7 +39,7 @@ def ensure_venv() -> None:
     print("installing deathnote and its dependencies", file=sys.stderr)
     subprocess.run([str(PY), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
     subprocess.run(
-        [str(PY), "-m", "pip", "install", "-q", "-e", f"{ROOT}[dev,rl,cluster]"], check=True
+        [str(PY), "-m", "pip", "install", "-q", "-e", f"{ROOT}[dev,rl,cluster,scale]"], check=True
     )
     stamp.write_text(digest)
 

@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from deathnote.engine import Match
 from deathnote.server.rooms import REPLAY_EVERY
+from deathnote.server.storage import NewAction
 from tests.server.conftest import first_legal, new_room, ws_path
 
 
@@ -99,16 +100,16 @@ def test_bots_try_again_after_a_failed_store_and_finish(
     app: FastAPI, client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     storage = app.state.manager.storage
-    stored = storage.append_action
+    stored = storage.append_actions
     failures: list[int] = []
 
-    def flaky(room: str, step: int, *args: Any, **kwargs: Any) -> Any:
-        if step == 5 and len(failures) < 2:
-            failures.append(step)
+    def flaky(rows: list[NewAction]) -> Any:
+        if any(row.step == 5 for row in rows) and len(failures) < 2:
+            failures.append(5)
             raise OSError("disk full for a moment")
-        return stored(room, step, *args, **kwargs)
+        return stored(rows)
 
-    monkeypatch.setattr(storage, "append_action", flaky)
+    monkeypatch.setattr(storage, "append_actions", flaky)
     created = new_room(client, game="tcg", seats=[{"kind": "bot", "agent": "random"}] * 2)
     with client.websocket_connect(ws_path(created["links"]["spectator"])) as ws:
         for _ in range(10_000):

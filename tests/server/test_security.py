@@ -3,6 +3,7 @@ blocks the loop, strict JSON types, the Origin check, and seeds nobody can deal 
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import sys
@@ -216,26 +217,29 @@ def test_the_loop_answers_while_a_bot_thinks(
     assert chose
 
 
-def test_a_search_bot_samples_worlds_in_a_room_off_the_loop(
+def test_a_search_bot_thinks_in_a_worker_process_not_in_the_server(
     app: FastAPI, client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # An ISMCTS bot samples worlds: in a room it gets them from a fork, in its thread.
-    threads: list[str] = []
+    # An ISMCTS bot samples worlds while it thinks; none is sampled in the server's process
+    # (not on its loop, nor in a thread holding its interpreter lock).
+    sampled_here: list[str] = []
     real_sample = Match.sample_world
 
     def sample_world(self: Match, viewer: Any, rng: random.Random) -> Match:
-        threads.append(threading.current_thread().name)
+        sampled_here.append(threading.current_thread().name)
         return real_sample(self, viewer, rng)
 
     monkeypatch.setattr(Match, "sample_world", sample_world)
-    loop_thread = client.portal.call(lambda: threading.current_thread().name)  # type: ignore[union-attr]
+    manager = app.state.manager
+    manager.bot_pool.workers = 1
     created = new_room(client, seats=[{"kind": "human"}, {"kind": "bot", "agent": "ismcts"}])
-    room = app.state.manager.rooms[created["room"]]
-    deadline = time.monotonic() + 30
+    room = manager.rooms[created["room"]]
+    deadline = time.monotonic() + 60
     while not room.match.actions and time.monotonic() < deadline:
         time.sleep(0.05)
     assert room.match.actions and room.match.actions[0][0] == 1  # L, the bot, moved
-    assert threads and loop_thread not in threads
+    assert manager.bot_pool._pool is not None  # the worker process made the move
+    assert sampled_here == []
 
 
 # -- §3: strict JSON types, answers, the Origin header -----------------------------------
@@ -265,7 +269,7 @@ def _find_typed_action(room: Room, rng: random.Random, kind: type) -> tuple[int,
                 if any(type(v) is kind for _k, v in action.args):
                     return seat, action
         seat = rng.choice(sorted(room.match.pending()))
-        room.submit(seat, rng.choice(list(room.match.legal(seat))))
+        asyncio.run(room.submit(seat, rng.choice(list(room.match.legal(seat)))))
     return None
 
 
@@ -302,13 +306,19 @@ def test_a_boolean_is_not_a_number_and_a_number_not_a_boolean(
     conn = _seat_conns(room)[seat]
     before = room.match.record()
     wrong = {k: (_swap(v) if type(v) is kind else v) for k, v in action.to_json().items()}
-    protocol.answer(room, conn, orjson.dumps({"type": "act", "action": wrong}).decode())
+    asyncio.run(
+        protocol.answer(room, conn, orjson.dumps({"type": "act", "action": wrong}).decode())
+    )
     answer = conn.queue.popleft()
     assert answer["type"] == "error"
     assert "must be" in answer["message"] or "not a legal move" in answer["message"]
     assert room.match.record() == before
     # The same action with the right types is accepted.
-    protocol.answer(room, conn, orjson.dumps({"type": "act", "action": action.to_json()}).decode())
+    asyncio.run(
+        protocol.answer(
+            room, conn, orjson.dumps({"type": "act", "action": action.to_json()}).decode()
+        )
+    )
     assert conn.queue.popleft()["type"] == "accepted"
 
 
@@ -336,14 +346,16 @@ def test_the_issue_examples_news_criminal_true_and_apple_row_true(tmp_path: Path
                     break
                 s = rng.choice(sorted(room.match.pending()))
                 playing = [a for a in room.match.legal(s) if a.kind != "accuse"]
-                room.submit(s, rng.choice(playing or list(room.match.legal(s))))
+                asyncio.run(room.submit(s, rng.choice(playing or list(room.match.legal(s)))))
             if not hit:
                 continue
             seat, action = hit
             conn = _seat_conns(room)[seat]
             before = room.match.record()
             bad = {**action.to_json(), field: action.get(field) == 1}
-            protocol.answer(room, conn, orjson.dumps({"type": "act", "action": bad}).decode())
+            asyncio.run(
+                protocol.answer(room, conn, orjson.dumps({"type": "act", "action": bad}).decode())
+            )
             answer = conn.queue.popleft()
             assert answer["type"] == "error", bad
             assert room.match.record() == before

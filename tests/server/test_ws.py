@@ -182,7 +182,7 @@ def test_a_failed_store_rejects_the_action(
     with client.websocket_connect(ws_path(created["links"]["seats"][1])) as l_ws:
         view_at(l_ws, 0)
         with monkeypatch.context() as patch:
-            patch.setattr(storage, "append_action", broken)
+            patch.setattr(storage, "append_actions", broken)
             l_ws.send_json({"type": "act", "action": {"kind": "follow"}})
             assert "could not be stored" in receive(l_ws, "error")["message"]
         assert app.state.manager.get(room).match.actions == []

@@ -60,6 +60,25 @@ def serve(
             "besides this server's own; repeat for several."
         ),
     ] = None,
+    bot_workers: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            help="Worker processes the search bots think in (default: one per core but "
+            "one; 0: in threads of the server, which slows everyone else's rooms).",
+        ),
+    ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help="A Redis URL (redis://host:port/0): run as one of several server processes "
+            "sharing --db (a PostgreSQL URL) and this Redis; each room is run by one of them."
+        ),
+    ] = None,
+    lease_seconds: Annotated[
+        float,
+        typer.Option(help="With --redis: seconds before a dead process's rooms are taken over."),
+    ] = 10.0,
     debug_memory: Annotated[
         bool, typer.Option(hidden=True, help="Trace memory and expose /api/debug/memory.")
     ] = False,
@@ -88,6 +107,9 @@ def serve(
             idle_seconds=idle_seconds,
             debug_memory=debug_memory,
             limits=limits,
+            bot_workers=bot_workers,
+            redis=redis,
+            lease_seconds=lease_seconds,
         )
     except DeathNoteError as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -117,6 +139,24 @@ def loadtest(
         int, typer.Option(help="Rooms of bots alone kept playing meanwhile (not measured).")
     ] = 0,
     bot_level: Annotated[str, typer.Option(help="The bots of those rooms.")] = "ismcts-hard",
+    bot_workers: Annotated[
+        int | None, typer.Option(help="The server's --bot-workers (0: bots in its threads).")
+    ] = None,
+    kill_after: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds into the play: kill -9 the server, start it again, play on, and "
+            "count the acknowledged actions found in storage."
+        ),
+    ] = None,
+    server_pythonpath: Annotated[
+        str | None,
+        typer.Option(hidden=True, help="Serve the code of another checkout's src folder."),
+    ] = None,
+    profile: Annotated[
+        str | None,
+        typer.Option(hidden=True, help="Run the server under cProfile, written to this file."),
+    ] = None,
 ) -> None:
     """Start a server on 127.0.0.1 and drive N rooms with scripted clients; print figures."""
     import asyncio
@@ -124,7 +164,20 @@ def loadtest(
     from deathnote.server.loadtest import run_loadtest
 
     result = asyncio.run(
-        run_loadtest(rooms, actions, seconds, game, db, port, bot_rooms, bot_level)
+        run_loadtest(
+            rooms,
+            actions,
+            seconds,
+            game,
+            db,
+            port,
+            bot_rooms,
+            bot_level,
+            kill_after=kill_after,
+            server_pythonpath=server_pythonpath,
+            profile=profile,
+            bot_workers=bot_workers,
+        )
     )
     for line in result.lines():
         typer.echo(line)

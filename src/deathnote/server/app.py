@@ -149,23 +149,53 @@ def create_app(
     idle_seconds: float = 60.0,
     debug_memory: bool = False,
     limits: Limits | None = None,
+    bot_workers: int | None = None,
+    redis: str | None = None,
+    lease_seconds: float = 10.0,
 ) -> FastAPI:
-    """The app, storing rooms in ``db`` (a SQLite path or a database URL)."""
+    """The app, storing rooms in ``db`` (a SQLite path or a database URL).
+
+    With ``redis`` (a Redis URL) it is one of several processes sharing ``db`` (a
+    PostgreSQL URL): see ``server.cluster``.
+    """
     limits = limits or Limits()
     storage = Storage(db)
-    manager = RoomManager(storage, bot_delay=bot_delay, idle_seconds=idle_seconds, limits=limits)
+    manager = RoomManager(
+        storage,
+        bot_delay=bot_delay,
+        idle_seconds=idle_seconds,
+        limits=limits,
+        bot_workers=bot_workers,
+    )
+    cluster = None
+    if redis is not None:
+        try:
+            from deathnote.server.cluster import Cluster  # only with --redis
+        except ImportError as exc:
+            raise DeathNoteError(
+                f"--redis needs redis-py ({exc}); install it with pip install 'deathnote[scale]'"
+            ) from None
+        cluster = Cluster(redis, manager, lease_seconds=lease_seconds)
     room_rate = limits.room_rate_item()
     room_limiter = MovingWindowRateLimiter(MemoryStorage())
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        manager.restore()
+        if cluster is not None:
+            await cluster.start()
+            await cluster.restore()
+        else:
+            manager.restore()
         sweeper = asyncio.create_task(manager.sweep_forever())
         yield
         sweeper.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sweeper
         await manager.close()
+        # The queued commits land before the leases are given back.
+        await asyncio.to_thread(storage.commits.close)
+        if cluster is not None:
+            await cluster.stop()
         storage.close()
 
     app = FastAPI(title="deathnote", lifespan=lifespan)
@@ -174,14 +204,32 @@ def create_app(
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
 
-    async def room_or_error(room_id: str) -> Room:
+    async def located(room_id: str) -> tuple[Room, str | None]:
+        """The room and the process running it (None: this one; else ours is a copy)."""
+        owner = None
         try:
-            room = await manager.get_off_loop(room_id)
+            if cluster is None:
+                room = await manager.get_off_loop(room_id)
+            else:
+                room, holder = await cluster.room_for_request(room_id)
+                owner = None if holder == cluster.me else holder
         except DeathNoteError as exc:
             raise HTTPException(409, str(exc)) from None
         if room is None:
             raise HTTPException(404, f"no room {room_id[:40]!r}")
-        return room
+        return room, owner
+
+    async def room_or_error(room_id: str) -> Room:
+        return (await located(room_id))[0]
+
+    async def on_owner(room_id: str, op: str, args: dict[str, Any]) -> Response:
+        """Run an operation that changes a room where the room is run."""
+        room, owner = await located(room_id)
+        if owner is not None and cluster is not None:
+            status, body = await cluster.call(owner, op, room.id, args)
+        else:
+            status, body = await operations[op](room, args)
+        return JSONResponse(body, status_code=status)
 
     def error(status: int, message: str) -> JSONResponse:
         return JSONResponse({"error": message}, status_code=status)
@@ -269,29 +317,39 @@ def create_app(
             out["links"] = room.links()
         return JSONResponse(out)
 
+    async def do_hand_to_bot(room: Room, args: dict[str, Any]) -> tuple[int, Any]:
+        try:
+            role, _ = room.role_of(args["token"])
+            if role != CREATOR_ROLE:
+                return 403, {"error": "only the room's creator can hand a seat to a bot"}
+            room.hand_to_bot(args["seat"], args["agent"])
+        except IllegalAction as exc:
+            return (403 if isinstance(exc, WrongLink) else 409), {"error": str(exc)}
+        return 200, {"room": room.public_info()}
+
+    async def do_rematch(room: Room, args: dict[str, Any]) -> tuple[int, Any]:
+        try:
+            role, seat = room.role_of(args["token"])
+            new, _told = manager.rematch(room, args.get("seating", "same"))
+        except IllegalAction as exc:
+            return (403 if isinstance(exc, WrongLink) else 409), {"error": str(exc)}
+        return 200, {"room": new.id, "url": new.link_for(role, room.new_seat(seat))}
+
+    operations = {"hand_to_bot": do_hand_to_bot, "rematch": do_rematch}
+    if cluster is not None:
+        cluster.operations.update(operations)
+
     @app.post("/api/rooms/{room_id}/seats/{seat}/bot")
     async def hand_to_bot(room_id: str, seat: int, body: TokenBody) -> Response:
         """The creator hands an idle or absent seat to a bot."""
-        room = await room_or_error(room_id)
-        try:
-            role, _ = room.role_of(body.token)
-            if role != CREATOR_ROLE:
-                return error(403, "only the room's creator can hand a seat to a bot")
-            room.hand_to_bot(seat, body.agent)
-        except IllegalAction as exc:
-            return error(403 if isinstance(exc, WrongLink) else 409, str(exc))
-        return JSONResponse({"room": room.public_info()})
+        return await on_owner(
+            room_id, "hand_to_bot", {"token": body.token, "seat": seat, "agent": body.agent}
+        )
 
     @app.post("/api/rooms/{room_id}/rematch")
     async def rematch(room_id: str, body: TokenBody) -> Response:
         """The rematch room (same game, options and seats); the answer is this token's link."""
-        room = await room_or_error(room_id)
-        try:
-            role, seat = room.role_of(body.token)
-            new, _told = manager.rematch(room, body.seating)
-        except IllegalAction as exc:
-            return error(403 if isinstance(exc, WrongLink) else 409, str(exc))
-        return JSONResponse({"room": new.id, "url": new.link_for(role, room.new_seat(seat))})
+        return await on_owner(room_id, "rematch", {"token": body.token, "seating": body.seating})
 
     @app.get("/api/rooms/{room_id}/replay")
     async def replay(
@@ -306,7 +364,8 @@ def create_app(
             room.role_of(token)
         except IllegalAction as exc:
             return error(403, f"the replay needs one of the room's links: {exc}")
-        if room.match.outcome() is None:
+        if room.match.outcome() is None or room.storing:
+            # (While the last action is being stored it may still not count.)
             return error(409, "the replay opens once the game is over")
         total = len(room.match.actions)
         if step < 0 or step > total:
@@ -361,6 +420,25 @@ def create_app(
         async def send(message: dict[str, Any]) -> None:
             await ws.send_text(orjson.dumps(message).decode())
 
+        if cluster is not None:
+            # The room may be run by another process: the cluster routes the socket.
+            async def receive() -> str | bytes | None:
+                incoming = await ws.receive()
+                if incoming["type"] == "websocket.disconnect":
+                    return None
+                text = incoming.get("text")
+                return text if text is not None else incoming.get("bytes")
+
+            async def close(code: int) -> None:
+                await ws.close(code=code)
+
+            try:
+                await cluster.serve_socket(room_id, token, send, receive, close)
+            finally:
+                with contextlib.suppress(Exception):
+                    await ws.close()
+            return
+
         async def refuse(message: str, code: int) -> None:
             await send({"type": "error", "message": message})
             await ws.close(code=code)
@@ -391,7 +469,9 @@ def create_app(
                 if incoming["type"] == "websocket.disconnect":
                     return
                 text = incoming.get("text")
-                protocol.answer(room, conn, text if text is not None else incoming.get("bytes"))
+                await protocol.answer(
+                    room, conn, text if text is not None else incoming.get("bytes")
+                )
 
         # The reader ends when the client leaves; the writer when a send fails or the
         # client is too slow to keep up. Either way the connection is over.

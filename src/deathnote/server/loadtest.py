@@ -14,7 +14,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -44,6 +46,12 @@ class Figures:
     memory_after: dict[str, Any] = field(default_factory=dict)
     rooms_in_memory: int = 0
     failed_rooms: int = 0
+    #: Server CPU seconds (user + system) while the rooms played.
+    server_cpu: float = 0.0
+    #: With ``kill_after``: what survived the server's kill -9 and restart.
+    crash: dict[str, Any] | None = None
+    #: The failed rooms' errors.
+    errors: list[str] = field(default_factory=list)
     bot_rooms: int = 0
     bot_level: str = ""
     bot_games: int = 0
@@ -83,11 +91,29 @@ class Figures:
             f"{self.rooms_in_memory} rooms in memory "
             f"= {rss / per / 1024:.1f} KiB/room; tracemalloc +{traced / 2**20:.1f} MiB "
             f"= {traced / per / 1024:.1f} KiB/room",
+            f"server CPU: {self.server_cpu:.1f} s = "
+            f"{1000 * self.server_cpu / max(1, self.accepted):.3f} ms per accepted action",
+        ] + (self.crash_lines() if self.crash is not None else [])
+
+    def crash_lines(self) -> list[str]:
+        """The kill -9 figures."""
+        crash = self.crash or {}
+        return [
+            f"kill -9 after {crash['after']:.1f} s of play, restarted in "
+            f"{crash['restart_seconds']:.1f} s: {crash['acknowledged']} acknowledged actions, "
+            f"{crash['found']} of them in storage ({crash['lost']} lost, "
+            f"{crash['acknowledged_before_kill']} acknowledged before the kill)",
+            f"rooms playing at the kill: {crash['live_at_kill']}, resumed after the restart: "
+            f"{crash['resumed']}",
         ]
 
 
 class RoomDriver:
-    """The scripted seats of one room (a new room whenever a game ends early)."""
+    """The scripted seats of one room (a new room whenever a game ends early).
+
+    A seat whose socket drops (the server was killed) connects again until the deadline
+    and plays on from the view it is sent.
+    """
 
     def __init__(
         self, base: str, game: str, actions: int, deadline: float, seed: int, go: asyncio.Event
@@ -104,9 +130,16 @@ class RoomDriver:
         self.latencies: list[float] = []
         self.steps: list[int] = []
         self.sent: dict[int, float] = {}  # seat -> send time of its unanswered action
+        self.choices: dict[int, dict[str, Any]] = {}  # seat -> its unanswered action
         self.waiting: list[tuple[int, float]] = []  # (accepted step, send time)
         self.over = asyncio.Event()
         self.connected = asyncio.Event()  # set once this driver's first room is live
+        self.room = ""
+        self.sockets: list[Any] = []
+        #: Every acknowledged action: (room, step, seat, action) and when it was told.
+        self.acked: list[tuple[str, int, int, dict[str, Any], float]] = []
+        self.reconnects = 0
+        self.finished_rooms: set[str] = set()
 
     def _check(self) -> None:
         now = time.perf_counter()
@@ -119,7 +152,33 @@ class RoomDriver:
                 keep.append((step, sent))
         self.waiting = keep
 
-    async def _seat(self, ws: Any, index: int) -> None:
+    async def _seat(self, ws: Any, index: int, url: str) -> None:
+        while True:
+            try:
+                await self._play(ws, index)
+                return
+            except (websockets.ConnectionClosed, OSError):
+                # The server went away: this seat's unanswered action is lost, not told.
+                self.sent.pop(index, None)
+                self.choices.pop(index, None)
+                self.waiting = [w for w in self.waiting if w[0] < 0]
+            with contextlib.suppress(Exception):
+                await ws.close()
+            ws = await self._reconnect(url)
+            if ws is None:
+                return
+            self.sockets[index] = ws
+            self.reconnects += 1
+
+    async def _reconnect(self, url: str) -> Any:
+        while time.monotonic() < self.deadline and not self.over.is_set():
+            try:
+                return await websockets.connect(url, open_timeout=5, ping_interval=None)
+            except (OSError, websockets.InvalidHandshake, TimeoutError):
+                await asyncio.sleep(0.2)
+        return None
+
+    async def _play(self, ws: Any, index: int) -> None:
         last_sent_step = -1
         async for raw in ws:
             message = json.loads(raw)
@@ -129,6 +188,7 @@ class RoomDriver:
                 self._check()
                 view = message["view"]
                 if view["outcome"] is not None:
+                    self.finished_rooms.add(self.room)
                     if not self.over.is_set():
                         self.finished += 1
                     self.over.set()
@@ -144,39 +204,52 @@ class RoomDriver:
                     choice.pop("label", None)
                     last_sent_step = message["step"]
                     self.sent[index] = time.perf_counter()
+                    self.choices[index] = choice
                     await ws.send(json.dumps({"type": "act", "action": choice}))
             elif kind == "accepted":
                 self.accepted += 1
                 self.waiting.append((message["step"], self.sent.pop(index)))
+                self.acked.append(
+                    (self.room, message["step"], index, self.choices.pop(index), time.monotonic())
+                )
                 self._check()
                 if self.accepted >= self.actions:
                     self.over.set()
             elif kind == "error":
                 self.rejected += 1
                 self.sent.pop(index, None)
+                self.choices.pop(index, None)
 
     async def run(self) -> None:
         """Play rooms until this driver's share of actions is done or time is up."""
         while self.accepted < self.actions and time.monotonic() < self.deadline:
-            created = await asyncio.to_thread(_post, f"{self.base}/api/rooms", {"game": self.game})
-            links = [link for link in created["links"]["seats"] if link]
-            ws_base = self.base.replace("http://", "ws://")
-            sockets = [
-                await websockets.connect(
-                    ws_base + link.replace("/play/", "/ws/"),
-                    open_timeout=CONNECT_SECONDS,
-                    ping_interval=None,
+            try:
+                created = await asyncio.to_thread(
+                    _post, f"{self.base}/api/rooms", {"game": self.game}
                 )
-                for link in links
-            ]
+                links = [link for link in created["links"]["seats"] if link]
+                ws_base = self.base.replace("http://", "ws://")
+                urls = [ws_base + link.replace("/play/", "/ws/") for link in links]
+                sockets = [
+                    await websockets.connect(url, open_timeout=CONNECT_SECONDS, ping_interval=None)
+                    for url in urls
+                ]
+            except (OSError, websockets.InvalidHandshake, websockets.ConnectionClosed):
+                await asyncio.sleep(0.2)  # the server is down (killed): try again
+                continue
+            self.room = created["room"]
             self.steps = [-1] * len(sockets)
+            self.sockets = sockets
             if not self.connected.is_set():
                 self.connected.set()
                 await self.go.wait()
             self.sent.clear()
+            self.choices.clear()
             self.waiting.clear()
             self.over.clear()
-            tasks = [asyncio.create_task(self._seat(ws, i)) for i, ws in enumerate(sockets)]
+            tasks = [
+                asyncio.create_task(self._seat(ws, i, urls[i])) for i, ws in enumerate(sockets)
+            ]
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.over.wait(), max(0.0, self.deadline - time.monotonic()))
             # Let the last views arrive before closing (bounded).
@@ -184,7 +257,7 @@ class RoomDriver:
                 await asyncio.wait_for(self._drain(), 5.0)
             for task in tasks:
                 task.cancel()
-            for ws in sockets:
+            for ws in self.sockets:
                 with contextlib.suppress(Exception):
                     await ws.close()
 
@@ -210,6 +283,72 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def _start_server(
+    port: int,
+    database: str,
+    pythonpath: str | None,
+    profile: str | None = None,
+    bot_workers: int | None = None,
+) -> subprocess.Popen[bytes]:
+    env = dict(os.environ)
+    if pythonpath:
+        # Serve another checkout's code (figures before and after a change, same run).
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (pythonpath, env.get("PYTHONPATH")) if p)
+    # With ``profile``: the server runs under cProfile, written there when it stops.
+    profiled = ["-m", "cProfile", "-o", profile] if profile else []
+    return subprocess.Popen(
+        [
+            sys.executable,
+            *profiled,
+            "-m",
+            "deathnote",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            database,
+            "--bot-delay",
+            "0",
+            # The load test is one address opening many rooms at once.
+            "--room-rate",
+            "1000000/minute",
+            "--max-live-rooms",
+            "1000000",
+            "--debug-memory",
+            *(["--bot-workers", str(bot_workers)] if bot_workers is not None else []),
+        ],
+        stdout=subprocess.DEVNULL,
+        env=env,
+    )
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _stop(server: subprocess.Popen[bytes], profiled: bool = False) -> None:
+    # uvicorn raises the signal again once it has shut down: SIGTERM would then end the
+    # process before cProfile writes; after SIGINT (KeyboardInterrupt) it writes.
+    wait = 120.0 if profiled else 10.0
+    if profiled:
+        server.send_signal(signal.SIGINT)
+    else:
+        server.terminate()
+    try:
+        server.wait(wait)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait(10)
 
 
 class BotRooms:
@@ -250,36 +389,25 @@ async def run_loadtest(
     port: int,
     bot_rooms: int = 0,
     bot_level: str = "ismcts-hard",
+    bot_workers: int | None = None,
+    kill_after: float | None = None,
+    server_pythonpath: str | None = None,
+    profile: str | None = None,
 ) -> Figures:
     """Start a server, drive ``rooms`` rooms for ``actions`` actions each or ``seconds``
-    (and keep ``bot_rooms`` rooms of ``bot_level`` bots playing meanwhile)."""
+    (and keep ``bot_rooms`` rooms of ``bot_level`` bots playing meanwhile).
+
+    ``kill_after``: that many seconds into the play, kill -9 the server and start it again
+    on the same port and database; the seats reconnect and play on. At the end every
+    action a seat was told was accepted is looked up in storage.
+    """
     port = port or _free_port()
     base = f"http://127.0.0.1:{port}"
+    crash: dict[str, Any] | None = None
     with tempfile.TemporaryDirectory(prefix="deathnote-load-") as tmp:
         database = db or str(Path(tmp) / "load.db")
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "deathnote",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--db",
-                database,
-                "--bot-delay",
-                "0",
-                # The load test is one address opening many rooms at once.
-                "--room-rate",
-                "1000000/minute",
-                "--max-live-rooms",
-                "1000000",
-                "--debug-memory",
-            ],
-            stdout=subprocess.DEVNULL,
-        )
+        server = _start_server(port, database, server_pythonpath, profile, bot_workers)
+        cpu = 0.0
         try:
             await _wait_ready(base, server)
             before = await asyncio.to_thread(_get, f"{base}/api/debug/memory")
@@ -300,26 +428,54 @@ async def run_loadtest(
             await asyncio.wait(live, timeout=seconds)
             after = await asyncio.to_thread(_get, f"{base}/api/debug/memory?stop=true")
             start = time.monotonic()
+            cpu_start = _cpu_seconds(server.pid)
             go.set()
+            if kill_after is not None:
+                await asyncio.sleep(kill_after)
+                playing = {d.room for d in drivers if not d.over.is_set()}
+                cpu += _cpu_seconds(server.pid) - cpu_start
+                server.kill()  # SIGKILL: no shutdown handler runs
+                server.wait(10)
+                killed = time.monotonic()
+                told_before = sum(1 for d in drivers for a in d.acked if a[4] <= killed)
+                server = _start_server(port, database, server_pythonpath, bot_workers=bot_workers)
+                await _wait_ready(base, server)
+                cpu_start = _cpu_seconds(server.pid)
+                restarted = time.monotonic()
             await asyncio.wait(tasks, timeout=seconds + 30)
             elapsed = time.monotonic() - start
+            cpu += _cpu_seconds(server.pid) - cpu_start
             failed = 0
+            errors: list[str] = []
             for task in tasks:
                 if not task.done():
                     task.cancel()
                     failed += 1
                 elif task.exception() is not None:
                     failed += 1
+                    errors.append(repr(task.exception()))
             if bot_task is not None:
                 bots.stop.set()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(bot_task, 30)
         finally:
-            server.terminate()
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            _stop(server, profiled=profile is not None)
+        if kill_after is not None:
+            acked = [a for d in drivers for a in d.acked]
+            found = await asyncio.to_thread(_count_stored, database, acked)
+            resumed = {a[0] for a in acked if a[4] >= restarted}.union(
+                *(d.finished_rooms for d in drivers)
+            )
+            crash = {
+                "after": kill_after,
+                "restart_seconds": restarted - killed,
+                "acknowledged": len(acked),
+                "acknowledged_before_kill": told_before,
+                "found": found,
+                "lost": len(acked) - found,
+                "live_at_kill": len(playing),
+                "resumed": len(playing & resumed),
+            }
     figures = Figures(
         rooms=rooms,
         seconds=elapsed,
@@ -331,11 +487,35 @@ async def run_loadtest(
         memory_before=before,
         memory_after=after,
         rooms_in_memory=int(after.get("rooms", 0)) - int(before.get("rooms", 0)),
+        server_cpu=cpu,
+        crash=crash,
+        errors=errors,
         bot_rooms=bot_rooms,
         bot_level=bot_level,
         bot_games=bots.played,
     )
     return figures
+
+
+def _count_stored(database: str, acked: list[tuple[str, int, int, dict[str, Any], float]]) -> int:
+    """How many acknowledged actions storage holds, at their step, by their seat."""
+    from deathnote.server.storage import Storage
+
+    storage = Storage(database)
+    try:
+        found = 0
+        records: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+        for room, step, seat, action, _told in acked:
+            if room not in records:
+                loaded = storage.load_room(room)
+                records[room] = loaded.actions if loaded is not None else []
+            stored = records[room]
+            if step < len(stored) and stored[step][0] == seat:
+                kept = {k: v for k, v in stored[step][1].items() if k in action}
+                found += kept == action
+        return found
+    finally:
+        storage.close()
 
 
 async def _wait_ready(base: str, server: subprocess.Popen[bytes]) -> None:

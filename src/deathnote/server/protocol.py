@@ -23,7 +23,7 @@ boolean is not a number and a number is not a boolean.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 import orjson
@@ -66,9 +66,9 @@ class Rematch(ClientMessage):
     seating: Literal["same", "swap", "shuffle"] = "same"
 
 
-def on_act(room: Room, conn: Connection, message: Act) -> None:
-    """A seat's action: answered ``accepted`` (or an error)."""
-    room.act(conn, message.action, step=message.step, seat=message.seat)
+async def on_act(room: Room, conn: Connection, message: Act) -> None:
+    """A seat's action: answered ``accepted`` once it is stored (or an error)."""
+    await room.act(conn, message.action, step=message.step, seat=message.seat)
 
 
 def on_ping(room: Room, conn: Connection, message: Ping) -> None:
@@ -83,7 +83,10 @@ def on_rematch(room: Room, conn: Connection, message: Rematch) -> None:
         conn.push({"type": "rematch", "url": room.rematch_link(new, conn)})
 
 
-HANDLERS: dict[str, tuple[type[ClientMessage], Callable[[Room, Connection, Any], None]]] = {
+#: A handler answers at once (returns None) or once its awaitable is done.
+Handler = Callable[[Room, Connection, Any], Awaitable[None] | None]
+
+HANDLERS: dict[str, tuple[type[ClientMessage], Handler]] = {
     "act": (Act, on_act),
     "ping": (Ping, on_ping),
     "rematch": (Rematch, on_rematch),
@@ -130,14 +133,16 @@ def _explain(kind: str, exc: ValidationError) -> str:
     return f"malformed message: {where}: {error['msg']}"
 
 
-def handle(room: Room, conn: Connection, text: str | bytes | None) -> None:
+async def handle(room: Room, conn: Connection, text: str | bytes | None) -> None:
     """Dispatch one message; raises IllegalAction (sent back to this connection only)."""
     message = parse(text, room.manager.limits.max_message_bytes)
     _model, handler = HANDLERS[message.type]  # type: ignore[attr-defined]
-    handler(room, conn, message)
+    result = handler(room, conn, message)
+    if result is not None:
+        await result
 
 
-def answer(room: Room, conn: Connection, text: str | bytes | None) -> None:
+async def answer(room: Room, conn: Connection, text: str | bytes | None) -> None:
     """Handle one message so that it always gets an answer and the socket stays open.
 
     Rejected input is answered with its reason; an unexpected failure is logged with its
@@ -150,7 +155,7 @@ def answer(room: Room, conn: Connection, text: str | bytes | None) -> None:
                 f"too many messages: at most {room.manager.limits.messages_per_second} a "
                 "second; this one was ignored"
             )
-        handle(room, conn, text)
+        await handle(room, conn, text)
     except DeathNoteError as exc:
         conn.push({"type": "error", "message": str(exc)})
     except Exception:

@@ -18,12 +18,9 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from limits import RateLimitItemPerSecond
-from limits.storage import MemoryStorage
-from limits.strategies import FixedWindowRateLimiter
 
 from deathnote.agents import Agent, Observation, agent_names, make_agent, world_sampler
 from deathnote.engine.actions import SPECTATOR, Action, Seat, Viewer
@@ -32,6 +29,7 @@ from deathnote.engine.match import RECORD_FORMAT, RECORD_FORMATS, Match, Timelin
 from deathnote.engine.play import Table
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
+from deathnote.server.botpool import BotPool, searches
 from deathnote.server.config import Limits
 from deathnote.server.storage import Storage, StoredRoom
 
@@ -48,6 +46,9 @@ REPLAY_EVERY = 16  # steps between the snapshots a replay page starts from
 #: How a rematch seats the players again (issue 16 §5).
 SAME_SEATS, SWAP_SEATS, SHUFFLE_SEATS = "same", "swap", "shuffle"
 SEATINGS = (SAME_SEATS, SWAP_SEATS, SHUFFLE_SEATS)
+
+if TYPE_CHECKING:
+    from deathnote.server.cluster import Cluster
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 _CONNECTION_KEYS = itertools.count()
@@ -82,6 +83,9 @@ class Connection:
     sent_step: int | None = None
     #: This connection's own key for its message rate.
     key: str = field(default_factory=lambda: f"conn-{next(_CONNECTION_KEYS)}")
+    #: Its message rate: the start of the current one-second window, messages in it.
+    window_start: float = 0.0
+    window_count: int = 0
 
     @property
     def viewer(self) -> Viewer:
@@ -119,6 +123,10 @@ class Room:
         self.pending_step: dict[Seat, int] = {}
         self._bot_task: asyncio.Task[None] | None = None
         self._timeline: Timeline | None = None
+        #: One action at a time: checked, stored, then told.
+        self._submitting = asyncio.Lock()
+        #: An action is applied but not yet committed (no view may show it).
+        self.storing = False
         for seat, info in enumerate(stored.seats):
             if info["kind"] == BOT:
                 self.bots[seat] = make_agent(match.game.id, info["agent"], seat)
@@ -270,7 +278,7 @@ class Room:
         self.broadcast()
         if self.dormant():
             # Nobody is here and nothing moves: storage has the room, memory need not.
-            self.manager.rooms.pop(self.id, None)
+            self.manager.forget(self.id)
 
     def dormant(self) -> bool:
         """No connection, and nothing will move until someone comes back."""
@@ -293,47 +301,63 @@ class Room:
             conn.wake.clear()
             while conn.queue:
                 await conn.send(conn.queue.popleft())
-            if conn.stale and not conn.closed:
+            # No view while an action is being stored: it may not count yet. Its commit
+            # marks every connection stale again.
+            if conn.stale and not conn.closed and not self.storing:
                 conn.stale = False
                 await conn.send(self.message_for(conn))
 
     # -- play ---------------------------------------------------------------------------
-    def submit(self, seat: Seat, action: Action | dict[str, Any]) -> None:
-        """Check, store, then tell: raises IllegalAction and changes nothing when rejected."""
-        if not isinstance(action, Action):
-            action = parse_action(action)
-        if 0 <= seat < self.match.players:
-            # Keep the legal action's label (for the replay page). Equality is type-strict
-            # (engine.actions): true is not 1, and the Match says which field is wrong.
-            for legal in self.match.legal(seat):
-                if legal == action:
-                    action = legal
-                    break
-        self.match.submit(seat, action)
-        step = len(self.match.actions) - 1
-        _seat, accepted = self.match.actions[-1]
-        finished = self.match.outcome() is not None
-        try:
-            self.manager.storage.append_action(
-                self.id, step, seat, accepted.to_json(), finished=finished
-            )
-        except Exception as exc:
-            # Not stored means not accepted: go back to the stored record.
-            self.match.rewind(step)
-            self.manager.log(f"room {self.id}: storing step {step} failed: {exc!r}")
-            raise IllegalAction(
-                "your action could not be stored, so it did not count; try again"
-            ) from exc
-        if finished:
-            self.stored.finished = True
-        # The seat that acted ended its own decision; a new one starts now.
-        self.pending_since.pop(seat, None)
-        self.pending_step.pop(seat, None)
-        self._note_pending()
-        self.broadcast()
-        self.kick_bots()
+    async def submit(self, seat: Seat, action: Action | dict[str, Any]) -> int:
+        """Check, store, then tell: raises IllegalAction and changes nothing when rejected.
 
-    def act(
+        The room takes one action at a time, in arrival order. The action is stored off
+        the event loop (with the actions of other rooms arriving meanwhile, in one
+        commit); until it is committed no view is built and nobody hears of it. Returns
+        its step.
+        """
+        async with self._submitting:
+            if not isinstance(action, Action):
+                action = parse_action(action)
+            if 0 <= seat < self.match.players:
+                # Keep the legal action's label (for the replay page). Equality is
+                # type-strict (engine.actions): true is not 1, and the Match says which
+                # field is wrong.
+                for legal in self.match.legal(seat):
+                    if legal == action:
+                        action = legal
+                        break
+            self.match.submit(seat, action)
+            step = len(self.match.actions) - 1
+            _seat, accepted = self.match.actions[-1]
+            finished = self.match.outcome() is not None
+            self.storing = True
+            try:
+                await self.manager.storage.store_action(
+                    self.id, step, seat, accepted.to_json(), finished=finished
+                )
+            except Exception as exc:
+                # Not stored means not accepted: go back to the stored record.
+                self.match.rewind(step)
+                self.manager.log(f"room {self.id}: storing step {step} failed: {exc!r}")
+                if self.manager.cluster is not None:
+                    self.manager.cluster.store_failed(self.id)
+                raise IllegalAction(
+                    "your action could not be stored, so it did not count; try again"
+                ) from exc
+            finally:
+                self.storing = False
+            if finished:
+                self.stored.finished = True
+            # The seat that acted ended its own decision; a new one starts now.
+            self.pending_since.pop(seat, None)
+            self.pending_step.pop(seat, None)
+            self._note_pending()
+            self.broadcast()
+            self.kick_bots()
+            return step
+
+    async def act(
         self,
         conn: Connection,
         action: dict[str, Any],
@@ -355,8 +379,8 @@ class Room:
         if step is not None and (asked_at is None or step < asked_at):
             # A choice made on an older screen than the current question.
             raise IllegalAction("the game moved on before your choice arrived; choose again")
-        self.submit(conn.seat, parse_action(action))
-        conn.push({"type": "accepted", "step": len(self.match.actions) - 1})
+        step = await self.submit(conn.seat, parse_action(action))
+        conn.push({"type": "accepted", "step": step})
 
     def _note_pending(self) -> None:
         pending = self.match.pending()
@@ -388,10 +412,17 @@ class Room:
                 return
             agent = self.bots[seat]
             step = len(self.match.actions)
-            # The bot thinks in a worker thread, so a slow bot never holds up the loop. It
-            # gets what it would see now, taken here: the match may move on meanwhile.
-            seen = snapshot(self.match, seat, table.rng(seat))
-            action = await asyncio.to_thread(agent.choose, seen)
+            name = str(self.stored.seats[seat].get("agent") or "")
+            if searches(name) and self.manager.bot_pool.workers:
+                # A search bot thinks in a worker process (botpool.py says why), from the
+                # room's record as it is now.
+                rng = table.rng(seat)
+                action = await self.manager.bot_pool.choose(self.id, self.match, seat, name, rng)
+            else:
+                # A cheap bot answers in a worker thread, so it never holds up the loop. It
+                # gets what it would see now, taken here: the match may move on meanwhile.
+                seen = snapshot(self.match, seat, table.rng(seat))
+                action = await asyncio.to_thread(agent.choose, seen)
             if (
                 len(self.match.actions) != step
                 or self.bots.get(seat) is not agent
@@ -399,7 +430,7 @@ class Room:
             ):
                 continue  # someone moved while it thought: look again
             try:
-                self.submit(seat, action)
+                await self.submit(seat, action)
             except DeathNoteError as exc:  # not stored (tried again), or a bot's bug
                 self.manager.log(f"room {self.id}: a bot's action failed: {exc}")
                 failures += 1
@@ -526,8 +557,11 @@ class RoomManager:
         idle_seconds: float = 60.0,
         log: Callable[[str], None] = print,
         limits: Limits | None = None,
+        bot_workers: int | None = None,
     ) -> None:
         self.storage = storage
+        #: Worker processes for the search bots (started on their first move).
+        self.bot_pool = BotPool(bot_workers)
         self.bot_delay = bot_delay
         self.idle_seconds = idle_seconds
         self.log = log
@@ -536,14 +570,26 @@ class RoomManager:
         #: Rooms being built off the event loop (counted against the live-room cap).
         self.creating = 0
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
-        self._message_rate = RateLimitItemPerSecond(self.limits.messages_per_second)
-        # A fixed one-second window: constant cost per message, whatever the rate.
-        self._message_limiter = FixedWindowRateLimiter(MemoryStorage())
+        #: With ``--redis``: this process's part of a cluster (``server.cluster``).
+        self.cluster: Cluster | None = None
+
+    def forget(self, room_id: str) -> None:
+        """A room leaves memory (storage keeps it); in a cluster its lease is given back."""
+        self.rooms.pop(room_id, None)
+        if self.cluster is not None:
+            self.cluster.forget(room_id)
 
     # -- limits -------------------------------------------------------------------------
     def allow_message(self, conn: Connection) -> bool:
-        """Whether this connection may send one more message this second."""
-        return self._message_limiter.hit(self._message_rate, "message", conn.key)
+        """Whether this connection may send one more message this second (a fixed
+        one-second window counted on the connection itself: constant cost, no shared
+        storage; limits' MemoryStorage started a timer thread every 10 ms under load)."""
+        now = time.monotonic()
+        if now - conn.window_start >= 1.0:
+            conn.window_start = now
+            conn.window_count = 0
+        conn.window_count += 1
+        return conn.window_count <= self.limits.messages_per_second
 
     def full(self) -> bool:
         """Whether the live-room cap is reached (no new room now)."""
@@ -562,6 +608,8 @@ class RoomManager:
         """A new room; raises DeathNoteError naming a bad game, option or seat."""
         room = self.build(game_id, players, options, seats, seed, rematch_of)
         self.rooms[room.id] = room
+        if self.cluster is not None:
+            self.cluster.claim_soon(room.id)
         return room
 
     async def create_off_loop(
@@ -578,6 +626,8 @@ class RoomManager:
             room = await asyncio.to_thread(self.build, game_id, players, options, seats, seed)
         finally:
             self.creating -= 1
+        if self.cluster is not None:
+            await self.cluster.claim(room.id)
         self.rooms[room.id] = room
         return room
 
@@ -843,3 +893,4 @@ class RoomManager:
         """Stop every room's bots."""
         for room in list(self.rooms.values()):
             await room.stop()
+        self.bot_pool.close()

@@ -5,6 +5,11 @@ actions in order; the match is rebuilt by replaying them, so a restart brings ev
 back exactly where it was. Each room also keeps the rules version, content digest and
 record format it was played under: a room recorded under other rules is not restored.
 
+Accepted actions are written off the event loop by ``GroupCommit``: one writer thread,
+and the actions that arrive while a commit runs are stored together in the next
+transaction (group commit). The caller awaits its own action's commit before anyone hears
+of it.
+
 The schema is built and upgraded by the Alembic migrations in ``server/migrations``, run
 automatically when the storage opens (SQLite and PostgreSQL alike; on PostgreSQL under an
 advisory lock, so several server processes starting together migrate once).
@@ -12,9 +17,11 @@ advisory lock, so several server processes starting together migrate once).
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from alembic import command
 from alembic.config import Config
@@ -124,11 +131,105 @@ def database_url(db: str) -> str:
     return f"sqlite:///{path}"
 
 
+class NewAction(NamedTuple):
+    """One accepted action to store (``finished``: it ended the game)."""
+
+    room_id: str
+    step: int
+    seat: int
+    action: dict[str, Any]
+    finished: bool
+
+
+#: Most actions stored in one transaction (a bound on one commit's size).
+MAX_BATCH = 1024
+
+
+class GroupCommit:
+    """Accepted actions stored off the event loop, those arriving together in one commit.
+
+    ``append`` queues an action and waits for its commit. One writer thread stores
+    batches: while it commits one, the next actions queue up and go in the following
+    transaction. When a batch fails, each of its actions is tried alone, so one bad
+    action (a step already stored) fails only itself.
+    """
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        # A thread of its own: bots thinking in the default pool never delay a commit.
+        self.executor = ThreadPoolExecutor(1, thread_name_prefix="deathnote-commit")
+        self._queue: list[tuple[NewAction, asyncio.Future[None]]] = []
+        self._running = False
+        self._task: asyncio.Task[None] | None = None
+        #: Transactions committed and actions stored (for the load test's figures).
+        self.commits = 0
+        self.stored = 0
+
+    async def append(self, action: NewAction) -> None:
+        """Store one action; returns once it is committed (raises when it is not)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._queue.append((action, future))
+        if not self._running:
+            self._running = True
+            self._task = loop.create_task(self._drain())
+        await future
+
+    async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self._queue:
+                batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+                rows = [action for action, _ in batch]
+                try:
+                    errors = await loop.run_in_executor(self.executor, self._write, rows)
+                except BaseException as exc:  # the executor itself is gone (shutdown)
+                    errors = [exc] * len(rows)
+                for (_, future), error in zip(batch, errors, strict=True):
+                    if future.done():
+                        continue
+                    if error is None:
+                        future.set_result(None)
+                    else:
+                        future.set_exception(error)
+        finally:
+            self._running = False
+
+    def _write(self, rows: list[NewAction]) -> list[BaseException | None]:
+        """In the writer thread: the batch in one transaction, else each action alone."""
+        try:
+            self.storage.append_actions(rows)
+        except Exception as exc:
+            if len(rows) == 1:
+                return [exc]
+        else:
+            self.commits += 1
+            self.stored += len(rows)
+            return [None] * len(rows)
+        errors: list[BaseException | None] = []
+        for row in rows:
+            try:
+                self.storage.append_actions([row])
+            except Exception as exc:
+                errors.append(exc)
+            else:
+                self.commits += 1
+                self.stored += 1
+                errors.append(None)
+        return errors
+
+    def close(self) -> None:
+        """Finish the queued commits and stop the writer thread."""
+        self.executor.shutdown(wait=True)
+
+
 class Storage:
-    """Synchronous storage: every write commits before it returns."""
+    """Rooms and their actions: set-up writes commit before they return; accepted actions
+    go through ``commits`` (a ``GroupCommit``) off the event loop."""
 
     def __init__(self, db: str) -> None:
         self.url = database_url(db)
+        self.commits = GroupCommit(self)
         try:
             self.engine: Engine = create_engine(self.url)
             if self.engine.dialect.name == "sqlite":
@@ -139,7 +240,8 @@ class Storage:
             raise DeathNoteError(f"cannot open the database {db!r}: {first}") from None
 
     def close(self) -> None:
-        """Release the connections."""
+        """Finish the queued commits and release the connections."""
+        self.commits.close()
         self.engine.dispose()
 
     def create_room(self, room: StoredRoom) -> None:
@@ -171,15 +273,30 @@ class Storage:
     def append_action(
         self, room_id: str, step: int, seat: int, action: dict[str, Any], finished: bool
     ) -> None:
-        """Store one accepted action; commits before returning."""
+        """Store one accepted action; commits before returning (blocking: off the loop)."""
+        self.append_actions([NewAction(room_id, step, seat, action, finished)])
+
+    def append_actions(self, rows: list[NewAction]) -> None:
+        """Store accepted actions, of any rooms, in one transaction (blocking)."""
         with self.engine.begin() as conn:
             # A plain table insert with parameters: compiled once and cached (hot path).
             conn.execute(
                 _ACTIONS.insert(),
-                {"room_id": room_id, "step": step, "seat": seat, "action": action},
+                [
+                    {"room_id": r.room_id, "step": r.step, "seat": r.seat, "action": r.action}
+                    for r in rows
+                ],
             )
-            if finished:
-                conn.execute(update(RoomRow).where(RoomRow.id == room_id).values(finished=True))
+            ended = sorted({r.room_id for r in rows if r.finished})
+            if ended:
+                conn.execute(update(RoomRow).where(RoomRow.id.in_(ended)).values(finished=True))
+
+    async def store_action(
+        self, room_id: str, step: int, seat: int, action: dict[str, Any], finished: bool
+    ) -> None:
+        """Store one accepted action off the event loop, grouped with those arriving
+        together; returns once it is committed."""
+        await self.commits.append(NewAction(room_id, step, seat, action, finished))
 
     def update_seats(self, room_id: str, seats: list[dict[str, Any]]) -> None:
         """Store a change of seat kinds (a seat handed to a bot)."""

@@ -175,7 +175,9 @@ def server_bytes(
             send_all()
             messages += 1
             for seat, action in actions:
-                room.submit(seat, action)
+                stored = room.submit(seat, action)
+                if inspect.isawaitable(stored):  # (a coroutine since storage went off the loop)
+                    await stored
                 send_all()
                 messages += 1
             storage.close()

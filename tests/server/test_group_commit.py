@@ -1,0 +1,134 @@
+"""Storage off the event loop: group commit, nothing told before it is durable (issue 18 §1)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from deathnote.engine.errors import IllegalAction
+from deathnote.server.rooms import Connection, Room, RoomManager
+from deathnote.server.storage import NewAction, Storage
+from tests.server.conftest import TEST_LIMITS
+
+
+def _rooms(tmp_path: Path, count: int) -> tuple[Storage, RoomManager, list[Room]]:
+    storage = Storage(str(tmp_path / "rooms.db"))
+    manager = RoomManager(storage, limits=TEST_LIMITS, log=lambda _text: None)
+    rooms = [manager.create("confrontation", 2, None, None) for _ in range(count)]
+    return storage, manager, rooms
+
+
+def _first(room: Room) -> tuple[int, Any]:
+    seat = min(room.match.pending())
+    return seat, room.match.legal(seat)[0]
+
+
+def test_actions_arriving_together_are_committed_in_one_transaction(tmp_path: Path) -> None:
+    storage, _manager, rooms = _rooms(tmp_path, 20)
+
+    async def play() -> list[int]:
+        return await asyncio.gather(*(room.submit(*_first(room)) for room in rooms))
+
+    assert asyncio.run(play()) == [0] * 20
+    assert storage.commits.stored == 20
+    assert storage.commits.commits == 1
+    for room in rooms:
+        loaded = storage.load_room(room.id)
+        assert loaded is not None and len(loaded.actions) == 1
+    storage.close()
+
+
+def test_an_action_is_told_to_nobody_before_its_commit_and_the_loop_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    storage, _manager, [room] = _rooms(tmp_path, 1)
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    release = threading.Event()
+    entered = threading.Event()
+    real = storage.append_actions
+
+    def slow(rows: list[NewAction]) -> None:
+        entered.set()
+        assert release.wait(10)
+        real(rows)
+
+    monkeypatch.setattr(storage, "append_actions", slow)
+
+    async def scenario() -> None:
+        watcher = Connection("seat", 0, send)
+        room.connections.append(watcher)
+        watcher.mark_stale()
+        writer = asyncio.create_task(room.writer(watcher))
+        await asyncio.sleep(0.05)
+        assert [m["step"] for m in sent if m["type"] == "view"] == [0]
+        seat, action = _first(room)
+        actor = Connection("seat", seat, send)
+        act = asyncio.create_task(room.act(actor, action.to_json()))
+        assert await asyncio.to_thread(entered.wait, 10)
+        # The commit blocks its thread, not the loop: other work goes on meanwhile.
+        ticks = 0
+        for _ in range(10):
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert ticks == 10
+        room.broadcast()  # e.g. a presence change: still no view while storing
+        await asyncio.sleep(0.05)
+        assert room.storing
+        assert all(m["step"] == 0 for m in sent if m["type"] == "view")
+        assert not actor.queue, "acknowledged before it was stored"
+        assert storage.load_room(room.id).actions == []  # type: ignore[union-attr]
+        release.set()
+        await act
+        assert actor.queue[-1] == {"type": "accepted", "step": 0}
+        await asyncio.sleep(0.05)
+        assert sent[-1]["type"] == "view" and sent[-1]["step"] == 1
+        watcher.closed = True
+        watcher.wake.set()
+        await writer
+
+    asyncio.run(scenario())
+    assert len(storage.load_room(room.id).actions) == 1  # type: ignore[union-attr]
+    storage.close()
+
+
+def test_a_bad_action_in_a_batch_fails_alone(tmp_path: Path) -> None:
+    storage, _manager, rooms = _rooms(tmp_path, 2)
+    storage.append_action(rooms[0].id, 0, 0, {"kind": "x"}, finished=False)
+
+    async def both() -> list[Any]:
+        return await asyncio.gather(
+            # Step 0 of room 0 is stored already (as when another process took the room).
+            storage.store_action(rooms[0].id, 0, 0, {"kind": "y"}, finished=False),
+            storage.store_action(rooms[1].id, 0, 0, {"kind": "z"}, finished=False),
+            return_exceptions=True,
+        )
+
+    first, second = asyncio.run(both())
+    assert isinstance(first, Exception) and second is None
+    assert storage.load_room(rooms[0].id).actions == [(0, {"kind": "x"})]  # type: ignore[union-attr]
+    assert storage.load_room(rooms[1].id).actions == [(0, {"kind": "z"})]  # type: ignore[union-attr]
+    storage.close()
+
+
+def test_a_failed_commit_rewinds_the_room_and_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    storage, _manager, [room] = _rooms(tmp_path, 1)
+
+    def broken(_rows: list[NewAction]) -> None:
+        raise OSError("disk full")
+
+    before = room.match.record()
+    monkeypatch.setattr(storage, "append_actions", broken)
+    with pytest.raises(IllegalAction, match="could not be stored"):
+        asyncio.run(room.submit(*_first(room)))
+    assert room.match.record() == before and not room.storing
+    storage.close()
