@@ -41,6 +41,8 @@ def test_information_state_is_the_seats_own_and_survives_resampling() -> None:
     rng = np.random.default_rng(0)
     for _ in range(12):
         state.apply_action(int(rng.choice(state.legal_actions())))
+    while state.is_chance_node():
+        state.apply_action(int(rng.choice(state.legal_actions())))
     seat = state.current_player()
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     infostate = state.information_state_string(seat)
@@ -76,8 +78,13 @@ def test_openspiel_ismcts_bot_plays(game_id: str) -> None:
     )
     state = game.new_initial_state()
     searched = 0
+    chance = np.random.default_rng(2)
     # Every seat searches; Confrontation to the end, the longer games for three decisions.
     while not state.is_terminal() and (game_id == "confrontation" or searched < 3):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(chance.choice(outcomes, p=probs)))
+            continue
         action = bot.step(state)
         assert action in state.legal_actions()
         searched += 1
@@ -100,3 +107,43 @@ def test_python_exits_cleanly_after_using_the_games() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "Fatal" not in out.stderr
+
+
+def test_draws_are_explicit_chance_nodes() -> None:
+    game = pyspiel.load_game("deathnote_confrontation", {"seed": 3})
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    state = game.new_initial_state()
+    sizes = []
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+        sizes.append(len(outcomes))
+        state.apply_action(outcomes[-1][0])
+    # the deal: a Fisher-Yates shuffle of 20 Suspect cards, then of 12 Lead cards
+    assert sizes == [*range(20, 1, -1), *range(12, 1, -1)]
+    twin = game.new_initial_state()
+    for size in sizes:
+        twin.apply_action(0 if size == 20 else size - 1)
+    assert state.match.state.identity != twin.match.state.identity
+    # L follows, both choose a side: the night's three dice are three draws of 6 faces
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    while not state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    assert len(state.chance_outcomes()) == 6
+
+
+def test_information_state_tensor_is_the_observation_and_own_actions() -> None:
+    game = pyspiel.load_game("deathnote_confrontation", {"seed": 3})
+    state = game.new_initial_state()
+    assert state.information_state_tensor(1) == [0.0] * game.information_state_tensor_size()
+    while state.is_chance_node():
+        state.apply_action(0)
+    follow = state.legal_actions()[0]
+    state.apply_action(follow)
+    size = len(state.observation_tensor(1))
+    assert game.information_state_tensor_size() == size + game.num_distinct_actions()
+    tensor = state.information_state_tensor(1)
+    assert tensor[:size] == state.observation_tensor(1)
+    assert tensor[size + follow] == 1.0 and sum(tensor[size:]) == 1.0
+    assert sum(state.information_state_tensor(0)[size:]) == 0.0

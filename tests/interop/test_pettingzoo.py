@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, parallel_api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
 from deathnote.engine import OMNISCIENT, IllegalAction, Match, games
 from deathnote.interop.pettingzoo import env, match_rewards, parallel_env
@@ -164,3 +164,33 @@ def test_game_options_pass_through() -> None:
     aec = env("icg", players=5, rules="kira")
     assert aec.match.options["rules"] == "kira"
     assert str(aec) == "deathnote_icg_v0"
+
+
+@pytest.mark.parametrize(("game_id", "players"), CONFIGS)
+def test_pettingzoo_parallel_seed_test(game_id: str, players: int) -> None:
+    # The test samples actions from the unmasked space: illegal ones must end the episode
+    # (PettingZoo's classic games: TerminateIllegalWrapper), not raise.
+    parallel_seed_test(lambda: parallel_env(game_id, players, illegal="lose"), num_cycles=CYCLES)
+
+
+def test_illegal_lose_ends_the_episode_and_leaves_the_match() -> None:
+    par = parallel_env("confrontation", illegal="lose")
+    par.reset(seed=3)
+    before = len(par.match.actions)
+    obs, rewards, terms, truncs, infos = par.step({"player_0": 0, "player_1": 700})
+    assert set(obs) == {"player_0", "player_1"}
+    assert rewards == {"player_0": 0.0, "player_1": -1.0}
+    assert all(terms.values()) and not any(truncs.values()) and par.agents == []
+    assert infos["player_1"] == {"illegal_action": True} and infos["player_0"] == {}
+    assert len(par.match.actions) == before and par.match.outcome() is None
+    aec = env("confrontation", illegal="lose")
+    aec.reset(seed=3)
+    assert aec.agent_selection == "player_1"
+    aec.step(700)
+    assert aec.terminations == {"player_0": True, "player_1": True}
+    assert aec.rewards == {"player_0": 0.0, "player_1": -1.0}
+    assert aec.infos["player_1"] == {"illegal_action": True}
+    with pytest.raises(IllegalAction):
+        env("confrontation").step(700)
+    with pytest.raises(ValueError, match="illegal"):
+        env("confrontation", illegal="ignore")

@@ -105,6 +105,7 @@ class Match:
         options: dict[str, Any],
         content: Any,
         content_path: str | None,
+        rng: random.Random | None = None,
     ) -> None:
         self.game = game
         self.players = players
@@ -112,7 +113,9 @@ class Match:
         self.options = options
         self.content = content
         self.content_path = content_path
-        self.rng = random.Random(seed)
+        # ``rng``: another generator for the same seed's match (research adapters pass a
+        # ``engine.rng.Scripted`` one to make the draws explicit chance outcomes).
+        self.rng = random.Random(seed) if rng is None else rng
         self.state, setup_events = game.setup(players, options, content, self.rng)
         self._outcome = game.outcome(self.state)
         self.actions: list[tuple[Seat, Action]] = []
@@ -171,7 +174,9 @@ class Match:
         the content is shared (it is never changed), not loaded and checked again."""
         if not isinstance(seed, int):
             raise OptionsError(f"the seed must be an integer, not {seed!r}")
-        return Match(self.game, self.players, seed, self.options, self.content, self.content_path)
+        twin = Match(self.game, self.players, seed, self.options, self.content, self.content_path)
+        twin._space = self._space  # the same game, players and options: the same numbers
+        return twin
 
     @classmethod
     def replay(cls, record: Mapping[str, Any]) -> Match:

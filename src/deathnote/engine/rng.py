@@ -13,6 +13,10 @@ change to any function here that changes a draw must bump it.
   swapped with ``below(rng, i + 1)``.
 - ``agent_rng(seed, seat)``: each agent's own generator, derived from the match seed and
   its seat only, so an agent's draws never depend on the match's.
+- ``Scripted``: a generator whose draws through ``below``/``choice``/``shuffle`` (and so
+  ``randint``/``sample``) are given from outside, one outcome per draw: research adapters
+  use it to turn the game's draws into explicit chance outcomes (OpenSpiel's chance
+  nodes). Its other draws (``random()``, ``getrandbits``) come from its own state.
 
 These give the same results as ``random.Random.randrange``/``choice``/``shuffle`` of
 CPython 3.11-3.13 for the same generator state (tested), so records made before this
@@ -53,10 +57,44 @@ def copy(rng: random.Random) -> random.Random:
     return twin
 
 
+class Scripted(random.Random):
+    """A generator whose draws of this module take their outcomes from ``outcomes``.
+
+    A draw of ``n`` outcomes (``n`` > 1; a draw of one outcome takes it without asking)
+    takes the next scripted outcome; once the script is used up it takes 0 and notes the
+    first such draw's ``n`` in ``wanted`` (0 while every draw was scripted). Re-running
+    the same transition with one more outcome explores each draw in turn.
+    """
+
+    def __init__(self, outcomes: list[int], state: object | None = None) -> None:
+        super().__init__(0)
+        if state is not None:
+            self.setstate(state)  # type: ignore[arg-type]
+        self.outcomes = outcomes
+        self.used = 0
+        self.wanted = 0
+
+    def pick(self, n: int) -> int:
+        """The outcome of a draw among ``n``."""
+        if n <= 1:
+            return 0
+        if self.used < len(self.outcomes):
+            value = self.outcomes[self.used]
+            self.used += 1
+            if not 0 <= value < n:
+                raise ValueError(f"scripted outcome {value} is not below {n}")
+            return value
+        if not self.wanted:
+            self.wanted = n
+        return 0
+
+
 def below(rng: random.Random, n: int) -> int:
     """A uniform integer in ``0..n-1`` (``n`` >= 1)."""
     if n <= 0:
         raise ValueError("below() needs n >= 1")
+    if type(rng) is Scripted:
+        return rng.pick(n)
     k = n.bit_length()
     bits = rng.getrandbits
     r = bits(k)
@@ -70,6 +108,8 @@ def choice(rng: random.Random, seq: Sequence[T]) -> T:
     n = len(seq)
     if not n:
         raise IndexError("cannot choose from an empty sequence")
+    if type(rng) is Scripted:
+        return seq[rng.pick(n)]
     k = n.bit_length()
     bits = rng.getrandbits
     r = bits(k)
@@ -85,6 +125,11 @@ def randint(rng: random.Random, low: int, high: int) -> int:
 
 def shuffle(rng: random.Random, items: MutableSequence[T]) -> None:
     """Shuffle in place (Fisher-Yates from the end)."""
+    if type(rng) is Scripted:
+        for i, n, _k in _swaps(len(items)):
+            j = rng.pick(n)
+            items[i], items[j] = items[j], items[i]
+        return
     bits = rng.getrandbits
     for i, n, k in _swaps(len(items)):
         j = bits(k)

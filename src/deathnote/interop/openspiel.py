@@ -9,22 +9,31 @@ Importing this module registers the games:
 - Dynamics: sequential. The player to move is the lowest pending seat; a simultaneous
   secret choice is asked one seat after the other, and a later seat's information state
   never shows the earlier choice (no seat's view does).
-- Chance: sampled stochastic. The engine draws inside its transitions from the match's
-  own seeded generator, so there are no explicit chance nodes: a state's future draws are
-  fixed by its generator (a clone draws the same), and ``resample_from_infostate`` redraws
-  everything hidden, that generator included, with ``Match.sample_world``. Parameter
-  ``seed`` (default -1: a fresh seed for every initial state) fixes the deal.
+- Chance: explicit. Every draw a game makes through ``deathnote.engine.rng`` (``below``,
+  ``choice``, ``shuffle``: the deal, a reshuffle, a die) is a chance node: a draw among
+  ``n`` is ``n`` outcomes of probability ``1/n`` (a shuffle is one node per Fisher-Yates
+  swap, so every order of the deck has the same probability). The transition is run with
+  an ``engine.rng.Scripted`` generator and run again with one more outcome for each draw
+  (a fork of the match before it: the transition's events and state are the game's own).
+  What stays internal: a draw of one outcome (no node), and a draw that does not go
+  through those functions (``rng.random()``, ``getrandbits``: e.g. the ICG's weighted
+  draw of a world), which comes from the state's own generator, seeded by ``seed``.
+  ``resample_from_infostate`` redraws everything hidden with ``Match.sample_world``.
 - Information state string: the seat's own view (its log included) and its own actions,
-  as JSON: equal exactly when that seat cannot tell two histories apart. Observation string:
-  the view without the log; observation tensor: ``Match.observation_tensor(seat)``. No
-  information-state tensor (the games have no fixed-size perfect-recall encoding yet).
+  as JSON: equal exactly when that seat cannot tell two histories apart. Information
+  state tensor: the observation tensor followed by how often the seat took each action
+  (a fixed size; it can merge two information states the string tells apart). Observation
+  string: the view without the log; observation tensor: ``Match.observation_tensor(seat)``.
+  At a chance node the views are those before the transition (at the deal: empty).
 - Returns: +1 for each winning seat, -1 for the others, 0 for all when nobody wins, at the
   end; two-player games are zero-sum.
-- Parameters: ``players``, ``seed`` and ``options`` (the game options as a JSON object).
+- Parameters: ``players``, ``seed`` (the internal draws; default -1: a fresh seed for
+  every initial state) and ``options`` (the game options as a JSON object).
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import random
 from typing import Any
@@ -33,13 +42,17 @@ import numpy as np
 import orjson
 import pyspiel
 
-from deathnote.engine.actions import Seat
+from deathnote.engine.actions import Action, Seat
 from deathnote.engine.match import Match
 from deathnote.engine.registry import games, get_game
+from deathnote.engine.rng import Scripted
+from deathnote.engine.rng import copy as rng_copy
 from deathnote.interop.common import match_rewards
 
 #: The longest game OpenSpiel is told about (simulations call longer games broken).
 MAX_GAME_LENGTH = 100_000
+#: The most outcomes one draw may have (a card drawn from the largest deck or pool).
+MAX_CHANCE_OUTCOMES = 512
 
 
 def spiel_name(game_id: str) -> str:
@@ -54,14 +67,14 @@ def _game_type(game_id: str) -> pyspiel.GameType:
         short_name=spiel_name(game_id),
         long_name=f"Death Note: {game.name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM if two else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=game.max_players,
         min_num_players=game.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={"players": game.min_players, "seed": -1, "options": "{}"},
@@ -77,11 +90,11 @@ class DeathNoteSpielGame(pyspiel.Game):
         defaults = game_type.parameter_specification
         players = int(params.get("players", defaults["players"]))
         options = orjson.loads(str(params.get("options", "{}")))
-        probe = Match.create(game_id, players, 0, options)
+        probe = self.probe = Match.create(game_id, players, 0, options)
         two = players == 2
         info = pyspiel.GameInfo(
             num_distinct_actions=probe.action_space.size,
-            max_chance_outcomes=0,
+            max_chance_outcomes=MAX_CHANCE_OUTCOMES,
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
@@ -99,20 +112,22 @@ class DeathNoteSpielGame(pyspiel.Game):
         _hold_forever(self)
 
     def new_initial_state(self) -> DeathNoteSpielState:
-        """A new deal (the ``seed`` parameter's, or a fresh one)."""
+        """Before the deal (its draws are the first chance nodes)."""
         seed = self.fixed_seed if self.fixed_seed is not None else self.seeder.getrandbits(62)
-        return DeathNoteSpielState(self, _Held(None, [[] for _ in range(self.players)], seed))
+        return DeathNoteSpielState(self, _Held([[] for _ in range(self.players)], seed))
 
-    def create_match(self, seed: int) -> Match:
-        """The match of a new deal."""
-        return Match.create(self.game_id, self.players, seed, self.options)
+    def start_match(self, seed: int, rng: random.Random) -> Match:
+        """A new match of this game dealt with ``rng``."""
+        p = self.probe
+        return Match(p.game, p.players, seed, p.options, p.content, p.content_path, rng=rng)
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
     ) -> DeathNoteObserver:
         """Information states (perfect recall) or observations of a seat."""
         perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
-        observer = DeathNoteObserver(self.shape, perfect_recall)
+        actions = self.num_distinct_actions() if perfect_recall else 0
+        observer = DeathNoteObserver(self.shape, actions, perfect_recall)
         _hold_forever(observer)
         return observer
 
@@ -125,12 +140,23 @@ class DeathNoteSpielState(pyspiel.State):
         self._held = held
 
     @property
-    def match(self) -> Match:
-        """The running match (the full truth)."""
+    def held(self) -> _Held:
+        """What the state holds, the deal's first draw run if not yet."""
         held = self._held
-        if held.match is None:
-            held.match = self.get_game().create_match(held.seed)
-        return held.match
+        if not held.started:
+            held.started = True
+            held.run(self.get_game())
+        return held
+
+    @property
+    def match(self) -> Match:
+        """The match at this state (at a chance node: before the transition being drawn;
+        at the deal's draws there is none yet: ``LookupError``)."""
+        held = self.held
+        match = held.match if held.match is not None else held.base
+        if match is None:
+            raise LookupError("the cards are being dealt: there is no match yet")
+        return match
 
     @property
     def own(self) -> list[list[int]]:
@@ -138,31 +164,57 @@ class DeathNoteSpielState(pyspiel.State):
         return self._held.own
 
     def current_player(self) -> int:
-        """The lowest pending seat, or TERMINAL."""
-        if self.match.outcome() is not None:
+        """The lowest pending seat, CHANCE while a draw is open, or TERMINAL."""
+        held = self.held
+        if held.wanted:
+            return int(pyspiel.PlayerId.CHANCE)
+        assert held.match is not None
+        if held.match.outcome() is not None:
             return int(pyspiel.PlayerId.TERMINAL)
-        return min(self.match.pending())
+        return min(held.match.pending())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The open draw's outcomes, alike."""
+        n = self.held.wanted
+        return [(i, 1.0 / n) for i in range(n)]
 
     def _legal_actions(self, player: int) -> list[int]:
         return [int(i) for i in np.flatnonzero(self.match.legal_mask(player))]
 
     def _apply_action(self, action: int) -> None:
-        seat = self.current_player()
-        self.match.submit(seat, self.match.action_at(int(action), seat))
+        held = self.held
+        game = self.get_game()
+        if held.wanted:
+            held.script.append(int(action))
+            held.run(game)
+            return
+        match = held.match
+        assert match is not None
+        seat = min(match.pending())
+        held.base = match
+        held.move = (seat, match.action_at(int(action), seat))
+        held.script = []
+        held.run(game)
         self.own[seat].append(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"draw {action} of {self.held.wanted}"
         chosen = self.match.action_at(int(action), player if player >= 0 else None)
         return chosen.label or str(chosen.to_json())
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self.match.outcome() is not None
+        held = self.held
+        return not held.wanted and held.match is not None and held.match.outcome() is not None
 
     def returns(self) -> list[float]:
         """+1 per winning seat, -1 for the others (0 for all while running or on a draw)."""
-        rewards = match_rewards(self.match)
-        return [rewards[s] for s in range(self.match.players)]
+        held = self.held
+        if held.wanted or held.match is None:
+            return [0.0] * self.get_game().players
+        rewards = match_rewards(held.match)
+        return [rewards[s] for s in range(held.match.players)]
 
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Any
@@ -170,9 +222,14 @@ class DeathNoteSpielState(pyspiel.State):
         """A state the seat cannot tell from this one, hidden facts drawn anew."""
         rng = random.Random(int(probability_sampler() * 2**53))
         world = self.match.sample_world(player_id, rng)
-        return DeathNoteSpielState(self.get_game(), _Held(world, [list(a) for a in self.own], 0))
+        held = _Held([list(a) for a in self.own], 0)
+        held.started, held.match = True, world
+        return DeathNoteSpielState(self.get_game(), held)
 
     def __str__(self) -> str:
+        held = self.held
+        if held.wanted:
+            return f"drawing ({held.wanted} outcomes, {len(held.script)} drawn)"
         match = self.match
         return (
             f"{match.game.id} after {len(match.actions)} actions, pending {sorted(match.pending())}"
@@ -180,39 +237,80 @@ class DeathNoteSpielState(pyspiel.State):
 
 
 class _Held:
-    """What a state holds. OpenSpiel clones a Python state by making a new initial state
-    and deep-copying the attributes over it: the new state's match is made only when first
-    used (never, for a clone), and the copy is a fork (content shared, not copied)."""
+    """What a state holds: the match at a decision (``match``), or at a chance node the
+    match before the transition (``base``, None at the deal), the seat's action being
+    carried out (``move``), the outcomes drawn so far (``script``) and the size of the open
+    draw (``wanted``). OpenSpiel clones a Python state by making a new initial state and
+    deep-copying the attributes over it: the new state runs nothing until first used, and
+    the copy forks the match (content shared, not copied); ``base`` is never changed, so it
+    is shared."""
 
-    __slots__ = ("match", "own", "seed")
+    __slots__ = ("base", "match", "move", "own", "script", "seed", "started", "wanted")
 
-    def __init__(self, match: Match | None, own: list[list[int]], seed: int) -> None:
-        self.match = match
+    def __init__(self, own: list[list[int]], seed: int) -> None:
+        self.started = False
+        self.match: Match | None = None
+        self.base: Match | None = None
+        self.move: tuple[Seat, Action] | None = None
+        self.script: list[int] = []
+        self.wanted = 0
         self.own = own
         self.seed = seed
 
+    def run(self, game: DeathNoteSpielGame) -> None:
+        """Carry out the transition with the outcomes drawn so far: either a draw is still
+        open (``wanted``) or the match after it is ``match``."""
+        if self.base is None:
+            rng = Scripted(self.script, random.Random(self.seed).getstate())
+            match = game.start_match(self.seed, rng)
+        else:
+            match = self.base.fork()
+            rng = match.rng = Scripted(self.script, match.rng.getstate())
+            assert self.move is not None
+            match.submit(*self.move)
+        if rng.wanted:
+            self.match, self.wanted = None, rng.wanted
+            return
+        match.rng = rng_copy(rng)  # an ordinary generator again, in the same state
+        self.match, self.base, self.move, self.script, self.wanted = match, None, None, [], 0
+
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        match = None if self.match is None else self.match.fork()
-        return _Held(match, [list(a) for a in self.own], self.seed)
+        twin = _Held([list(a) for a in self.own], self.seed)
+        twin.started = self.started
+        twin.match = None if self.match is None else self.match.fork()
+        twin.base, twin.move, twin.script = self.base, self.move, list(self.script)
+        twin.wanted = self.wanted
+        return twin
 
 
 class DeathNoteObserver:
     """OpenSpiel's PyObserver: a seat's information state or observation."""
 
-    def __init__(self, shape: tuple[int, ...], perfect_recall: bool) -> None:
+    def __init__(self, shape: tuple[int, ...], actions: int, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(0 if perfect_recall else int(np.prod(shape)), np.float32)
-        self.dict = {} if perfect_recall else {"observation": self.tensor.reshape(shape)}
+        self.size = int(np.prod(shape))
+        self.tensor = np.zeros(self.size + actions, np.float32)
+        self.dict = {"observation": self.tensor[: self.size].reshape(shape)}
+        if perfect_recall:
+            self.dict["own_actions"] = self.tensor[self.size :]
 
     def set_from(self, state: DeathNoteSpielState, player: Seat) -> None:
-        """Fill ``tensor`` with the seat's observation tensor."""
-        if not self.perfect_recall:
-            self.tensor[:] = state.match.observation_tensor(player).reshape(-1)
+        """Fill ``tensor``: the seat's observation tensor (and its action counts)."""
+        tensor = self.tensor
+        tensor[:] = 0.0
+        with contextlib.suppress(LookupError):  # at the deal: nothing seen yet
+            tensor[: self.size] = state.match.observation_tensor(player).reshape(-1)
+        if self.perfect_recall:
+            for action in state.own[player]:
+                tensor[self.size + action] += 1.0
 
     def string_from(self, state: DeathNoteSpielState, player: Seat) -> str:
         """The seat's information state (its view with the log, its own actions) or its
         observation (its view without the log), as JSON."""
-        view = state.match.view(player)
+        try:
+            view = state.match.view(player)
+        except LookupError:
+            view = {"dealing": True}
         if self.perfect_recall:
             body = {"view": view, "mine": state.own[player]}
         else:

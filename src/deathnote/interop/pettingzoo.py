@@ -7,7 +7,10 @@ Agents are ``player_0`` .. ``player_{n-1}`` (seat order). Each agent observes a 
 see) and ``action_mask`` is ``Match.legal_mask(seat)`` (int8 over the game's stable action
 numbers, all zeros when the seat is not asked). The action space is
 ``Discrete(number of distinct actions)``; an action that is not legal now raises
-``IllegalAction`` and changes nothing (mask your policy). Rewards come once, when the game
+``IllegalAction`` and changes nothing (mask your policy), or with ``illegal="lose"`` ends
+the episode as PettingZoo's classic games do (their ``TerminateIllegalWrapper``): the agent
+that played it gets -1, every other 0, all are terminated, its info says
+``illegal_action``, and the match is left as it was. Rewards come once, when the game
 ends: +1 for each winning seat, -1 for the others, 0 for everyone when nobody wins. Every
 agent is then terminated and its last observation is its own view of the final position,
 never the omniscient one. ``max_steps`` truncates every agent after that many actions
@@ -56,6 +59,8 @@ from deathnote.interop.common import (
 )
 
 AgentID = str
+#: what an illegal action does: raise IllegalAction, or lose the episode
+ILLEGAL = ("raise", "lose")
 
 
 def agent_name(seat: Seat) -> AgentID:
@@ -75,8 +80,12 @@ class _Table:
         max_steps: int | None,
         render_mode: str | None,
         render_viewer: Viewer,
+        illegal: str = "raise",
     ) -> None:
         game = get_game(game_id)
+        if illegal not in ILLEGAL:
+            raise ValueError(f"illegal must be one of {ILLEGAL}, not {illegal!r}")
+        self.illegal = illegal
         self.game_id = game_id
         self.players = game.min_players if players is None else players
         self.options = options
@@ -107,9 +116,14 @@ class _Table:
         self.state_space = spaces.Box(0.0, np.inf, shape, np.float32)
         self._seeder: random.Random | None = None
         self.steps = 0
-        # The legal actions of one seat by number, for the position they were listed in.
+        # The legal actions of one seat by number, for the position they were listed in,
+        # and its mask.
         self._legal_key: tuple[int, Seat] | None = None
         self._legal_ids: dict[int, Action] = {}
+        self._mask = np.zeros(size, np.int8)
+        # Games hand back the same tuple for a recurring choice (e.g. "A or B"): its
+        # numbers and mask are made once (keyed by the tuple's id, the tuple kept alive).
+        self._by_tuple: dict[int, tuple[tuple[Action, ...], dict[int, Action], np.ndarray]] = {}
 
     def new_match(self, seed: int | None) -> Match:
         """A fresh match: seeded with ``seed``, else with the next seed of the last one."""
@@ -120,9 +134,8 @@ class _Table:
             if self._seeder is None:
                 self._seeder = random.Random()
             match_seed = self._seeder.getrandbits(62)
-        self.match = Match.create(
-            self.game_id, self.players, match_seed, self.options, self.content
-        )
+        # The options and content were checked for the first match: the same, reseeded.
+        self.match = self.match.with_seed(match_seed)
         self.steps = 0
         self._legal_key = None
         return self.match
@@ -132,20 +145,28 @@ class _Table:
         match = self.match
         key = (len(match.actions), seat)
         if key != self._legal_key:
-            space_id = match.action_space.id
-            self._legal_ids = {space_id(a): a for a in match.legal(seat)}
+            legal = match.legal(seat)
+            hit = self._by_tuple.get(id(legal)) if type(legal) is tuple else None
+            if hit is not None and hit[0] is legal:
+                self._legal_ids, self._mask = hit[1], hit[2]
+            else:
+                space_id = match.action_space.id
+                ids = {space_id(a): a for a in legal}
+                mask = np.zeros(match.action_space.size, np.int8)
+                mask[list(ids)] = 1  # the same as Match.legal_mask, numbers kept
+                self._legal_ids, self._mask = ids, mask
+                if type(legal) is tuple and len(self._by_tuple) < 4096:
+                    self._by_tuple[id(legal)] = (legal, ids, mask)
             self._legal_key = key
         return self._legal_ids
 
     def observe(self, seat: Seat) -> Observation:
         """One seat's own observation and mask (fresh arrays every call)."""
-        match = self.match
-        mask = np.zeros(match.action_space.size, np.int8)
-        mask[list(self.legal_ids(seat))] = 1  # the same as Match.legal_mask, numbers kept
-        return {
-            "observation": match.observation_tensor(seat).astype(np.float32, copy=True),
-            "action_mask": mask,
-        }
+        self.legal_ids(seat)
+        tensor = self.match.observation_tensor(seat)
+        if tensor.dtype != np.float32:
+            tensor = tensor.astype(np.float32)
+        return {"observation": tensor.copy(), "action_mask": self._mask.copy()}
 
     def action(self, seat: Seat, action: Any) -> Action:
         """The legal Action for an action number of this seat, or IllegalAction."""
@@ -225,11 +246,12 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
         render_mode: str | None = None,
         render_viewer: Viewer = SPECTATOR,
         content: str | None = None,
+        illegal: str = "raise",
         **options: Any,
     ) -> None:
         super().__init__()
         self.table = _Table(
-            game_id, players, options, content, max_steps, render_mode, render_viewer
+            game_id, players, options, content, max_steps, render_mode, render_viewer, illegal
         )
         self.metadata = {**type(self).metadata, "name": f"deathnote_{game_id}_v0"}
         self.render_mode = render_mode
@@ -275,7 +297,13 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
         seat = table.seat_of[agent]
         if action is None:
             raise IllegalAction(f"{agent} must act: None is only for agents that are done")
-        chosen = table.action(seat, action)
+        try:
+            chosen = table.action(seat, action)
+        except IllegalAction:
+            if table.illegal != "lose":
+                raise
+            self._lose(agent)
+            return
         self._cumulative_rewards[agent] = 0.0
         match = table.match
         match.submit(seat, chosen)
@@ -294,6 +322,17 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
         else:
             # Rewards are all 0 until the end (set so at reset): nothing to accumulate.
             self.agent_selection = agent_name(min(match.pending()))
+
+    def _lose(self, agent: AgentID) -> None:
+        """``illegal="lose"``: the agent gets -1, the others 0, and every agent is done."""
+        self._cumulative_rewards[agent] = 0.0
+        for name in self.agents:
+            self.rewards[name] = -1.0 if name == agent else 0.0
+            self.terminations[name] = True
+        self.infos[agent] = {"illegal_action": True}
+        seat = self.table.seat_of[agent]
+        self.agent_selection = agent_name((seat + 1) % self.table.players)
+        self._accumulate_rewards()
 
     def render(self) -> str | None:
         """The render viewer's view as text (default: the spectator's)."""
@@ -320,10 +359,11 @@ class DeathNoteParallelEnv(_OnTable, ParallelEnv[AgentID, Observation, int]):
         render_mode: str | None = None,
         render_viewer: Viewer = SPECTATOR,
         content: str | None = None,
+        illegal: str = "raise",
         **options: Any,
     ) -> None:
         self.table = _Table(
-            game_id, players, options, content, max_steps, render_mode, render_viewer
+            game_id, players, options, content, max_steps, render_mode, render_viewer, illegal
         )
         self.metadata = {**type(self).metadata, "name": f"deathnote_{game_id}_v0"}
         self.render_mode = render_mode
@@ -369,7 +409,12 @@ class DeathNoteParallelEnv(_OnTable, ParallelEnv[AgentID, Observation, int]):
             name = agent_name(seat)
             if name not in actions or actions[name] is None:
                 raise IllegalAction(f"{name} is asked to decide and needs an action")
-            chosen.append((seat, table.action(seat, actions[name])))
+            try:
+                chosen.append((seat, table.action(seat, actions[name])))
+            except IllegalAction:
+                if table.illegal != "lose":
+                    raise
+                return self._lose(name)
         for seat, action in chosen:
             if match.outcome() is not None or seat not in match.pending():
                 continue
@@ -389,6 +434,24 @@ class DeathNoteParallelEnv(_OnTable, ParallelEnv[AgentID, Observation, int]):
             self.agents = []
         return observations, reward, terminations, truncations, infos
 
+    def _lose(
+        self, agent: AgentID
+    ) -> tuple[
+        dict[AgentID, Observation],
+        dict[AgentID, float],
+        dict[AgentID, bool],
+        dict[AgentID, bool],
+        dict[AgentID, dict[str, Any]],
+    ]:
+        """``illegal="lose"``: the agent gets -1, the others 0, and every agent is done."""
+        live = list(self.agents)
+        observations = self._observations()
+        reward = {a: -1.0 if a == agent else 0.0 for a in live}
+        infos: dict[AgentID, dict[str, Any]] = {a: {} for a in live}
+        infos[agent] = {"illegal_action": True}
+        self.agents = []
+        return observations, reward, dict.fromkeys(live, True), dict.fromkeys(live, False), infos
+
     def render(self) -> str | None:
         """The render viewer's view as text (default: the spectator's)."""
         return self.table.render()
@@ -399,7 +462,8 @@ class DeathNoteParallelEnv(_OnTable, ParallelEnv[AgentID, Observation, int]):
 
 def env(game_id: str, players: int | None = None, **kwargs: Any) -> DeathNoteAECEnv:
     """The AEC environment of a game; keyword arguments are the env's settings
-    (``max_steps``, ``render_mode``, ``render_viewer``, ``content``) and game options."""
+    (``max_steps``, ``render_mode``, ``render_viewer``, ``content``, ``illegal``) and game
+    options."""
     return DeathNoteAECEnv(game_id, players, **kwargs)
 
 

@@ -53,3 +53,38 @@ def test_observation_is_fixed_float32_and_only_from_the_view() -> None:
                     assert np.array_equal(world.observation_tensor(viewer), obs)
             kira, l_obs = match.observation_tensor(KIRA), match.observation_tensor(L)
             assert not np.array_equal(kira, l_obs)
+
+
+def test_state_tensor_equals_the_tensor_of_the_view() -> None:
+    """The fast tensor (from the state) is exactly the view's tensor, for every viewer at
+    every step of random games of both chapters and the tiny variant, the end included."""
+    from deathnote.games.confrontation import numbers
+    from deathnote.games.confrontation.view import build_view
+
+    for options in ({"chapter": 1}, {"chapter": 2}, {"variant": "tiny"}):
+        for seed in range(12):
+            match = Match.create("confrontation", 2, seed=seed, options=options)
+            rng = random.Random(seed)
+            while True:
+                state = match.state
+                t = state.tables
+                for viewer in VIEWERS:
+                    fast = numbers.state_tensor(state, viewer)
+                    slow = numbers.tensor(build_view(state, viewer), viewer, t.chapter, t.variant)
+                    assert fast is not None and fast.dtype == np.float32
+                    assert np.array_equal(fast, slow), (options, seed, viewer, state.phase)
+                if match.outcome() is not None:
+                    break
+                seat = min(match.pending())
+                match.submit(seat, draw.choice(rng, match.legal(seat)))
+
+
+def test_state_tensor_leaves_custom_content_to_the_view() -> None:
+    import copy
+
+    from deathnote.games.confrontation import content, numbers, rules
+
+    data = copy.deepcopy(content.load(None, 1))
+    state = rules.new_state(content.tables(data, 1), random.Random(1))
+    assert numbers.state_tensor(state, L) is None
+    assert GAME.observation_tensor(state, L).shape == GAME.observation_shape(2, {})

@@ -142,7 +142,10 @@ def test_options_model_is_strict_and_coerces_text() -> None:
     for bad in (True, "2", 0, 3, 1.5):
         with pytest.raises(OptionsError, match="chapter"):
             GAME.parse_options(2, {"chapter": bad})
-    assert coerce(GAME, {"chapter": "2"}) == {"chapter": 2}
+    # coerce fills every field's default; parse_options leaves the default variant out
+    assert coerce(GAME, {"chapter": "2"}) == {"chapter": 2, "variant": "standard"}
+    assert GAME.parse_options(2, coerce(GAME, {"chapter": "2"})) == {"chapter": 2}
+    assert coerce(GAME, {"variant": "tiny"}) == {"chapter": 1, "variant": "tiny"}
     props = schema(GAME)["properties"]
     assert props["chapter"]["default"] == 1 and props["chapter"]["description"]
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
 from deathnote.engine.actions import Event, Outcome, Viewer
+from deathnote.engine.errors import OptionsError
 from deathnote.engine.game import Game
 from deathnote.engine.options import GameOptions, lobby
 from deathnote.games.confrontation import content, rules, sample
@@ -41,6 +42,11 @@ class ConfOptions(GameOptions):
             help="Chapter 2 plays on its own Map with Ryuk's and L's trackers.",
         ),
     )
+    variant: Literal["standard", "tiny"] = Field(
+        "standard",
+        description="standard: the printed game; tiny: Chapter 1 on a 3-Suspect Map with 2 "
+        "criminals and 2 Lead cards, where L must accuse after Day 2 (small enough to solve)",
+    )
 
 
 class Confrontation(Game):
@@ -63,9 +69,18 @@ class Confrontation(Game):
             return {"chapter": chapter}
         return super().parse_options(players, options)
 
+    def check_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        """The tiny variant plays Chapter 1's rules; the default variant is not written
+        into the options (records made before the option existed stay the same)."""
+        if options.get("variant") == "tiny" and options.get("chapter") != 1:
+            raise OptionsError("the tiny variant plays Chapter 1: option chapter must be 1")
+        if options.get("variant") == "standard":
+            options = {k: v for k, v in options.items() if k != "variant"}
+        return options
+
     def load_content(self, path: str | None, options: Mapping[str, Any]) -> Any:
-        """The chapter's Map and decks: the packaged file, or ``path``."""
-        return content.load(path, int(options.get("chapter", 1)))
+        """The chapter's Map and decks: the packaged file (of the variant), or ``path``."""
+        return content.load(path, int(options.get("chapter", 1)), _variant(options))
 
     def seat_names(self, players: int, options: Mapping[str, Any]) -> list[str]:
         """Kira is seat 0, L seat 1."""
@@ -76,7 +91,7 @@ class Confrontation(Game):
     ) -> ConfState:
         """Kira draws his identity; the Lead and Suspect decks are shuffled."""
         chapter = int(options.get("chapter", 1))
-        return rules.new_state(content.tables(content_data, chapter), rng)
+        return rules.new_state(content.tables(content_data, chapter, _variant(options)), rng)
 
     def setup(
         self, players: int, options: Mapping[str, Any], content_data: Any, rng: random.Random
@@ -102,19 +117,23 @@ class Confrontation(Game):
         """Every action of the chapter, numbered (the table: rules doc CONF-NUM-01)."""
         from deathnote.games.confrontation import numbers
 
-        return numbers.action_table(int(options.get("chapter", 1)))
+        return numbers.action_table(int(options.get("chapter", 1)), _variant(options))
 
     def observation_shape(self, players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
         """One float32 vector per viewer (layout: rules doc CONF-NUM-02)."""
         from deathnote.games.confrontation import numbers
 
-        return numbers.shape(int(options.get("chapter", 1)))
+        return numbers.shape(int(options.get("chapter", 1)), _variant(options))
 
     def observation_tensor(self, state: ConfState, viewer: Viewer) -> np.ndarray:
         """The viewer's observation, built from that viewer's view alone."""
         from deathnote.games.confrontation import numbers
 
-        return numbers.tensor(build_view(state, viewer), viewer, state.tables.chapter)
+        fast = numbers.state_tensor(state, viewer)
+        if fast is not None:
+            return fast
+        t = state.tables
+        return numbers.tensor(build_view(state, viewer), viewer, t.chapter, t.variant)
 
     def view(self, state: ConfState, viewer: Viewer) -> dict[str, Any]:
         """What the viewer may see."""
@@ -134,6 +153,10 @@ class Confrontation(Game):
         from deathnote.games.confrontation.agents import CautiousAgent, HeuristicAgent
 
         return {"heuristic": HeuristicAgent, "cautious": CautiousAgent}
+
+
+def _variant(options: Mapping[str, Any]) -> str:
+    return str(options.get("variant", "standard"))
 
 
 GAME = Confrontation()

@@ -29,28 +29,37 @@ def points_text(count: int) -> str:
     return "1 point" if count == 1 else f"{count} points"
 
 
-def default_path(chapter: int) -> Path:
-    """The packaged content file of a chapter."""
+#: the variants of the packaged content (option ``variant``): the printed game, and a tiny
+#: one small enough to solve (rules doc CONF-TINY-01)
+VARIANTS = ("standard", "tiny")
+
+
+def default_path(chapter: int, variant: str = "standard") -> Path:
+    """The packaged content file of a chapter (of the tiny variant: ``tiny.json``)."""
+    if variant == "tiny":
+        return CONTENT_DIR / "tiny.json"
     return CONTENT_DIR / f"chapter{chapter}.json"
 
 
 _FILES: dict[tuple[str, int], tuple[tuple[int, int], dict[str, Any]]] = {}
-_TABLES: dict[int, tuple[Any, int, Tables]] = {}
+_TABLES: dict[int, tuple[Any, int, str, Tables]] = {}
 
 
-def load(path: str | Path | None, chapter: int) -> dict[str, Any]:
-    """Read and validate a chapter's content file (the packaged one when ``path`` is None).
+def load(path: str | Path | None, chapter: int, variant: str = "standard") -> dict[str, Any]:
+    """Read and validate a chapter's content file (the packaged one of the variant when
+    ``path`` is None).
 
     An unchanged file is read once per process; the returned dict is shared: never mutate it.
     """
+    packaged_key = "" if variant == "standard" else f":{variant}"
     if path is None:  # the packaged files never change while the process runs
-        packaged = _FILES.get(("", chapter))
+        packaged = _FILES.get((packaged_key, chapter))
         if packaged is not None:
             return packaged[1]
-    file = Path(path) if path is not None else default_path(chapter)
+    file = Path(path) if path is not None else default_path(chapter, variant)
     try:
         stat = file.stat()
-        key = (str(path) if path is not None else "", chapter)
+        key = (str(path) if path is not None else packaged_key, chapter)
         stamp = (stat.st_mtime_ns, stat.st_size)
         cached = _FILES.get(key)
         if cached is not None and cached[0] == stamp:
@@ -62,20 +71,20 @@ def load(path: str | Path | None, chapter: int) -> dict[str, Any]:
         raise ContentError(f"{file}: not valid JSON") from None
     validate(data, str(file), chapter)
     _FILES[key] = (stamp, data)
-    tables(data, chapter)
+    tables(data, chapter, variant)
     return data  # type: ignore[no-any-return]
 
 
-def tables(data: Any, chapter: int) -> Tables:
+def tables(data: Any, chapter: int, variant: str = "standard") -> Tables:
     """The lookups of validated content, built once per content object."""
     hit = _TABLES.get(id(data))
-    if hit is not None and hit[0] is data and hit[1] == chapter:
-        return hit[2]
+    if hit is not None and hit[0] is data and hit[1] == chapter and hit[2] == variant:
+        return hit[3]
     validate(data, "(content)", chapter)
-    built = Tables.build(data, chapter)
+    built = Tables.build(data, chapter, variant)
     if len(_TABLES) > 64:
         _TABLES.clear()
-    _TABLES[id(data)] = (data, chapter, built)  # holding ``data`` keeps its id unique
+    _TABLES[id(data)] = (data, chapter, variant, built)  # holding ``data`` keeps its id unique
     return built
 
 
@@ -125,7 +134,7 @@ class MapModel(_Model):
     width: int = Field(ge=5, le=60)
     height: int = Field(ge=5, le=60)
     suspects: list[HomeModel] = Field(min_length=2)
-    criminals: list[CriminalModel] = Field(min_length=3)
+    criminals: list[CriminalModel] = Field(min_length=2)
 
 
 class SceneModel(_Model):
@@ -167,6 +176,8 @@ class ContentModel(_Model):
     suspects: list[SuspectCardModel] = Field(min_length=2)
     ryuk_rows: list[RowModel] | None = None
     intel_rows: list[RowModel] | None = None
+    #: the horizon: after this many days L must accuse (the tiny variant; None: no limit)
+    days: int | None = Field(None, ge=1, le=99)
 
 
 def _where(loc: tuple[int | str, ...]) -> str:
@@ -275,9 +286,13 @@ class Tables:
     news_names: tuple[str, ...]
     #: per criminal index: the Suspects whose Local Area it lies outside
     outside_of: tuple[tuple[int, ...], ...]
+    #: the horizon: from Day ``days + 1`` L must accuse (0: no limit; CONF-TINY-01)
+    days: int = 0
+    #: the option ``variant`` the game is played with (its action table and tensor layout)
+    variant: str = "standard"
 
     @classmethod
-    def build(cls, data: dict[str, Any], chapter: int) -> Tables:
+    def build(cls, data: dict[str, Any], chapter: int, variant: str = "standard") -> Tables:
         """Lookups from validated content."""
         board = data["map"]
         types = data["crime_types"]
@@ -355,4 +370,6 @@ class Tables:
             ),
             news_names=tuple(f"{k['number']} ({types[k['type']]['name']})" for k in crims),
             outside_of=tuple(tuple(s for s in range(len(homes)) if not m >> s & 1) for m in masks),
+            days=int(data.get("days") or 0),
+            variant=variant,
         )

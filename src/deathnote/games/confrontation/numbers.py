@@ -7,13 +7,14 @@ space raises ``IllegalAction``). Layouts: CONF-NUM-01 and CONF-NUM-02 in the rul
 
 from __future__ import annotations
 
+import struct
 from functools import cache
 from itertools import combinations_with_replacement
 from typing import Any
 
 import numpy as np
 
-from deathnote.engine.actions import Action
+from deathnote.engine.actions import OMNISCIENT, Action
 from deathnote.engine.spaces import TableSpace
 from deathnote.games.confrontation import content
 from deathnote.games.confrontation.content import CRIME_TYPES
@@ -23,23 +24,27 @@ from deathnote.games.confrontation.rules import (
     DICE_ACTIONS,
     INTEL_ROWS,
     MAX_CARD_STARS,
+    REGIONAL_LIMIT,
     SWITCH_ACTIONS,
+    TARGET_POINTS,
     star_action,
 )
+from deathnote.games.confrontation.state import KIRA, NO_CHOICE, OVER, L
 
 PHASES = ("day", "accuse", "chase", "switch", "apples", "stars", "dice", "news", "kill", "over")
 REASONS = ("card", "regional", "quiet")
 ROWS = 4  # tracker rows in Chapter 2 (Ryuk and Intel alike)
 
 
-def _tables(chapter: int) -> content.Tables:
-    return content.tables(content.load(None, chapter), chapter)
+def _tables(chapter: int, variant: str = "standard") -> content.Tables:
+    return content.tables(content.load(None, chapter, variant), chapter, variant)
 
 
 @cache
-def action_table(chapter: int) -> TableSpace:
-    """Every action of a chapter, in a fixed order (the table in CONF-NUM-01)."""
-    t = _tables(chapter)
+def action_table(chapter: int, variant: str = "standard") -> TableSpace:
+    """Every action of a chapter (and variant), in a fixed order (the table in
+    CONF-NUM-01)."""
+    t = _tables(chapter, variant)
     actions: list[Action] = [*DAY_ACTIONS, *t.name_actions, *CHASE_ACTIONS, *SWITCH_ACTIONS]
     actions += DICE_ACTIONS
     actions += [Action.make("apple", row=i) for i in range(ROWS)]
@@ -53,8 +58,8 @@ def action_table(chapter: int) -> TableSpace:
 
 
 @cache
-def _layout(chapter: int) -> tuple[int, int, int]:
-    t = _tables(chapter)
+def _layout(chapter: int, variant: str = "standard") -> tuple[int, int, int]:
+    t = _tables(chapter, variant)
     c, s = len(t.numbers), len(t.letters)
     size = (
         4  # viewer: kira, l, spectator, omniscient
@@ -79,16 +84,18 @@ def _l_size(s: int) -> int:
     return 1 + s * (2 + len(REASONS)) + s + 1 + 3 * ROWS + 1
 
 
-def shape(chapter: int) -> tuple[int]:
-    """The tensor's shape for a chapter."""
-    return (_layout(chapter)[0],)
+def shape(chapter: int, variant: str = "standard") -> tuple[int]:
+    """The tensor's shape for a chapter (and variant)."""
+    return (_layout(chapter, variant)[0],)
 
 
-def tensor(view: dict[str, Any], viewer: Any, chapter: int) -> np.ndarray:
+def tensor(
+    view: dict[str, Any], viewer: Any, chapter: int, variant: str = "standard"
+) -> np.ndarray:
     """The observation of one viewer, built from that viewer's own view only."""
-    size, c, s = _layout(chapter)
+    size, c, s = _layout(chapter, variant)
     out = np.zeros(size, dtype=np.float32)
-    t = _tables(chapter)
+    t = _tables(chapter, variant)
     at = 0
     who = {0: 0, 1: 1, "spectator": 2, "omniscient": 3}[viewer]
     out[at + who] = 1.0
@@ -158,6 +165,161 @@ def tensor(view: dict[str, Any], viewer: Any, chapter: int) -> np.ndarray:
     at += _kira_size(c)
     _l_block(out, at, l_book, letters, s)
     return out
+
+
+_VIEWER_SLOT = {0: 0, 1: 1, "spectator": 2, "omniscient": 3}
+_PHASE_SLOT = {phase: i for i, phase in enumerate(PHASES)}
+_TYPE_SLOT = {kind: i for i, kind in enumerate(CRIME_TYPES)}
+_FACE_SLOT = {kind: i for i, kind in enumerate((*CRIME_TYPES, "any"))}
+_REASON_SLOT = {reason: i for i, reason in enumerate(REASONS)}
+
+
+def state_tensor(state: Any, viewer: Any) -> np.ndarray | None:
+    """``tensor(build_view(state, viewer), viewer, ...)`` computed from the state without
+    building the view (the learning adapters ask for it at every step). It reads exactly
+    the fields that view shows this viewer, and a test checks it equals the view's tensor
+    for every viewer at every step of random games. None when the state plays custom
+    content (its numbers are not the packaged ones): then use the view."""
+    t = state.tables
+    chapter, variant = t.chapter, t.variant
+    if t is not _packaged(chapter, variant):
+        return None
+    size, c, s = _layout(chapter, variant)
+    out = [0.0] * size  # filled as a list (cheaper per item than an array), then converted
+    out[_VIEWER_SLOT[viewer]] = 1.0
+    at = 4
+    phase = state.phase
+    out[at + _PHASE_SLOT[phase]] = 1.0
+    at += len(PHASES)
+    target = float(TARGET_POINTS[chapter])
+    by_type = state.points_by_type
+    out[at : at + 12] = (
+        float(chapter == 2),
+        state.day / 30.0,
+        state.points / target,
+        by_type["knife"] / target,
+        by_type["gun"] / target,
+        by_type["bomb"] / target,
+        state.quiet_nights / 3.0,
+        state.quiet_allowed / 3.0,
+        REGIONAL_LIMIT[chapter] / 3.0,
+        len(state.lead_deck) / 12.0,
+        len(state.cards_drawn) / s,
+        len(state.suspect_deck) / s,
+    )
+    at += 12
+    if state.lead >= 0:
+        points = t.points
+        for kind, apples in t.leads[state.lead]:
+            out[at + _TYPE_SLOT[kind]] = 1.0
+            out[at + 3] = points[kind] / 3.0
+            out[at + 4] = apples / 3.0
+            at += 5
+    else:
+        at += 10
+    kira_side, l_side = state.chase
+    out[at] = float(kira_side != NO_CHOICE)
+    out[at + 1] = float(l_side != NO_CHOICE)
+    if kira_side != NO_CHOICE and l_side != NO_CHOICE:
+        out[at + 2 + (kira_side == 1)] = 1.0
+        out[at + 4 + (l_side == 1)] = 1.0
+    mine = kira_side if viewer == KIRA else l_side if viewer == L else NO_CHOICE
+    if mine != NO_CHOICE:
+        out[at + 6 + (mine == 1)] = 1.0
+    at += 8
+    if state.dice or state.faces_left:
+        # the view's tensor adds a third per face in float32: so does this
+        third = np.float32(1.0 / 3.0)
+        slots = [np.float32(0.0)] * 7
+        for face in state.dice:
+            slots[_TYPE_SLOT[face]] += third
+        for face in state.faces_left:
+            slots[3 + _FACE_SLOT[face]] += third
+        out[at : at + 7] = [float(x) for x in slots]
+    at += 7
+    alive = state.alive
+    for k in range(c):
+        if not alive[k]:
+            out[at + k] = 1.0
+    for k in state.news:
+        out[at + c + k] = 1.0
+    at += 2 * c
+    over = phase == OVER
+    sees_kira = over or viewer in (KIRA, OMNISCIENT)
+    sees_l = over or viewer in (L, OMNISCIENT)
+    me = state.identity
+    if sees_kira:
+        out[at + me] = 1.0
+    at += s
+    if sees_kira:
+        out[at] = 1.0
+        for k in t.local_criminals[me]:
+            out[at + 1 + k] = 1.0
+        bit = 1 << me
+        mask = t.local_mask
+        for k in state.kills:
+            if not mask[k] & bit:
+                out[at + 1 + c + k] = 1.0
+        base = at + 1 + 2 * c
+        hx, hy = t.homes[me]
+        out[base : base + 6] = (
+            state.regional_used / 3.0,
+            (REGIONAL_LIMIT[chapter] - state.regional_used) / 3.0,
+            state.chase_points / 20.0,
+            state.ryuk_points / 20.0,
+            hx / 16.0,
+            hy / 16.0,
+        )
+        if chapter == 2:
+            _state_rows(out, base + 6, t.ryuk_rows, state.apples, state.ryuk_used)
+            out[base + 6 + 3 * ROWS] = state.apples_to_place / 9.0
+    at += _kira_size(c)
+    if sees_l:
+        out[at] = 1.0
+        width = 2 + len(REASONS)
+        eliminated = state.eliminated
+        outside = state.outside
+        base = at + 1
+        for k in range(s):
+            reason = eliminated.get(k)
+            if reason is None:
+                out[base] = 1.0
+            else:
+                out[base + 2 + _REASON_SLOT[reason]] = 1.0
+            out[base + 1] = outside[k] / 4.0
+            base += width
+        for k in state.cards_drawn:
+            out[base + k] = 1.0
+        out[base + s] = len(state.cards_drawn) / s
+        if chapter == 2:
+            _state_rows(out, base + s + 1, t.intel_rows, state.stars, state.intel_used)
+            out[base + s + 1 + 3 * ROWS] = state.stars_to_place / 9.0
+    return np.frombuffer(bytearray(_packer(size).pack(*out)), dtype=np.float32)
+
+
+@cache
+def _packer(size: int) -> struct.Struct:
+    """Packs ``size`` floats as float32 (far cheaper than ``np.array`` of a list)."""
+    return struct.Struct(f"={size}f")
+
+
+def _state_rows(
+    out: list[Any],
+    at: int,
+    rows: tuple[tuple[str, int], ...],
+    filled: list[int],
+    used: list[bool],
+) -> None:
+    for i, (_ability, cost) in enumerate(rows[:ROWS]):
+        out[at + 3 * i] = filled[i] / cost
+        out[at + 3 * i + 1] = float(filled[i] >= cost)
+        out[at + 3 * i + 2] = float(used[i])
+
+
+@cache
+def _packaged(chapter: int, variant: str) -> content.Tables:
+    """The packaged content's tables (they never change while the process runs)."""
+    return _tables(chapter, variant)
 
 
 def _rows(out: np.ndarray, at: int, tracker: dict[str, Any] | None) -> None:

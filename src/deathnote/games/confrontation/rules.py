@@ -92,6 +92,7 @@ DICE_SETS = tuple(
     for combo in combinations_with_replacement(CRIME_TYPES, DICE_CHANGES)
 )
 DAY_ACTIONS = (FOLLOW, START_ACCUSE)
+ACCUSE_ONLY = (START_ACCUSE,)  # past the horizon of the tiny variant (CONF-TINY-01)
 SWITCH_ACTIONS = (SWITCH_YES, SWITCH_NO)
 SWITCH_KEEP_ONLY = (SWITCH_NO,)
 DICE_ACTIONS = (DICE_KEEP, *DICE_SETS)
@@ -191,11 +192,13 @@ def setup_events(state: ConfState) -> list[Event]:
 def _setup_events(t: Tables, me: int) -> list[Event]:
     x, y = t.homes[me]
     chapter = t.chapter
+    horizon = f" After Day {t.days} L must name a Suspect." if t.days else ""
     return [
         Event.public(
             f"Chapter {chapter}: Kira wins with {TARGET_POINTS[chapter]} points or a cold case "
             f"(more than {QUIET_NIGHTS_ALLOWED[chapter]} Quiet Night"
-            f"{'s' if QUIET_NIGHTS_ALLOWED[chapter] != 1 else ''}); L wins by naming Kira.",
+            f"{'s' if QUIET_NIGHTS_ALLOWED[chapter] != 1 else ''}); L wins by naming Kira."
+            + horizon,
             chapter=chapter,
         ),
         Event.private(
@@ -295,7 +298,9 @@ def legal(state: ConfState, seat: Seat) -> list[Action] | tuple[Action, ...]:
     if phase == CHASE:
         return CHASE_ACTIONS if state.chase[seat] == NO_CHOICE else ()
     if phase == DAY:
-        return DAY_ACTIONS if seat == L else ()
+        if seat != L:
+            return ()
+        return ACCUSE_ONLY if t.days and state.day > t.days else DAY_ACTIONS
     if phase == NEWS:
         return news_choices(state) if seat == L else ()
     if phase == KILL:

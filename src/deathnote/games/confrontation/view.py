@@ -28,6 +28,7 @@ Public part (every viewer)::
     news               [criminal numbers picked so far tonight]
     news_faces_left    faces still to fill ("knife" | "gun" | "bomb" | "any")
     kills              [criminal numbers killed on the Map, in order]
+    last_day           None, or the tiny variant's horizon: after this day L must accuse
     history            [{"day", "news": [numbers], "killed": number | None}] (None: Quiet Night)
     suspect_cards_drawn  how many Suspect cards L has drawn
     suspect_cards_left   how many are left in the Suspect deck
@@ -130,6 +131,7 @@ def build_view(state: ConfState, viewer: Viewer) -> dict[str, Any]:
         "news": [t.numbers[c] for c in state.news],
         "news_faces_left": list(state.faces_left),
         "kills": [t.numbers[c] for c in state.kills],
+        "last_day": t.days or None,
         "history": [
             {"day": h["day"], "news": list(h["news"]), "killed": h["killed"]}  # type: ignore[call-overload]
             for h in state.history
