@@ -10,6 +10,7 @@ Public part (every viewer)::
     day                the current day (round), from 1
     phase              "day" | "accuse" | "chase" | "switch" | "apples" | "stars" | "dice"
                        | "news" | "kill" | "over"
+    phase_name         the phase as players call it ("Day: the Chase", "Game over", ...)
     target_points      15 (Chapter 1) or 20 (Chapter 2)
     regional_limit     2 or 3
     quiet_nights       Quiet Nights so far
@@ -76,6 +77,20 @@ from deathnote.games.confrontation.rules import (
 )
 from deathnote.games.confrontation.state import KIRA, NO_CHOICE, OVER, SIDES, ConfState, L
 
+#: The phases as players call them (the browser's board shows these words).
+PHASE_NAMES = {
+    "day": "Day: a Lead card",
+    "accuse": "Day: L's accusation",
+    "chase": "Day: the Chase",
+    "switch": "Day: Last Minute A/B Switch",
+    "apples": "Day: Ryuk's Apples",
+    "stars": "Day: L's Stars",
+    "dice": "Night: the dice",
+    "news": "Night: the Nightly News",
+    "kill": "Night: Kira's kill",
+    "over": "Game over",
+}
+
 
 def build_view(state: ConfState, viewer: Viewer) -> dict[str, Any]:
     """The view of ``viewer`` (a seat, "spectator" or "omniscient")."""
@@ -94,6 +109,7 @@ def build_view(state: ConfState, viewer: Viewer) -> dict[str, Any]:
         "chapter": t.chapter,
         "day": state.day,
         "phase": state.phase,
+        "phase_name": PHASE_NAMES.get(state.phase, state.phase),
         "target_points": TARGET_POINTS[t.chapter],
         "regional_limit": REGIONAL_LIMIT[t.chapter],
         "quiet_nights": state.quiet_nights,

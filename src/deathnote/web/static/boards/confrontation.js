@@ -27,7 +27,7 @@ function glyph(type) {
 function facts(state) {
   const items = [
     ["Day", state.day],
-    ["Phase", state.phase],
+    ["Phase", state.phase_name || ""],
     ["Kira's points", `${state.kira_points} / ${state.target_points}`],
     ["Quiet Nights", `${state.quiet_nights} (L can afford ${state.quiet_allowed})`],
     ["Leads left", state.leads_left],
