@@ -372,3 +372,33 @@ def test_the_largest_table_fits_two_phone_screens(
         check_page(page, game, 390)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_confrontation_abilities_show_their_text(
+    browser: Any, server: LiveServer, seat: int
+) -> None:
+    """Chapter 2: each row of Ryuk's (Kira) or the Intel (L) tracker names its ability, and a
+    tap or Enter shows what it does (issue 16 §6)."""
+    created = server.post(
+        "/api/rooms",
+        {
+            "game": "confrontation",
+            "seats": [{"kind": "human"} if s == seat else {"kind": "bot"} for s in range(2)],
+            "seed": 2,
+            "options": {"chapter": 2},
+        },
+    )
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    try:
+        page = context.new_page()
+        page.goto(server.base + created["links"]["seats"][seat])
+        page.locator("#notebook .tracker button.info-link").first.wait_for(timeout=10000)
+        rows = page.locator("#notebook .tracker .row").count()
+        assert page.locator("#notebook .tracker button.info-link").count() == rows > 0
+        page.locator("#notebook").scroll_into_view_if_needed()
+        text = check_info_dialog(page, f"confrontation-chapter2-seat{seat}-ability.png")
+        assert len(text) > 20
+    finally:
+        context.close()

@@ -44,7 +44,7 @@ L's notebook (seat 1)::
                    "outside_kills": n}],        # X's outside that Suspect's Search Grid
      "remaining": [letters], "cards": [letters drawn, in order],
      "my_choice": None | "A" | "B",
-     "intel": {"rows": [{"ability", "label", "cost", "filled", "complete", "used"}],
+     "intel": {"rows": [{"ability", "label", "text", "cost", "filled", "complete", "used"}],
                "to_place": n}}                  # Chapter 2 only (else None)
 
 Kira's notebook (seat 0)::
@@ -70,6 +70,7 @@ from deathnote.engine.actions import OMNISCIENT, Viewer
 from deathnote.games.confrontation.content import LOCAL_RADIUS
 from deathnote.games.confrontation.rules import (
     ABILITY_LABELS,
+    ABILITY_TEXTS,
     QUIET_NIGHTS_ALLOWED,
     REGIONAL_LIMIT,
     TARGET_POINTS,
@@ -174,6 +175,7 @@ def _rows(
         {
             "ability": ability,
             "label": ABILITY_LABELS[ability],
+            "text": ABILITY_TEXTS[ability],
             "cost": cost,
             "filled": filled[i],
             "complete": filled[i] >= cost,
