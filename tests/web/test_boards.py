@@ -52,6 +52,26 @@ def check_page(page: Any, game: str, width: int) -> None:
     assert unreachable == 0, f"{game}: {unreachable} controls the keyboard cannot reach"
 
 
+def check_info_dialog(page: Any, shot: str) -> str:
+    """A Role or card named on the table shows its text on a tap and from the keyboard
+    (issue 16 §6); the dialog closes with Escape. Returns the text shown."""
+    link = page.locator("#app button.info-link:visible").first
+    link.click()
+    dialog = page.locator("dialog#info")
+    dialog.wait_for(state="visible", timeout=5000)
+    text = dialog.locator(".info-text").inner_text()
+    assert text.strip() and not RAW.search(text), text
+    page.screenshot(path=str(ARTIFACTS / shot))
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="hidden", timeout=5000)
+    link.focus()
+    page.keyboard.press("Enter")
+    dialog.wait_for(state="visible", timeout=5000)
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="hidden", timeout=5000)
+    return str(text)
+
+
 def click_a_choice(page: Any, rng: random.Random) -> bool:
     """Tap one of the choices on the board (wherever it sits); True when the game moved."""
     buttons = page.locator("#app button.choice:not([disabled])")
@@ -214,6 +234,9 @@ def test_werewolf_against_bots_on_the_drawn_table(
         winners = page.locator("#outcome .winners").inner_text()
         assert re.match(r"(Kira's|L's) team wins: Player \d \(\w", winners), winners
         assert page.locator("#me .card.role .card-name").inner_text()
+        # Each Role on the table shows its text on a tap (every one is shown at the end).
+        assert page.locator(".board.werewolf li.seat .role-chip button.info-link").count() == 5
+        check_info_dialog(page, f"werewolf-{size}-role-text.png")
     finally:
         page.context.close()
 
@@ -251,6 +274,11 @@ def test_enquete_against_bots_on_the_drawn_table(
         assert (role == "The Detective") == (seed == 1), role
         assert page.locator("#apples tbody tr").count() == 5
         assert page.locator("#outcome .winners").inner_text().startswith("Apples this game: ")
+        assert "of the series" in page.locator("#outcome").inner_text()  # ENQ-OPT-03
+        assert page.locator("#rematch").inner_text() == "Next game of the series"
+        # Each revealed Role shows its side and objectives on a tap.
+        text = check_info_dialog(page, f"enquete-{size}-role-text.png")
+        assert "Apple" in text, text
     finally:
         page.context.close()
 
@@ -342,5 +370,35 @@ def test_the_largest_table_fits_two_phone_screens(
         height = page.evaluate("document.querySelector('#table ul.seats').offsetHeight")
         assert height <= 2 * 844, f"{players} seats take {height} px"
         check_page(page, game, 390)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_confrontation_abilities_show_their_text(
+    browser: Any, server: LiveServer, seat: int
+) -> None:
+    """Chapter 2: each row of Ryuk's (Kira) or the Intel (L) tracker names its ability, and a
+    tap or Enter shows what it does (issue 16 §6)."""
+    created = server.post(
+        "/api/rooms",
+        {
+            "game": "confrontation",
+            "seats": [{"kind": "human"} if s == seat else {"kind": "bot"} for s in range(2)],
+            "seed": 2,
+            "options": {"chapter": 2},
+        },
+    )
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    try:
+        page = context.new_page()
+        page.goto(server.base + created["links"]["seats"][seat])
+        page.locator("#notebook .tracker button.info-link").first.wait_for(timeout=10000)
+        rows = page.locator("#notebook .tracker .row").count()
+        assert page.locator("#notebook .tracker button.info-link").count() == rows > 0
+        page.locator("#notebook").scroll_into_view_if_needed()
+        text = check_info_dialog(page, f"confrontation-chapter2-seat{seat}-ability.png")
+        assert len(text) > 20
     finally:
         context.close()

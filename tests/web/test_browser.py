@@ -11,6 +11,7 @@ import json
 import random
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +25,8 @@ pytestmark = pytest.mark.browser
 MAX_CLICKS = 600
 MAX_SECONDS = 240.0
 PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 
 
 def choose_and_click(page: Any, rng: random.Random, avoid: tuple[str, ...] = ()) -> bool:
@@ -51,7 +54,8 @@ def is_over(page: Any) -> bool:
 
 def test_two_people_play_a_whole_confrontation_game(browser: Any, server: LiveServer) -> None:
     rng = random.Random(2024)
-    laptop = browser.new_context(viewport={"width": 1200, "height": 900})
+    laptop = browser.new_context(viewport=LAPTOP)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     try:
         # Kira's player makes the room in the lobby with a person in each seat.
@@ -90,6 +94,7 @@ def test_two_people_play_a_whole_confrontation_game(browser: Any, server: LiveSe
         assert l_page.locator(".local-area").count() == 0
 
         l_html: list[str] = []
+        shot: set[int] = set()
         clicks = 0
         deadline = time.monotonic() + MAX_SECONDS
         while not (is_over(kira_page) and is_over(l_page)):
@@ -103,6 +108,12 @@ def test_two_people_play_a_whole_confrontation_game(browser: Any, server: LiveSe
                     clicks += 1
             if not is_over(l_page):
                 l_html.append(l_page.content())
+                for mark in (6, 30):  # mid-game, as each person sees it
+                    if clicks >= mark and mark not in shot:
+                        shot.add(mark)
+                        for who, page in (("l-phone", l_page), ("kira-laptop", kira_page)):
+                            name = f"confrontation-two-people-{who}-{mark}.png"
+                            page.screenshot(path=str(ARTIFACTS / name))
             if not acted:
                 kira_page.wait_for_timeout(50)
 
@@ -112,6 +123,8 @@ def test_two_people_play_a_whole_confrontation_game(browser: Any, server: LiveSe
         won = kira_page.locator("#outcome .winners").inner_text()
         assert re.fullmatch(r"Winners: (Kira|L)", won), won  # by seat name, not "l"
         check_no_identity_before_the_end(frames, l_html)
+        for who, page in (("l-phone", l_page), ("kira-laptop", kira_page)):
+            page.screenshot(path=str(ARTIFACTS / f"confrontation-two-people-{who}-end.png"))
 
         # The replay steps through the game as any seat.
         kira_page.click("#replay-link")

@@ -96,3 +96,31 @@ def test_the_form_sends_what_the_person_chose(browser: Any, server: LiveServer) 
         page.locator("#lobby-error").filter(has_text=re.compile(r"\S")).wait_for(timeout=10000)
     finally:
         page.close()
+
+
+def test_a_rematch_with_the_sides_swapped_moves_the_person_to_the_other_side(
+    browser: Any, server: LiveServer
+) -> None:
+    created = server.post(
+        "/api/rooms",
+        {"game": "confrontation", "seats": [{"kind": "bot"}, {"kind": "human"}]},
+    )
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(server.base + created["links"]["seats"][1])
+        assert page.locator(".who").inner_text() == "You are L"
+        assert page.locator(".facts dd").nth(1).inner_text() == "Day: a Lead card"
+        # L names a suspect at once: the game is over.
+        page.locator("#choices button.choice[data-kind='accuse']").click(timeout=10000)
+        page.locator("#choices button.choice[data-kind='name']").first.click(timeout=10000)
+        page.locator("#app[data-over='yes']").wait_for(timeout=10000)
+        labels = page.locator("button.rematch").all_inner_texts()
+        assert labels == ["Rematch", "Rematch, sides swapped", "Rematch, seats shuffled"]
+        old = page.url
+        page.locator("#rematch-swap:not([disabled])").click(timeout=5000)
+        page.wait_for_url(lambda url: url != old, timeout=10000)
+        page.locator("#app[data-step]").wait_for(timeout=10000)  # the bot, now L, moves first
+        assert page.locator(".who").inner_text() == "You are Kira"
+    finally:
+        context.close()

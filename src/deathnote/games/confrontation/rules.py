@@ -57,6 +57,18 @@ ABILITY_LABELS = {
     "extra_suspect": "Draw +1 Suspect card",
     "extra_quiet_night": "+1 Quiet Night",
 }
+#: What each ability does, in the rulebook's words (CONF-CH2-06..12), shown on a tap.
+ABILITY_TEXTS = {
+    "change_dice": "After the Crime Type dice are rolled and before the Nightly News is "
+    "announced, change up to three of the dice to the faces of your choosing; the news that "
+    "night uses the resulting dice.",
+    "points_2": "As soon as this row is filled, Kira gets 2 points.",
+    "points_3": "As soon as this row is filled, Kira gets 3 points.",
+    "switch": "After both players have revealed their chosen crime scene (A or B), switch your "
+    "own token to the other side.",
+    "extra_suspect": "As soon as L earns this ability he draws one Suspect card.",
+    "extra_quiet_night": "L can afford one more Quiet Night before his case goes cold.",
+}
 POINTS_ROWS = {"points_2": 2, "points_3": 3}
 
 # -- precomputed events (frozen, shared: nobody changes an event once made) ----------------

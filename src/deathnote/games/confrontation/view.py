@@ -10,6 +10,7 @@ Public part (every viewer)::
     day                the current day (round), from 1
     phase              "day" | "accuse" | "chase" | "switch" | "apples" | "stars" | "dice"
                        | "news" | "kill" | "over"
+    phase_name         the phase as players call it ("Day: the Chase", "Game over", ...)
     target_points      15 (Chapter 1) or 20 (Chapter 2)
     regional_limit     2 or 3
     quiet_nights       Quiet Nights so far
@@ -43,7 +44,7 @@ L's notebook (seat 1)::
                    "outside_kills": n}],        # X's outside that Suspect's Search Grid
      "remaining": [letters], "cards": [letters drawn, in order],
      "my_choice": None | "A" | "B",
-     "intel": {"rows": [{"ability", "label", "cost", "filled", "complete", "used"}],
+     "intel": {"rows": [{"ability", "label", "text", "cost", "filled", "complete", "used"}],
                "to_place": n}}                  # Chapter 2 only (else None)
 
 Kira's notebook (seat 0)::
@@ -69,12 +70,27 @@ from deathnote.engine.actions import OMNISCIENT, Viewer
 from deathnote.games.confrontation.content import LOCAL_RADIUS
 from deathnote.games.confrontation.rules import (
     ABILITY_LABELS,
+    ABILITY_TEXTS,
     QUIET_NIGHTS_ALLOWED,
     REGIONAL_LIMIT,
     TARGET_POINTS,
     remaining,
 )
 from deathnote.games.confrontation.state import KIRA, NO_CHOICE, OVER, SIDES, ConfState, L
+
+#: The phases as players call them (the browser's board shows these words).
+PHASE_NAMES = {
+    "day": "Day: a Lead card",
+    "accuse": "Day: L's accusation",
+    "chase": "Day: the Chase",
+    "switch": "Day: Last Minute A/B Switch",
+    "apples": "Day: Ryuk's Apples",
+    "stars": "Day: L's Stars",
+    "dice": "Night: the dice",
+    "news": "Night: the Nightly News",
+    "kill": "Night: Kira's kill",
+    "over": "Game over",
+}
 
 
 def build_view(state: ConfState, viewer: Viewer) -> dict[str, Any]:
@@ -94,6 +110,7 @@ def build_view(state: ConfState, viewer: Viewer) -> dict[str, Any]:
         "chapter": t.chapter,
         "day": state.day,
         "phase": state.phase,
+        "phase_name": PHASE_NAMES.get(state.phase, state.phase),
         "target_points": TARGET_POINTS[t.chapter],
         "regional_limit": REGIONAL_LIMIT[t.chapter],
         "quiet_nights": state.quiet_nights,
@@ -158,6 +175,7 @@ def _rows(
         {
             "ability": ability,
             "label": ABILITY_LABELS[ability],
+            "text": ABILITY_TEXTS[ability],
             "cost": cost,
             "filled": filled[i],
             "complete": filled[i] >= cost,

@@ -1,6 +1,6 @@
 // The Confrontation board, drawn from the view only: the Map, tokens, dice, points, trackers.
 import { h } from "../dom.js";
-import { rulesPanel } from "./parts.js";
+import { infoName, rulesPanel } from "./parts.js";
 
 // Our own short summary of the rules (issue 16 §6).
 const RULES = [
@@ -27,7 +27,7 @@ function glyph(type) {
 function facts(state) {
   const items = [
     ["Day", state.day],
-    ["Phase", state.phase],
+    ["Phase", state.phase_name || ""],
     ["Kira's points", `${state.kira_points} / ${state.target_points}`],
     ["Quiet Nights", `${state.quiet_nights} (L can afford ${state.quiet_allowed})`],
     ["Leads left", state.leads_left],
@@ -92,7 +92,7 @@ function tracker(title, data) {
       h(
         "div",
         { class: `row${row.complete ? " complete" : ""}${row.used ? " used" : ""}` },
-        h("span", { class: "label" }, row.label),
+        h("span", { class: "label" }, infoName(row.label, row.text, { what: "Ability" })),
         h("span", { class: "boxes" }, Array.from({ length: row.cost }, (_, i) => h("span", { class: i < row.filled ? "box on" : "box" }))),
         row.used ? h("small", {}, "used") : null,
       ),

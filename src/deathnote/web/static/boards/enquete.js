@@ -2,7 +2,7 @@
 // Detective marked at the table, Suspicions as tokens against the limit, revealed and dead
 // Roles, the Ryuk pawn, my Role, objectives and Actions as cards.
 import { h } from "../dom.js";
-import { backs, card, choiceButton, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags } from "./parts.js";
+import { backs, card, choiceButton, infoName, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags } from "./parts.js";
 
 export const ownsSeats = true;
 export const ownsChoices = true;
@@ -21,6 +21,14 @@ const RULES = [
 function roleNamer(state) {
   const roles = new Map(state.role_list.map((r) => [r.id, r]));
   return (id) => (roles.get(id) || { name: "?" }).name;
+}
+
+// A Role named on the table: a tap shows its side and objectives (from the view).
+function roleInfo(state, id, shown) {
+  const role = state.role_list.find((r) => r.id === id);
+  if (!role) return shown || "?";
+  const side = role.faction_name && role.faction_name !== role.name ? `Side: ${role.faction_name}.` : null;
+  return infoName(shown || role.name, [side, ...role.objectives], { what: "Role", title: role.name });
 }
 
 // What the decision's values point at (the decision's structured data says which kind).
@@ -53,7 +61,7 @@ function seatTile(view, ctx, x, roleName, placed) {
   const state = view.state;
   const me = state.me;
   const known = me && me.known_roles ? me.known_roles[`p${x.seat}`] : null;
-  const role = x.role ? roleName(x.role) : known ? roleName(known) : null;
+  const role = x.role || known ? roleInfo(state, x.role || known) : null;
   const marks = [];
   if (x.detective) marks.push(h("span", { class: "marker detective" }, "Detective"));
   if (x.pawn) marks.push(h("span", { class: "marker ryuk" }, "Ryuk pawn"));
@@ -94,7 +102,7 @@ function inactiveRoles(view, ctx, roleName, placed) {
       { class: "inactive-roles" },
       state.inactive.map((r) => {
         const known = me && me.known_roles ? me.known_roles[`i${r.index}`] : null;
-        const name = r.role ? roleName(r.role) : known ? `${roleName(known)} (you know)` : "Role face down";
+        const name = r.role ? roleInfo(state, r.role) : known ? [roleInfo(state, known), " (you know)"] : "Role face down";
         return h(
           "li",
           { class: `inactive-role${r.dead ? " dead" : ""}` },

@@ -107,3 +107,45 @@ export function rulesPanel(lines, texts = []) {
       : null,
   );
 }
+
+// The text of a card, Role, tile or ability named on the screen, on a tap or from the
+// keyboard: the name is a button opening a dialog with the text the view gave (no text of
+// ours). `text` is a string or a list of lines; without a text the name stays plain.
+export function infoName(name, text, extra = {}) {
+  const lines = (Array.isArray(text) ? text : [text]).filter(Boolean);
+  if (!lines.length) return h("span", { class: extra.class || null }, name);
+  return h(
+    "button",
+    {
+      type: "button",
+      class: `info-link ${extra.class || ""}`,
+      "aria-haspopup": "dialog",
+      title: `${extra.what || "Text of"} ${name}`,
+      onclick: () => showInfo(extra.title || name, lines),
+    },
+    name,
+  );
+}
+
+function showInfo(title, lines) {
+  let dialog = document.getElementById("info");
+  if (!dialog) {
+    dialog = h(
+      "dialog",
+      { id: "info", class: "info", "aria-labelledby": "info-title" },
+      h("h2", { id: "info-title" }),
+      h("div", { class: "info-text" }),
+      h("form", { method: "dialog" }, h("button", { type: "submit", class: "close" }, "Close")),
+    );
+    // A tap outside the dialog closes it too.
+    dialog.addEventListener("click", (event) => {
+      if (event.target === dialog) dialog.close();
+    });
+    document.body.append(dialog);
+  }
+  dialog.querySelector("#info-title").textContent = title;
+  const body = dialog.querySelector(".info-text");
+  while (body.firstChild) body.removeChild(body.firstChild);
+  body.append(...lines.map((line) => h("p", {}, line)));
+  if (!dialog.open) dialog.showModal();
+}

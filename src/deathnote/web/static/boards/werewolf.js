@@ -1,7 +1,7 @@
 // Death Note Werewolf, drawn from the view only: the seats around the table, the piles,
 // my Role and hand as cards; the eyes-closed steps as a dark table.
 import { h } from "../dom.js";
-import { actionsOn, backs, card, choiceButton, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags } from "./parts.js";
+import { actionsOn, backs, card, choiceButton, infoName, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags } from "./parts.js";
 
 export const ownsSeats = true;
 export const ownsChoices = true;
@@ -20,7 +20,13 @@ const RULES = [
 function lookups(state) {
   const cards = new Map(state.card_list.map((c) => [c.id, c]));
   const roles = new Map(state.role_list.map((r) => [r.id, r]));
-  return { cards, roles, cardName: (id) => (cards.get(id) || { name: "?" }).name, roleName: (id) => (roles.get(id) || { name: "?" }).name };
+  const cardName = (id) => (cards.get(id) || { name: "?" }).name;
+  const roleByName = (name) => [...roles.values()].find((r) => r.name === name) || null;
+  // A card or Role named on the table: a tap shows its text (from the view's lists).
+  const cardInfo = (id) => infoName(cardName(id), (cards.get(id) || {}).text, { what: "Card" });
+  const roleInfo = (name) => infoName(name, (roleByName(name) || {}).text, { what: "Role" });
+  const cardList = (ids) => ids.flatMap((id, i) => (i ? [", ", cardInfo(id)] : [cardInfo(id)]));
+  return { cards, roles, cardName, roleName: (id) => (roles.get(id) || { name: "?" }).name, cardInfo, roleInfo, cardList };
 }
 
 function seatTile(view, ctx, x, look, placed) {
@@ -42,13 +48,13 @@ function seatTile(view, ctx, x, look, placed) {
       "div",
       { class: "seat-role" },
       role
-        ? h("span", { class: `role-chip ${x.role_name ? "shown" : "known"}` }, role, x.role_name || x.seat === (me && me.seat) ? "" : " (you know)")
+        ? h("span", { class: `role-chip ${x.role_name ? "shown" : "known"}` }, look.roleInfo(role), x.role_name || x.seat === (me && me.seat) ? "" : " (you know)")
         : h("span", { class: "role-chip hidden" }, "Role hidden"),
       x.alive ? null : h("span", { class: "dead-mark" }, "dead"),
     ),
     marks.length ? h("div", { class: "marks" }, marks) : null,
     x.hand_size ? backs(x.hand_size, "card") : h("small", { class: "muted" }, "no cards"),
-    seen ? h("p", { class: "seen" }, `You saw: ${seen.map(look.cardName).join(", ")}`) : null,
+    seen ? h("p", { class: "seen" }, "You saw: ", look.cardList(seen)) : null,
     acts.length ? h("div", { class: "buttons" }, acts.map((a) => choiceButton(ctx, a))) : null,
   );
 }
@@ -65,10 +71,10 @@ function piles(state, look) {
       h("h3", {}, `Discard pile (${state.discard.length})`),
       top ? card(top, { class: "small" }) : h("span", { class: "muted" }, "empty"),
       state.discard.length > 1
-        ? foldable("ww-discard", {}, "All discarded cards", h("p", {}, state.discard.map(look.cardName).join(", ")))
+        ? foldable("ww-discard", {}, "All discarded cards", h("p", {}, look.cardList(state.discard)))
         : null,
     ),
-    state.removed.length ? h("div", { class: "pile" }, h("h3", {}, "Out of the game"), h("p", {}, state.removed.map(look.cardName).join(", "))) : null,
+    state.removed.length ? h("div", { class: "pile" }, h("h3", {}, "Out of the game"), h("p", {}, look.cardList(state.removed))) : null,
   );
 }
 
@@ -132,7 +138,7 @@ export function render(view, ctx) {
           "section",
           { class: "panel" },
           h("h2", {}, "Hands at the end"),
-          h("ul", {}, state.hands.map((hand, i) => h("li", {}, `${view.seats[i]}: ${hand.map(look.cardName).join(", ") || "no cards"}`))),
+          h("ul", {}, state.hands.map((hand, i) => h("li", {}, `${view.seats[i]}: `, hand.length ? look.cardList(hand) : "no cards"))),
         )
       : null;
   return h("div", { class: "board werewolf" }, byCard ? [prompt, hand, table] : [prompt, table, hand], endHands, rulesPanel(RULES, texts(state)));
