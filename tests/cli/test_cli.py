@@ -227,3 +227,25 @@ def test_bad_arguments_are_refused_with_the_choices() -> None:
         result = runner.invoke(app, ["simulate", "toy", *args])
         assert result.exit_code == 2, args
         assert "Invalid value" in result.output
+
+
+def test_play_enquete_goes_on_through_its_series(tmp_path: Path) -> None:
+    """ENQ-OPT-03 in the terminal: after each game the next one of the series, Apples
+    carried; after the last one the series' winner."""
+    save = tmp_path / "enq.json"
+    script = "\n".join(["1", "2", "3", "4"] * 10000) + "\n"  # one of them is offered
+    result = runner.invoke(
+        app,
+        [
+            *("play", "enquete", "--as", "1", "--seed", "4", "-o", "series_games=2"),
+            *("--bot", "random", "--save", str(save)),
+        ],
+        input=script,
+    )
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "Game 1 of 2 of the series is over" in result.output
+    assert "Play the next game of the series?" in result.output
+    assert "The series of 2 games is over: " in result.output
+    second = orjson.loads((tmp_path / "enquete-5.json").read_bytes())
+    assert second["options"]["series_game"] == 2
+    assert len(second["options"]["series_apples"]) == 4

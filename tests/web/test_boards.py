@@ -35,13 +35,21 @@ def check_page(page: Any, game: str, width: int) -> None:
     # A phone widens its layout viewport to fit what overflows: compare with the screen's width.
     scroll = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert scroll[0] <= width and scroll[1] <= width, f"{game}: the page scrolls sideways"
+    # Everything a person taps to choose: the buttons and the choosable cells of a map.
     small = page.evaluate(
-        """() => [...document.querySelectorAll('#app button.choice')]
+        """() => [...document.querySelectorAll('#app button.choice, #app .clickable')]
              .filter(b => b.offsetParent !== null)
              .map(b => b.getBoundingClientRect())
              .filter(r => r.height < 44 || r.width < 44).length"""
     )
-    assert small == 0, f"{game}: {small} choice buttons smaller than 44 px"
+    assert small == 0, f"{game}: {small} choice buttons or cells smaller than 44 px"
+    # ... and every one of them is reachable by the keyboard.
+    unreachable = page.evaluate(
+        """() => [...document.querySelectorAll('#app button.choice, #app .clickable, #app [onclick]')]
+             .filter(b => b.offsetParent !== null && (b.tabIndex < 0 || b.disabled === undefined
+                          && b.getAttribute('role') !== 'button')).length"""
+    )
+    assert unreachable == 0, f"{game}: {unreachable} controls the keyboard cannot reach"
 
 
 def click_a_choice(page: Any, rng: random.Random) -> bool:
@@ -122,6 +130,74 @@ def play_against_bots(
     assert clicks > 0
     assert errors == []
     return page
+
+
+@pytest.mark.parametrize(("size", "seat"), [("phone", 0), ("laptop", 1), ("phone", 1)])
+def test_confrontation_map_cells_are_big_enough_to_tap(
+    browser: Any, server: LiveServer, size: str, seat: int
+) -> None:
+    """Kira (seat 0) taps the Nightly News criminal to kill, L (seat 1) the criminals to put
+    on the news, on the map itself: each cell at least 44 px on a phone, the page never
+    scrolling sideways (the map pans inside its frame), and a cell chosen by the keyboard."""
+    created = server.post(
+        "/api/rooms",
+        {
+            "game": "confrontation",
+            "seats": [{"kind": "human"} if s == seat else {"kind": "bot"} for s in range(2)],
+            "seed": 9,
+        },
+    )
+    width, height = SIZES[size]
+    phone = size == "phone"
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone
+    )
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(server.base + created["links"]["seats"][seat])
+        page.locator(".board.confrontation").wait_for(timeout=10000)
+        page.locator("#rules summary").click()
+        rng = random.Random(seat)
+        cell_taps = keyboard_taps = 0
+        deadline = time.monotonic() + MAX_SECONDS
+        while page.locator("#app").get_attribute("data-over") != "yes":
+            assert time.monotonic() < deadline, "the game did not end"
+            cells = page.locator("#app .cell.clickable")
+            if cells.count():
+                check_page(page, "confrontation", width)
+                if cell_taps == 0:
+                    page.screenshot(
+                        path=str(ARTIFACTS / f"confrontation-{size}-seat{seat}-cells.png"),
+                        full_page=True,
+                    )
+                step = page.locator("#app").get_attribute("data-step")
+                cell = cells.nth(rng.randrange(cells.count()))
+                if keyboard_taps < cell_taps:  # every other one from the keyboard
+                    cell.focus()
+                    page.keyboard.press("Enter")
+                    keyboard_taps += 1
+                else:
+                    cell.tap() if phone else cell.click()
+                cell_taps += 1
+                page.wait_for_function(
+                    "s => document.getElementById('app').dataset.step !== s",
+                    arg=step,
+                    timeout=5000,
+                )
+            elif not click_a_choice(page, rng):
+                page.wait_for_timeout(50)
+        check_page(page, "confrontation", width)
+        page.screenshot(
+            path=str(ARTIFACTS / f"confrontation-{size}-seat{seat}-end.png"), full_page=True
+        )
+        assert cell_taps >= 2 and keyboard_taps >= 1
+        assert page.locator("#rules li").first.is_visible()
+        assert errors == []
+    finally:
+        context.close()
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))

@@ -173,8 +173,25 @@ def play(
             or Path.home() / ".deathnote" / "saves" / f"{match.game.id}-{match.seed}.json"
         )
         TerminalGame(match, humans, bot, hotseat, console, save_path=save_path).run()
+        # A game of a series (Le Jeu d'Enquête's Apples) goes on to the series' next game,
+        # at the same seats, when the player wants it.
+        following = match.next_in_series()
+        while following is not None and wants_next_game():
+            match = Match.create(match.game.id, match.players, match.seed + 1, following, content)
+            save_path = save_path.with_name(f"{match.game.id}-{match.seed}.json")
+            TerminalGame(match, humans, bot, hotseat, console, save_path=save_path).run()
+            following = match.next_in_series()
     except DeathNoteError as exc:
         fail(exc)
+
+
+def wants_next_game() -> bool:
+    """Ask whether to play the series' next game (Enter or y: yes; n or end of input: no)."""
+    try:
+        answer = input("Play the next game of the series? [Y/n] ")
+    except EOFError:
+        return False
+    return answer.strip().lower() not in ("n", "no", "q", "quit")
 
 
 @contextlib.contextmanager

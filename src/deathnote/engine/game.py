@@ -226,3 +226,9 @@ class Game(ABC):
     def turn_count(self, state: Any) -> int:
         """Rounds or turns played so far (for summaries); 0 when not tracked."""
         return 0
+
+    def next_in_series(self, state: Any, options: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Once the game is over: the options of the next game of the series it belongs to
+        (the same seats, e.g. Le Jeu d'Enquête's Apples carried on), or None when it is not
+        in a series or was the series' last game. Front ends start that game on a rematch."""
+        return None

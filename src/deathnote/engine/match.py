@@ -423,6 +423,12 @@ class Match:
         """The outcome once the game is over, else None (cached: it changes only on submit)."""
         return self._outcome
 
+    def next_in_series(self) -> dict[str, Any] | None:
+        """The options of the next game of this match's series (None: no next game)."""
+        if self.outcome() is None:
+            return None
+        return self.game.next_in_series(self.state, self.options)
+
     def seat_names(self) -> list[str]:
         """Public seat names in order."""
         return self.game.seat_names(self.players, self.options)

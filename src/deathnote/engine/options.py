@@ -19,6 +19,36 @@ if TYPE_CHECKING:
     from deathnote.engine.game import Game
 
 
+def lobby(
+    *,
+    seat: bool = False,
+    hidden: bool = False,
+    labels: Mapping[str, str] | None = None,
+    decks: Mapping[str, str] | None = None,
+    help: str | None = None,
+    empty: str | None = None,
+) -> dict[str, Any]:
+    """Hints for forms built from the schema (the web lobby), as ``x-lobby`` in a field's
+    JSON Schema: ``seat`` (its numbers are seats, shown by their names), ``hidden`` (set by
+    the room or the terminal, not asked), ``labels`` (words for its values), ``decks`` (the
+    shipped decks a deck field may name, by name), ``help`` (the help text, when the description
+    speaks of zero-based seats or of the terminal), ``empty`` (what an empty field means)."""
+    hints: dict[str, Any] = {}
+    if seat:
+        hints["seat"] = True
+    if hidden:
+        hints["hidden"] = True
+    if labels:
+        hints["labels"] = dict(labels)
+    if decks:
+        hints["decks"] = dict(decks)
+    if help:
+        hints["help"] = help
+    if empty:
+        hints["empty"] = empty
+    return {"x-lobby": hints}
+
+
 class GameOptions(BaseModel):
     """Base of every game's options model: frozen, strict, unknown fields refused."""
 

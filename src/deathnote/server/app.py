@@ -31,6 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from deathnote.agents import agent_names, bot_choices
 from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Viewer
 from deathnote.engine.errors import DeathNoteError, IllegalAction
+from deathnote.engine.options import schema as options_schema
 from deathnote.engine.registry import games
 from deathnote.server import protocol
 from deathnote.server.config import Limits
@@ -70,6 +71,8 @@ class TokenBody(BaseModel):
 
     token: str
     agent: str | None = None
+    #: a rematch's seating: same, swap or shuffle
+    seating: str = "same"
 
 
 def _page(name: str) -> FileResponse:
@@ -262,6 +265,8 @@ def create_app(
                 "bots": bot_choices(g.id),
                 "seat_names": g.seat_names(g.min_players, g.parse_options(g.min_players, {})),
                 "board": (WEB / "static" / "boards" / f"{g.id}.js").exists(),
+                # the lobby's form is built from it (issue 16 §5)
+                "options_schema": options_schema(g),
             }
             for g in games().values()
         ]
@@ -325,10 +330,10 @@ def create_app(
     async def do_rematch(room: Room, args: dict[str, Any]) -> tuple[int, Any]:
         try:
             role, seat = room.role_of(args["token"])
-            new, _told = manager.rematch(room)
+            new, _told = manager.rematch(room, args.get("seating", "same"))
         except IllegalAction as exc:
             return (403 if isinstance(exc, WrongLink) else 409), {"error": str(exc)}
-        return 200, {"room": new.id, "url": new.link_for(role, seat)}
+        return 200, {"room": new.id, "url": new.link_for(role, room.new_seat(seat))}
 
     operations = {"hand_to_bot": do_hand_to_bot, "rematch": do_rematch}
     if cluster is not None:
@@ -344,7 +349,7 @@ def create_app(
     @app.post("/api/rooms/{room_id}/rematch")
     async def rematch(room_id: str, body: TokenBody) -> Response:
         """The rematch room (same game, options and seats); the answer is this token's link."""
-        return await on_owner(room_id, "rematch", {"token": body.token})
+        return await on_owner(room_id, "rematch", {"token": body.token, "seating": body.seating})
 
     @app.get("/api/rooms/{room_id}/replay")
     async def replay(

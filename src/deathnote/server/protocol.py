@@ -4,7 +4,7 @@ Client to server::
 
     {"type": "act", "action": {"kind": ..., ...}, "step": n?, "seat": n?}
     {"type": "ping"}
-    {"type": "rematch"}                       # once the game is over
+    {"type": "rematch", "seating": "same"|"swap"|"shuffle"?}   # once the game is over
 
 Server to client::
 
@@ -60,9 +60,10 @@ class Ping(ClientMessage):
 
 
 class Rematch(ClientMessage):
-    """Start (or join) the rematch once the game is over."""
+    """Start (or join) the rematch once the game is over; the first one chooses the seating."""
 
     type: Literal["rematch"]
+    seating: Literal["same", "swap", "shuffle"] = "same"
 
 
 async def on_act(room: Room, conn: Connection, message: Act) -> None:
@@ -77,9 +78,9 @@ def on_ping(room: Room, conn: Connection, message: Ping) -> None:
 
 def on_rematch(room: Room, conn: Connection, message: Rematch) -> None:
     """The rematch with the same seats; this connection is answered with its own link."""
-    new, told = room.manager.rematch(room)
+    new, told = room.manager.rematch(room, message.seating)
     if not told or conn not in room.connections:
-        conn.push({"type": "rematch", "url": new.link_for(conn.role, conn.seat)})
+        conn.push({"type": "rematch", "url": room.rematch_link(new, conn)})
 
 
 #: A handler answers at once (returns None) or once its awaitable is done.

@@ -43,6 +43,9 @@ MAX_SEED = 2**31  # seeds are stored as 32-bit integers
 MAX_QUEUED = 256  # messages waiting for one connection before it is dropped as too slow
 BOT_RETRIES = 3  # failed bot actions in a row (e.g. storage down) before the bots wait
 REPLAY_EVERY = 16  # steps between the snapshots a replay page starts from
+#: How a rematch seats the players again (issue 16 §5).
+SAME_SEATS, SWAP_SEATS, SHUFFLE_SEATS = "same", "swap", "shuffle"
+SEATINGS = (SAME_SEATS, SWAP_SEATS, SHUFFLE_SEATS)
 
 if TYPE_CHECKING:
     from deathnote.server.cluster import Cluster
@@ -110,6 +113,9 @@ class Room:
         self.match = match
         self.manager = manager
         self.connections: list[Connection] = []
+        #: Where each seat's player sits in the rematch (kept while the server runs; after a
+        #: restart a rematch link is given as if the seats were kept).
+        self.rematch_seat: dict[Seat, Seat] = {}
         #: The bots' seats at the play loop (the people's seats are played from outside).
         self.table = Table(match, {})
         self.bots: dict[Seat, Agent] = self.table.agents
@@ -156,6 +162,14 @@ class Room:
             "spectator": f"/play/{self.id}?token={self.stored.spectator_token}",
             "admin": f"/room/{self.id}?token={self.stored.creator_token}",
         }
+
+    def rematch_link(self, new: Room, conn: Connection) -> str:
+        """This connection's link into the rematch room ``new`` (its player's new seat)."""
+        return new.link_for(conn.role, self.new_seat(conn.seat))
+
+    def new_seat(self, seat: Seat | None) -> Seat | None:
+        """Where the player of ``seat`` sits in the rematch."""
+        return None if seat is None else self.rematch_seat.get(seat, seat)
 
     def link_for(self, role: str, seat: Seat | None) -> str:
         """The link of one role in this room (a seat now played by a bot gets the spectator's)."""
@@ -207,6 +221,8 @@ class Room:
             "step": len(self.match.actions),
             "finished": self.match.outcome() is not None,
             "rematch": self.stored.rematch is not None,
+            # the rematch is the next game of a series (its seats stay as they are)
+            "series_next": self.match.next_in_series() is not None,
             # Told to everyone: a chosen seed lets its chooser know the deal in advance.
             "seed_chosen": self.stored.seed_chosen,
         }
@@ -824,12 +840,17 @@ class RoomManager:
                 log.exception("expiring unopened rooms failed")
 
     # -- rematch ------------------------------------------------------------------------
-    def rematch(self, room: Room) -> tuple[Room, bool]:
+    def rematch(self, room: Room, seating: str = SAME_SEATS) -> tuple[Room, bool]:
         """The room replaying this one with the same game, options and seat kinds.
 
-        Returns it and whether every connection of ``room`` was just told its new link
-        (False when the rematch existed already).
+        ``seating``: ``same`` seats, ``swap`` (everyone moves one seat on: in a two-seat game
+        the sides swap) or ``shuffle`` (a random order, drawn from ``secrets``). The first
+        request decides; a later one joins the rematch as it is. Returns it and whether
+        every connection of ``room`` was just told its new link (False when the rematch
+        existed already).
         """
+        if seating not in SEATINGS:
+            raise IllegalAction(f"seating must be one of {', '.join(SEATINGS)}")
         if room.match.outcome() is None:
             raise IllegalAction("a rematch can start once the game is over")
         if room.stored.rematch:
@@ -838,20 +859,32 @@ class RoomManager:
                 return existing, False
         if self.full():
             raise IllegalAction("the server holds as many rooms as it may; try the rematch later")
+        # A game of a series goes on to the series' next game, at the same seats (its
+        # options carry what the seats earned so far).
+        following = room.match.next_in_series()
+        if following is not None and seating != SAME_SEATS:
+            raise IllegalAction("a series keeps its seats until its last game")
+        count = len(room.stored.seats)
+        # old_of[new seat] = the old seat whose player sits there now
+        old_of = list(range(count))
+        if seating == SWAP_SEATS:
+            old_of = [(s - 1) % count for s in range(count)]
+        elif seating == SHUFFLE_SEATS:
+            secrets.SystemRandom().shuffle(old_of)
         seats = [
             {"kind": s["kind"], "agent": s.get("agent")}
             if s["kind"] == BOT
             else {"kind": HUMAN, "stand_in": s.get("stand_in")}
-            for s in room.stored.seats
+            for s in (room.stored.seats[old] for old in old_of)
         ]
-        new = self.create(
-            room.stored.game, room.stored.players, room.stored.options, seats, rematch_of=room.id
-        )
+        options = following if following is not None else room.stored.options
+        new = self.create(room.stored.game, room.stored.players, options, seats, rematch_of=room.id)
         self.storage.set_rematch(room.id, new.id)
         room.stored.rematch = new.id
+        room.rematch_seat = {old: new_seat for new_seat, old in enumerate(old_of)}
         # Each connection hears of its own new link only.
         for conn in room.connections:
-            conn.push({"type": "rematch", "url": new.link_for(conn.role, conn.seat)})
+            conn.push({"type": "rematch", "url": room.rematch_link(new, conn)})
         room.broadcast()
         new.kick_bots()
         return new, True

@@ -106,6 +106,8 @@ def test_options_model_is_strict_and_described() -> None:
     assert Match.create("enquete", 4, 1).options == {
         "first_games": False,
         "series_apples": None,
+        "series_games": None,
+        "series_game": 1,
         "detective_seat": None,
     }
     for bad in (
@@ -115,6 +117,8 @@ def test_options_model_is_strict_and_described() -> None:
         {"series_apples": [1, True, 0, 0]},
         {"series_apples": [1, -1, 0, 0]},
         {"first_games": 1},
+        {"series_games": 0},
+        {"series_game": True},
         {"colour": "red"},
     ):
         with pytest.raises(OptionsError, match=next(iter(bad))):
@@ -122,10 +126,18 @@ def test_options_model_is_strict_and_described() -> None:
     assert coerce(game, {"detective_seat": "2", "first_games": "true"}) == {
         "first_games": True,
         "series_apples": None,
+        "series_games": None,
+        "series_game": 1,
         "detective_seat": 2,
     }
     props = schema(game)["properties"]
-    assert set(props) == {"first_games", "series_apples", "detective_seat"}
+    assert set(props) == {
+        "first_games",
+        "series_apples",
+        "series_games",
+        "series_game",
+        "detective_seat",
+    }
     assert all(p["description"] for p in props.values())
 
 

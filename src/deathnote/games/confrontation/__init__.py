@@ -11,7 +11,7 @@ from pydantic import Field
 from deathnote.engine.actions import Event, Outcome, Viewer
 from deathnote.engine.errors import OptionsError
 from deathnote.engine.game import Game
-from deathnote.engine.options import GameOptions
+from deathnote.engine.options import GameOptions, lobby
 from deathnote.games.confrontation import content, rules, sample
 from deathnote.games.confrontation.state import ConfState
 from deathnote.games.confrontation.view import build_view
@@ -34,6 +34,13 @@ class ConfOptions(GameOptions):
         le=2,
         description="1: the basic game (15 points); 2: Apples, Stars and special abilities "
         "on the Chapter 2 Map (20 points)",
+        json_schema_extra=lobby(
+            labels={
+                "1": "Chapter 1: the basic game (15 points)",
+                "2": "Chapter 2: Apples, Stars and special abilities (20 points)",
+            },
+            help="Chapter 2 plays on its own Map with Ryuk's and L's trackers.",
+        ),
     )
     variant: Literal["standard", "tiny"] = Field(
         "standard",

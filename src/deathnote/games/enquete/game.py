@@ -12,7 +12,7 @@ from pydantic import Field
 from deathnote.engine.actions import OMNISCIENT, Action, Decision, Event, Outcome, Seat, Viewer
 from deathnote.engine.errors import OptionsError
 from deathnote.engine.game import Game
-from deathnote.engine.options import GameOptions
+from deathnote.engine.options import GameOptions, lobby
 from deathnote.engine.rng import shuffle as rng_shuffle
 from deathnote.engine.spaces import ActionSpace, TableSpace
 
@@ -22,6 +22,7 @@ from .content import ROLE_IDS, load
 from .flow import FN, SUSPICION_LIMIT, Ctx, advance, card, role_info, tile
 from .learning import action_table, encode, observation_size
 from .sampling import fork_state, sample_state
+from .series import MAX_SERIES, next_options, series_facts, series_length, series_totals
 from .state import EnqState, InactiveRole, SeatState, Step
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
 
 class EnqueteOptions(GameOptions):
-    """The options of Le Jeu d'Enquête (ENQ-OPT-01, ENQ-OPT-02)."""
+    """The options of Le Jeu d'Enquête (ENQ-OPT-01, ENQ-OPT-02, ENQ-OPT-03)."""
 
     first_games: bool = Field(
         False, description="First games: remove Action cards no. 28 to 36 from the deck."
@@ -40,9 +41,30 @@ class EnqueteOptions(GameOptions):
         None,
         description="Apples each seat carries from the earlier games of a series "
         "(one non-negative integer per seat, in seat order).",
+        json_schema_extra=lobby(hidden=True),
+    )
+    series_games: Annotated[int, Field(ge=1, le=MAX_SERIES)] | None = Field(
+        None,
+        title="Games in the series",
+        description="Games in the series, scored by Apples over all of them (1: a single "
+        "game); none: as many games as players, the Detective passed on clockwise.",
+        json_schema_extra=lobby(
+            help="The Apples add up over the series; its winner has the most. Empty: one "
+            "game per player, each player the Detective once.",
+            empty="one per player",
+        ),
+    )
+    series_game: Annotated[int, Field(ge=1, le=MAX_SERIES)] = Field(
+        1,
+        description="Which game of the series this is (1 = the first).",
+        json_schema_extra=lobby(hidden=True),
     )
     detective_seat: Annotated[int, Field(ge=0)] | None = Field(
-        None, description="Give the Detective to this seat (0 = Player 1) instead of dealing it."
+        None,
+        description="Give the Detective to this seat (0 = Player 1) instead of dealing it.",
+        json_schema_extra=lobby(
+            seat=True, help="Give the Detective to this player instead of dealing it."
+        ),
     )
 
 
@@ -153,7 +175,8 @@ class EnqueteGame(Game):
     name = "Death Note: Le Jeu d'Enquête"
     min_players = 4
     max_players = 8
-    rules_version = "2"
+    #: 3: a series of games by default (ENQ-OPT-03), its end and winner in the log.
+    rules_version = "3"
     wins_mode = "mean"
     options_model = EnqueteOptions
 
@@ -164,6 +187,11 @@ class EnqueteGame(Game):
         if series is not None and len(series) != players:
             raise OptionsError(
                 f"option series_apples must list {players} non-negative integers (one per seat)"
+            )
+        if options.get("series_game", 1) > series_length(options, players):
+            raise OptionsError(
+                "option series_game is past the series' last game "
+                f"({series_length(options, players)})"
             )
         det = options.get("detective_seat")
         if det is not None and not 0 <= det < players:
@@ -366,9 +394,15 @@ class EnqueteGame(Game):
         if over:
             out["apples"] = list(st.apples)
             out["apple_lines"] = [list(x) for x in st.apple_lines]
-            series = st.options.get("series_apples") or [0] * st.players
-            out["series_apples"] = [a + b for a, b in zip(series, st.apples, strict=True)]
+            out["series_apples"] = series_totals(st)
+        series = series_facts(st)
+        if series is not None:
+            out["series"] = series
         return out
+
+    def next_in_series(self, state: EnqState, options: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The next game of the series (ENQ-OPT-03): Apples carried, the Detective passed on."""
+        return next_options(state)
 
     def outcome(self, state: EnqState) -> Outcome | None:
         """Apples per Role once the game is over."""

@@ -362,16 +362,19 @@ def round_end(ctx: Ctx, step: Step) -> None:
 def finish(ctx: Ctx, step: Step) -> None:
     """Every Role is revealed and Apples are counted."""
     from .objectives import score
+    from .series import series_lines, series_totals
 
     st = ctx.st
     st.apples, st.apple_lines = score(st)
-    series = st.options.get("series_apples") or [0] * st.players
+    totals = series_totals(st)
     for s in range(st.players):
         ctx.say(
             f"{name(s)} was {st.seats[s].role and st.seats[s].role.title()}: {st.apples[s]} Apple"
-            f"{'s' * (st.apples[s] != 1)} (series total {series[s] + st.apples[s]}).",
+            f"{'s' * (st.apples[s] != 1)} (series total {totals[s]}).",
             seat=s,
             role=st.seats[s].role,
             apples=st.apples[s],
         )
     st.over = True
+    for line in series_lines(st):
+        ctx.say(line)

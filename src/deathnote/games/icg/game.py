@@ -12,7 +12,7 @@ from pydantic import Field
 from deathnote.engine import rng as rand
 from deathnote.engine.actions import OMNISCIENT, Action, Decision, Event, Outcome, Seat, Viewer
 from deathnote.engine.game import Game
-from deathnote.engine.options import GameOptions
+from deathnote.engine.options import GameOptions, lobby
 from deathnote.engine.spaces import TableSpace
 
 from . import observe, rules, tables, worlds
@@ -32,7 +32,11 @@ class IcgOptions(GameOptions):
     """Options of the Investigation Card Game."""
 
     rules: Literal["light", "kira"] = Field(
-        "light", description="Light rules (covered Clues) or Kira rules (Clues in hand)."
+        "light",
+        description="Light rules (covered Clues) or Kira rules (Clues in hand).",
+        json_schema_extra=lobby(
+            labels={"light": "Light rules (covered Clues)", "kira": "Kira rules (Clues in hand)"}
+        ),
     )
     shinigami_eyes: bool = Field(
         False, description="The optional Shinigami Eyes rule for X-Kira, and chasing X-Kira."

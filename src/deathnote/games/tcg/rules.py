@@ -18,7 +18,7 @@ from pydantic import Field, ValidationInfo, field_validator
 
 from deathnote.engine.actions import Action, Decision, Event, Outcome
 from deathnote.engine.errors import ContentError, OptionsError
-from deathnote.engine.options import GameOptions
+from deathnote.engine.options import GameOptions, lobby
 from deathnote.engine.rng import below, shuffle
 from deathnote.games.tcg import ops
 from deathnote.games.tcg.cards import (
@@ -99,6 +99,10 @@ class TcgOptions(GameOptions):
             "kira-example) or the deck itself: a list of 40 card numbers, or "
             '{"name": ..., "cards": [...]} (never a file path).'
         ),
+        json_schema_extra=lobby(
+            decks={d: SAMPLE_DECK_NAMES.get(d, d) for d in PACKAGED_DECK_NAMES},
+            help="Each seat's deck: a shipped deck, or a pasted list of 40 card numbers.",
+        ),
     )
     deck: Any = Field(
         None,
@@ -106,10 +110,19 @@ class TcgOptions(GameOptions):
             "One deck for the seat deck_seat, in the same forms (the terminal's --deck FILE "
             "reads a deck file and passes it here)."
         ),
+        json_schema_extra=lobby(hidden=True),
     )
-    deck_seat: int = Field(0, ge=0, le=1, description="The seat (0 or 1) that plays `deck`.")
+    deck_seat: int = Field(
+        0,
+        ge=0,
+        le=1,
+        description="The seat (0 or 1) that plays `deck`.",
+        json_schema_extra=lobby(hidden=True),
+    )
     first: Literal["random", 0, 1] = Field(
-        "random", description="Who goes first: 'random', 0 or 1."
+        "random",
+        description="Who goes first: 'random', 0 or 1.",
+        json_schema_extra=lobby(seat=True, labels={"random": "at random"}, help="Who goes first."),
     )
 
     @field_validator("first", mode="before")

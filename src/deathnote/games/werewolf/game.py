@@ -11,7 +11,7 @@ from pydantic import Field
 from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat, Viewer
 from deathnote.engine.errors import OptionsError
 from deathnote.engine.game import Game
-from deathnote.engine.options import GameOptions
+from deathnote.engine.options import GameOptions, lobby
 from deathnote.engine.rng import below, shuffle
 from deathnote.engine.spaces import ActionSpace, TableSpace
 
@@ -34,11 +34,17 @@ class WerewolfOptions(GameOptions):
         default=None,
         description="The seat (0 = Player 1) that starts each Investigation Phase; "
         "drawn at random and announced when absent.",
+        json_schema_extra=lobby(
+            seat=True, help="Who starts each Investigation Phase (drawn at random if nobody)."
+        ),
     )
     handgun_reveal: Literal["table", "shooter"] = Field(
         default="table",
         description='Who sees the card a Handgun reveals: "table" (everyone) or '
         '"shooter" (only the shooter and the named player).',
+        json_schema_extra=lobby(
+            labels={"table": "Everyone", "shooter": "Only the shooter and the named player"}
+        ),
     )
 
 

@@ -5,7 +5,7 @@ export function h(tag, attrs = {}, ...children) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") el.className = value;
-    else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key.startsWith("on")) listen(el, key.slice(2), value);
     else if (key === "style" && typeof value === "object") Object.assign(el.style, value);
     else el.setAttribute(key, value === true ? "" : String(value));
   }
@@ -14,6 +14,20 @@ export function h(tag, attrs = {}, ...children) {
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return el;
+}
+
+// Handlers live on the element (el.__on) behind one shared listener, so that an update that
+// keeps a node (patch.js) can hand it the new view's handlers.
+export function dispatch(event) {
+  const handler = this.__on && this.__on[event.type];
+  if (handler) return handler.call(this, event);
+  return undefined;
+}
+
+export function listen(el, type, handler) {
+  el.__on = el.__on || {};
+  el.__on[type] = handler;
+  el.addEventListener(type, dispatch);
 }
 
 export function clear(el) {

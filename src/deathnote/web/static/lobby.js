@@ -1,5 +1,6 @@
 // The lobby: pick a game, its options and seats; create the room; copy the invite links.
 import { h, clear, api, absolute, copyButton } from "./dom.js";
+import { optionsForm } from "./options-form.js";
 
 const root = document.getElementById("app");
 
@@ -13,7 +14,7 @@ function seatRow(game, index, names) {
     ),
   );
   if (index > 0) select.value = `bot:${game.agents.includes("heuristic") ? "heuristic" : "random"}`;
-  return h("label", { class: "seat-row" }, h("span", {}, names[index] || `Seat ${index + 1}`), select);
+  return h("label", { class: "seat-row" }, h("span", {}, names[index] || `Player ${index + 1}`), select);
 }
 
 export function linksPanel(room, links) {
@@ -39,7 +40,8 @@ async function main() {
   clear(root);
   const gameSelect = h("select", { id: "game", name: "game" }, games.map((g) => h("option", { value: g.id }, g.name)));
   const players = h("input", { id: "players", type: "number", min: 1, max: 12 });
-  const options = h("textarea", { id: "options", rows: 2, placeholder: '{"chapter": 2}' });
+  const optionsBox = h("div", { id: "options-box" });
+  let options = null;
   const seats = h("div", { id: "seats" });
   // The bot that takes over a person's seat handed to a bot (idle or gone).
   const standIn = h("select", { id: "stand-in", name: "stand-in" });
@@ -47,11 +49,25 @@ async function main() {
   const result = h("div", { id: "result" });
 
   const current = () => games.find((g) => g.id === gameSelect.value);
+  let drawn = "";
   const drawSeats = () => {
     const game = current();
     const count = Math.max(game.min_players, Math.min(game.max_players, Number(players.value) || game.min_players));
+    // A change event that changes nothing (leaving the field) keeps what was chosen below.
+    if (drawn === `${game.id}/${count}`) return;
+    drawn = `${game.id}/${count}`;
     const names = count === game.min_players ? game.seat_names : [];
     clear(seats).append(...Array.from({ length: count }, (_, i) => seatRow(game, i, names)));
+    // The options form of this game, for this many seats (seat options name the seats).
+    let kept = {};
+    try {
+      kept = options && options.game === game.id ? options.read() : {};
+    } catch {
+      kept = {};
+    }
+    options = optionsForm(game.options_schema, Array.from({ length: count }, (_, i) => names[i] || `Player ${i + 1}`), kept);
+    options.game = game.id;
+    clear(optionsBox).append(options.element);
     const levels = game.bots || game.agents.map((a) => ({ agent: a, label: `bot, ${a}` }));
     clear(standIn).append(...levels.map((b) => h("option", { value: b.agent }, b.label)));
     standIn.value = game.agents.includes("heuristic") ? "heuristic" : "random";
@@ -72,7 +88,7 @@ async function main() {
     h("h1", {}, "New room"),
     h("label", {}, h("span", {}, "Game"), gameSelect),
     h("label", {}, h("span", {}, "Players"), players),
-    h("label", {}, h("span", {}, "Options (JSON, optional)"), options),
+    optionsBox,
     h("fieldset", {}, h("legend", {}, "Seats"), seats),
     h("label", {}, h("span", {}, "A seat left idle goes to"), standIn),
     h("button", { type: "submit", id: "create" }, "Create the room"),
@@ -83,9 +99,9 @@ async function main() {
     message.textContent = "";
     let opts = {};
     try {
-      opts = options.value.trim() ? JSON.parse(options.value) : {};
-    } catch {
-      message.textContent = "Options must be JSON, e.g. {\"chapter\": 2}";
+      opts = options.read();
+    } catch (error) {
+      message.textContent = error.message;
       return;
     }
     const seatSpecs = [...seats.querySelectorAll("select")].map((s) =>

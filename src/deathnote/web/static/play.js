@@ -1,6 +1,6 @@
 // The play page: one WebSocket, this seat's view only; reconnects when the link drops.
 import { h, api, tokenFromUrl, roomIdFromUrl, deadEnd } from "./dom.js";
-import { paint, boardFor } from "./screen.js";
+import { paint, boardFor, notify, actionJson, actionKey } from "./screen.js";
 
 const root = document.getElementById("app");
 const status = document.getElementById("status");
@@ -13,6 +13,7 @@ let attempts = 0;
 let gamesInfo = null;
 let overSince = null;
 let lastError = null;
+let queued = null; // a choice tapped while the connection was down, sent once it is back
 const REMATCH_GUARD_MS = 1000; // a tap meant for the last choice must not start a rematch
 const MAX_ATTEMPTS = 30;
 
@@ -21,20 +22,40 @@ function setStatus(text, kind = "") {
   status.className = `status ${kind}`;
 }
 
+function online() {
+  return socket !== null && socket.readyState === WebSocket.OPEN;
+}
+
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  if (online()) socket.send(JSON.stringify(message));
 }
 
 function choose(action) {
-  if (!last || sentStep === last.step) return;
+  if (!last) return;
+  if (!online()) {
+    // Kept, not dropped: sent when the connection is back if the game still asks for it.
+    queued = action;
+    notify(`You are offline: “${action.label}” is kept and will be sent when the connection is back.`);
+    return;
+  }
+  if (sentStep === last.step) return;
   sentStep = last.step;
   for (const b of root.querySelectorAll("button.choice")) b.disabled = true;
-  const { label, ...json } = action;
-  send({ type: "act", action: json, step: last.step });
+  send({ type: "act", action: actionJson(action), step: last.step });
 }
 
-function matching(legal, number) {
-  return legal.find((a) => Object.entries(a).some(([k, v]) => k !== "kind" && k !== "label" && v === number));
+// After a reconnection the fresh view says whether the kept choice is still open.
+function sendQueued() {
+  if (!queued || !last) return;
+  const action = queued;
+  queued = null;
+  const still = (last.view.legal || []).find((a) => actionKey(a) === actionKey(action));
+  if (still) {
+    notify(`Back online: “${action.label}” is sent.`, "ok");
+    choose(still);
+  } else {
+    notify(`Back online: “${action.label}” was not sent, the game moved on while you were away. Look again.`);
+  }
 }
 
 async function draw(message) {
@@ -48,17 +69,25 @@ async function draw(message) {
     if (overSince === null) overSince = Date.now();
     const wait = REMATCH_GUARD_MS - (Date.now() - overSince);
     if (wait > 0) setTimeout(() => {
-      const button = document.getElementById("rematch");
-      if (button) button.disabled = false;
+      for (const button of root.querySelectorAll("button.rematch")) button.disabled = false;
     }, wait);
+    // The first to ask chooses the seating; everyone else joins that rematch.
+    const two = message.room.seats.length === 2;
+    const seatings = message.room.series_next
+      ? [["rematch", "same", message.room.rematch ? "Join the series' next game" : "Next game of the series"]]
+      : message.room.rematch
+      ? [["rematch", "same", "Join the rematch"]]
+      : [
+          ["rematch", "same", "Rematch"],
+          ["rematch-swap", "swap", two ? "Rematch, sides swapped" : "Rematch, everyone one seat on"],
+          ["rematch-shuffle", "shuffle", "Rematch, seats shuffled"],
+        ];
     extra.push(
       h(
         "div",
         { class: "buttons end" },
-        h(
-          "button",
-          { type: "button", id: "rematch", disabled: wait > 0, onclick: () => send({ type: "rematch" }) },
-          message.room.rematch ? "Join the rematch" : "Rematch",
+        seatings.map(([id, seating, text]) =>
+          h("button", { type: "button", id, class: "rematch", disabled: wait > 0, onclick: () => send({ type: "rematch", seating }) }, text),
         ),
         h("a", { href: `/replay/${roomId}?token=${encodeURIComponent(token)}`, id: "replay-link", class: "button" }, "Replay this game"),
       ),
@@ -70,16 +99,11 @@ async function draw(message) {
     seat: message.seat,
     board,
     onChoose: message.role === "seat" ? choose : null,
-    onCell: message.role === "seat"
-      ? (number) => {
-          const action = matching(message.view.legal || [], number);
-          if (action) choose(action);
-        }
-      : null,
     extra: extra.length ? h("div", {}, extra) : null,
   });
   root.dataset.step = String(message.step);
   root.dataset.over = message.view.outcome ? "yes" : "no";
+  sendQueued();
 }
 
 // A view after the first holds only the log entries after the step we last had
@@ -102,6 +126,7 @@ const handlers = {
     for (const b of root.querySelectorAll("button.choice")) b.disabled = false;
     lastError = m.message;
     setStatus(m.message, "error");
+    if (last) notify(m.message);
   },
   rematch: (m) => {
     window.location.href = m.url;
@@ -114,6 +139,7 @@ function connect() {
   socket = new WebSocket(`${scheme}://${window.location.host}/ws/${roomId}?token=${encodeURIComponent(token)}`);
   socket.addEventListener("open", () => {
     attempts = 0;
+    root.dataset.online = "yes";
     setStatus("connected", "ok");
   });
   socket.addEventListener("message", (event) => {
@@ -132,6 +158,7 @@ function connect() {
       return;
     }
     attempts += 1;
+    root.dataset.online = "no";
     setStatus(`connection lost, reconnecting (${attempts})…`, "error");
     setTimeout(connect, Math.min(5000, 300 * attempts));
   });

@@ -26,18 +26,22 @@ async function show() {
     ["spectator", "A spectator"],
     ...data.view.seats.map((name, i) => [String(i), name]),
   ];
-  const select = h("select", { id: "viewer" }, choices.map(([value, label]) => h("option", { value }, label)));
-  select.value = String(viewer);
-  select.addEventListener("change", () => {
-    viewer = select.value;
-    show();
-  });
+  const select = h(
+    "select",
+    {
+      id: "viewer",
+      onchange: (event) => {
+        viewer = event.target.value;
+        show();
+      },
+    },
+    choices.map(([value, label]) => h("option", { value, selected: value === String(viewer) }, label)),
+  );
   const go = (to) => () => {
     step = Math.max(0, Math.min(data.steps, to));
     show();
   };
-  const range = h("input", { type: "range", id: "step", min: 0, max: data.steps, value: data.step });
-  range.addEventListener("change", () => go(Number(range.value))());
+  const range = h("input", { type: "range", id: "step", min: 0, max: data.steps, value: data.step, onchange: (event) => go(Number(event.target.value))() });
   const controls = h(
     "section",
     { class: "panel replay-controls" },

@@ -1,6 +1,7 @@
 // One game screen (play and replay share it): seats, board or generic state, choices, log.
-import { h, clear } from "./dom.js";
+import { h } from "./dom.js";
 import { renderState } from "./generic.js";
+import { patchChildren } from "./patch.js";
 
 const boards = new Map();
 
@@ -41,9 +42,75 @@ export function renderSeats(room, view, mySeat) {
 }
 
 export function renderLog(log) {
-  const list = h("ol", { class: "log" }, log.map((entry) => h("li", {}, entry.text)));
-  return h("section", { class: "panel" }, h("h2", {}, "Log"), list);
+  const list = h("ol", { class: "log", id: "log", tabindex: 0, "aria-label": "Log" }, log.map((entry) => h("li", {}, entry.text)));
+  return h("section", { class: "panel", id: "log-panel" }, h("h2", {}, "Log"), list);
 }
+
+// A choice's action without its label: what the server is sent, and the button's key.
+export function actionJson(action) {
+  const { label, ...json } = action;
+  return json;
+}
+
+export function actionKey(action) {
+  return JSON.stringify(actionJson(action));
+}
+
+// One button for one legal action; it carries its action so that a late tap can be checked.
+export function choiceAttrs(ctx, action, extra = {}) {
+  return {
+    type: "button",
+    class: "choice",
+    "data-kind": action.kind,
+    "data-index": ctx.legal.indexOf(action),
+    "data-key": actionKey(action),
+    onclick: ctx.onChoose ? () => ctx.onChoose(action) : null,
+    disabled: !ctx.onChoose,
+    ...extra,
+  };
+}
+
+// A short message that stays in sight whatever is scrolled (a late tap, an offline tap).
+let noticeTimer = null;
+export function notify(text, kind = "warn") {
+  let box = document.getElementById("notice");
+  if (!box) {
+    box = h("div", { id: "notice", role: "status", "aria-live": "polite" });
+    document.body.append(box);
+  }
+  box.textContent = text;
+  box.className = `notice ${kind}`;
+  box.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => (box.hidden = true), 6000);
+}
+
+// A tap that began on a choice and ended after that choice left the screen (the game moved
+// on under the finger) is said out loud instead of vanishing.
+const LIVE = "button.choice:not(:disabled), .clickable";
+let armed = null;
+function watchTaps() {
+  document.addEventListener(
+    "pointerdown",
+    (event) => {
+      const target = event.target instanceof Element ? event.target.closest(LIVE) : null;
+      armed = target && target.closest("#app") ? target : null;
+    },
+    true,
+  );
+  document.addEventListener(
+    "pointerup",
+    () => {
+      const was = armed;
+      armed = null;
+      if (was && (!was.isConnected || !was.matches(LIVE))) {
+        notify("That choice is gone: the game moved on before your tap. Look again and choose.");
+      }
+    },
+    true,
+  );
+}
+if (typeof document !== "undefined") watchTaps();
 
 export function renderOutcome(outcome, seats) {
   if (!outcome) return null;
@@ -59,8 +126,32 @@ export function renderOutcome(outcome, seats) {
 }
 
 // Paint the screen into `root` from one view message; `onChoose(action)` sends a choice.
-export function paint(root, { view, room, seat, board, onChoose, onCell, extra, replay = false }) {
-  clear(root);
+// The screen is built whole, then the page is patched into it (patch.js): what stays is
+// kept, with its scroll, focus and hover; the log follows its newest entry unless the person
+// scrolled it up.
+export function paint(root, options) {
+  const oldLog = root.querySelector("#log");
+  const following = !oldLog || oldLog.scrollTop + oldLog.clientHeight >= oldLog.scrollHeight - 8;
+  const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement : null;
+  const next = document.createElement(root.nodeName);
+  build(next, options);
+  patchChildren(root, next);
+  if (options.board && options.board.afterPaint) options.board.afterPaint(root);
+  const log = root.querySelector("#log");
+  if (log && following) log.scrollTop = log.scrollHeight;
+  if (focused && !focused.isConnected) {
+    // The control a keyboard was on went with its decision: land on the next one, and say
+    // so when the decision went without this person choosing.
+    const landing = root.querySelector("#choices button.choice:not(:disabled), button.choice:not(:disabled)") || root.querySelector("#choices");
+    if (landing) landing.focus({ preventScroll: true });
+    if (!justChose) notify("The choice you were on is gone: the game moved on.", "info");
+    justChose = false;
+  }
+}
+
+let justChose = false;
+
+function build(root, { view, room, seat, board, onChoose, extra, replay = false }) {
   const legal = view.legal || [];
   const header = h(
     "header",
@@ -83,7 +174,13 @@ export function paint(root, { view, room, seat, board, onChoose, onCell, extra, 
   }
   // A drawn board may seat the players itself, place the choices on what they act on and
   // word the end (board.ownsSeats / ownsChoices / outcome); it gets all it needs in ctx.
-  const ctx = { legal, onCell: onCell || null, onChoose: onChoose || null, room, seat, replay };
+  const chose = onChoose
+    ? (action) => {
+        justChose = true;
+        onChoose(action);
+      }
+    : null;
+  const ctx = { legal, onChoose: chose, room, seat, replay };
   if (!(board && board.ownsSeats)) root.append(renderSeats(room, view, seat));
   if (view.outcome) root.append(board && board.outcome ? board.outcome(view, ctx) : renderOutcome(view.outcome, view.seats));
   if (extra) root.append(extra);
@@ -93,31 +190,19 @@ export function paint(root, { view, room, seat, board, onChoose, onCell, extra, 
     root.append(
       h(
         "section",
-        { class: "panel choices", id: "choices" },
+        { class: "panel choices", id: "choices", tabindex: -1 },
         h("h2", {}, view.decision.prompt),
         h(
           "div",
           { class: "buttons" },
-          legal.map((action, index) =>
-            h(
-              "button",
-              {
-                type: "button",
-                class: "choice",
-                "data-kind": action.kind,
-                "data-index": index,
-                onclick: () => onChoose(action),
-              },
-              action.label,
-            ),
-          ),
+          legal.map((action) => h("button", choiceAttrs(ctx, action), action.label)),
         ),
       ),
     );
   } else if (onChoose && !view.outcome) {
     const names = (view.waiting || []).map((s) => view.seats[s]);
     root.append(
-      h("section", { class: "panel choices", id: "choices" }, h("p", { class: "muted" }, names.length ? `Waiting for ${names.join(", ")}…` : "Waiting…")),
+      h("section", { class: "panel choices", id: "choices", tabindex: -1 }, h("p", { class: "muted" }, names.length ? `Waiting for ${names.join(", ")}…` : "Waiting…")),
     );
   }
   const main = h("div", { class: "main" });

@@ -1,5 +1,17 @@
 // The Confrontation board, drawn from the view only: the Map, tokens, dice, points, trackers.
 import { h } from "../dom.js";
+import { rulesPanel } from "./parts.js";
+
+// Our own short summary of the rules (issue 16 §6).
+const RULES = [
+  "Two players: Kira, hidden among the lettered Suspects on the Map, and L, who hunts him.",
+  "Day: L reveals a Lead card with two crime scenes, A and B. Kira and L each choose A or B in secret, then both are shown.",
+  "Different scenes: Kira wins the Chase and scores the criminal at his scene (and its Apples in Chapter 2). Same scene: L wins the Chase and draws a Suspect card, clearing that Suspect.",
+  "Night: three dice are rolled; L names three criminals of those types for the Nightly News, and Kira must kill one of them.",
+  "Kills inside the 5x5 Local Area around Kira's Home are unlimited; only two (three in Chapter 2) may be outside it. With none left and all three outside, it is a Quiet Night.",
+  "Kira wins at 15 points (20 in Chapter 2), or when there are more Quiet Nights than L can afford.",
+  "L wins by naming Kira once every other Suspect is cleared; a wrong name loses. The notebook clears Suspects for L from the kills and Quiet Nights.",
+];
 
 const GLYPH = { knife: "K", gun: "G", bomb: "B", any: "*" };
 const REASON = { card: "Suspect card", regional: "Regional kill", quiet: "Quiet Night" };
@@ -108,9 +120,10 @@ function grid(state, ctx) {
   for (const s of map.suspects) byCell.set(`${s.x},${s.y}`, { ...(byCell.get(`${s.x},${s.y}`) || {}), suspect: s });
   const statuses = suspectStatuses(state);
   const news = new Set(state.news);
-  const legalArgs = new Set();
-  for (const a of ctx.legal || []) for (const [k, v] of Object.entries(a)) if (k !== "kind" && k !== "label") legalArgs.add(v);
-  const board = h("div", { class: "map", style: { gridTemplateColumns: `repeat(${map.width}, 1fr)` }, "aria-label": "Map" });
+  // A criminal's cell chooses the action naming that criminal, a Home the one naming that
+  // Suspect (never an action that merely shares its letter, like crime scene "A").
+  const actionFor = (field, value) => (ctx.legal || []).find((a) => a[field] === value) || null;
+  const board = h("div", { class: "map", style: { gridTemplateColumns: `repeat(${map.width}, minmax(44px, 1fr))` }, "aria-label": "Map" });
   for (let y = 0; y < map.height; y++) {
     for (let x = 0; x < map.width; x++) {
       const here = byCell.get(`${x},${y}`) || {};
@@ -140,18 +153,34 @@ function grid(state, ctx) {
         key = s.letter;
         title = `Suspect ${s.letter}'s Home` + (status && status.status === "eliminated" ? `: eliminated (${REASON[status.reason] || status.reason})` : "");
       }
-      const clickable = key !== null && legalArgs.has(key) && ctx.onCell;
+      const action = ctx.onChoose
+        ? (here.suspect && actionFor("suspect", here.suspect.letter)) || (here.criminal && actionFor("criminal", here.criminal.number))
+        : null;
+      const clickable = Boolean(action);
       if (clickable) classes.push("clickable");
+      // A cell to choose is a button to the keyboard too (Enter or Space).
+      const press = clickable ? () => ctx.onChoose(action) : null;
       board.append(
         h(
           "div",
           {
             class: classes.join(" "),
-            title,
+            title: title || null,
             "data-x": x,
             "data-y": y,
             "data-key": key,
-            onclick: clickable ? () => ctx.onCell(key) : null,
+            role: clickable ? "button" : null,
+            tabindex: clickable ? 0 : null,
+            "aria-label": clickable ? title : null,
+            onclick: press,
+            onkeydown: press
+              ? (event) => {
+                  if (event.key === "Enter" || event.key === " ") {
+                    event.preventDefault();
+                    press();
+                  }
+                }
+              : null,
           },
           parts,
         ),
@@ -175,7 +204,9 @@ function grid(state, ctx) {
       }),
     );
   }
-  return board;
+  // Cells keep a tap size (44 px) on a phone: the map then pans inside its own frame and the
+  // page never scrolls sideways.
+  return h("div", { class: "map-wrap", id: "map-wrap" }, board);
 }
 
 function notebook(state) {
@@ -251,5 +282,23 @@ export function render(view, ctx) {
     notebook(state),
     state.notebooks && !state.notebook ? tracker("Ryuk's tracker", state.notebooks.kira.ryuk) : null,
     history(state),
+    rulesPanel(RULES),
   );
+}
+
+// After an update: when new cells become choosable, pan the map (inside its frame only, the
+// page stays where it is) so that the first of them is in sight.
+let shownChoosable = "";
+export function afterPaint(root) {
+  const wrap = root.querySelector("#map-wrap");
+  if (!wrap) return;
+  const cells = [...wrap.querySelectorAll(".cell.clickable")];
+  const keys = cells.map((c) => c.dataset.key).join(",");
+  if (keys === shownChoosable) return;
+  shownChoosable = keys;
+  if (!cells.length) return;
+  const seen = (c) => c.offsetLeft >= wrap.scrollLeft && c.offsetLeft + c.offsetWidth <= wrap.scrollLeft + wrap.clientWidth && c.offsetTop >= wrap.scrollTop && c.offsetTop + c.offsetHeight <= wrap.scrollTop + wrap.clientHeight;
+  if (cells.some(seen)) return;
+  wrap.scrollLeft = Math.max(0, cells[0].offsetLeft - wrap.clientWidth / 3);
+  wrap.scrollTop = Math.max(0, cells[0].offsetTop - wrap.clientHeight / 3);
 }

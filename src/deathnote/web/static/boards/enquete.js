@@ -162,7 +162,7 @@ function apples(view) {
   return h(
     "section",
     { class: "panel", id: "apples" },
-    h("h2", {}, "Apples"),
+    h("h2", {}, state.series ? `Apples after game ${state.series.game} of ${state.series.games}` : "Apples"),
     h(
       "table",
       { class: "data apples" },
@@ -173,7 +173,7 @@ function apples(view) {
         state.seats.map((x, i) =>
           h(
             "tr",
-            {},
+            { class: state.series && state.series.over && state.series.winners.includes(i) ? "series-winner" : null },
             h("td", {}, view.seats[i]),
             h("td", {}, x.role ? roleName(x.role) : "?"),
             h("td", { title: (state.apple_lines[i] || []).join("\n") }, String(state.apples[i])),
@@ -220,5 +220,14 @@ export function outcome(view) {
   const rows = state.seats
     .map((x, i) => ({ text: `${view.seats[i]} (${x.role ? roleName(x.role) : "?"}): ${state.apples ? state.apples[i] : 0}`, n: state.apples ? state.apples[i] : 0 }))
     .sort((a, b) => b.n - a.n);
-  return outcomePanel(`Apples this game: ${rows.map((r) => r.text).join(", ")}.`, [view.outcome.reason]);
+  const lines = [view.outcome.reason];
+  const series = state.series;
+  if (series && series.over) {
+    const best = state.series_apples[series.winners[0]];
+    const who = series.winners.map((s) => view.seats[s]).join(" and ");
+    lines.unshift(`${series.winners.length > 1 ? "Series winners" : "Series winner"}: ${who}, with ${best} Apples over ${series.games} games.`);
+  } else if (series) {
+    lines.unshift(`Game ${series.game} of ${series.games} of the series: the Apples carry on to the next game.`);
+  }
+  return outcomePanel(`Apples this game: ${rows.map((r) => r.text).join(", ")}.`, lines);
 }

@@ -1,22 +1,11 @@
 // Pieces the drawn boards share: choice buttons placed on what they act on, seat tags,
 // the prompt panel and the end. No rules here: only what the view and its legal list say.
 import { h } from "../dom.js";
+import { choiceAttrs } from "../screen.js";
 
 // One big button for one legal action (its label comes from the server).
 export function choiceButton(ctx, action, text) {
-  const index = ctx.legal.indexOf(action);
-  return h(
-    "button",
-    {
-      type: "button",
-      class: "choice big",
-      "data-kind": action.kind,
-      "data-index": index,
-      onclick: ctx.onChoose ? () => ctx.onChoose(action) : null,
-      disabled: !ctx.onChoose,
-    },
-    text || action.label,
-  );
+  return h("button", choiceAttrs(ctx, action, { class: "choice big" }), text || action.label);
 }
 
 // The legal actions that name `key` = `value` (e.g. the card or the seat they act on).
@@ -37,7 +26,7 @@ export function promptPanel(view, ctx, rest, hint) {
   if (decision && (ctx.legal || []).length) {
     return h(
       "section",
-      { class: "panel choices", id: "choices" },
+      { class: "panel choices", id: "choices", tabindex: -1 },
       h("h2", {}, decision.prompt),
       rest.length ? h("div", { class: "buttons" }, rest.map((a) => choiceButton(ctx, a))) : null,
       rest.length < ctx.legal.length && hint ? h("p", { class: "muted" }, hint) : null,
@@ -46,7 +35,7 @@ export function promptPanel(view, ctx, rest, hint) {
   const names = (view.waiting || []).map((s) => view.seats[s]);
   return h(
     "section",
-    { class: "panel choices", id: "choices" },
+    { class: "panel choices", id: "choices", tabindex: -1 },
     h("p", { class: "muted" }, names.length ? `Waiting for ${names.join(", ")}…` : "Waiting…"),
   );
 }
