@@ -283,8 +283,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--every", type=int, default=10)
-    parser.add_argument("--agents", default="random,heuristic,ismcts")
+    parser.add_argument("--agents", default="random,heuristic,ismcts:sims=100")
     parser.add_argument("--samples", type=int, default=32, help="tries per information set")
+    parser.add_argument(
+        "--search-samples",
+        type=int,
+        default=8,
+        help="tries per information set for the search bots (ismcts...: about 2 minutes)",
+    )
     parser.add_argument("--plot", default="", help="draw the curve into this PNG file")
     args = parser.parse_args(argv)
     start = time.perf_counter()
@@ -312,11 +318,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("Exploitability of our bots (as policies over information sets):")
     for name in [a for a in args.agents.split(",") if a]:
         start = time.perf_counter()
-        table = agent_policy(tree, efg, name, args.samples)
+        tries = args.search_samples if name.startswith("ismcts") else args.samples
+        table = agent_policy(tree, efg, name, tries)
         value = float(exploitability.exploitability(efg, table))
+        how = "exact" if name == "random" else f"{tries} tries per set"
         print(
             f"  {name:10s} {value:.4f}  ({100 * value / tree.payoff_range:.2f}% of the range; "
-            f"{args.samples} tries per set, {time.perf_counter() - start:.0f} s)"
+            f"{how}, {time.perf_counter() - start:.0f} s)"
         )
     if args.plot:
         plot(curve, tree.payoff_range, args.plot)
