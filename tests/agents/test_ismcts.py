@@ -206,3 +206,35 @@ def test_the_play_loop_hands_search_bots_a_sampler() -> None:
     table = Table(Match.create("confrontation", 2, 9), bots)
     seat = table.next_seat()
     assert seat is not None and table.observation(seat).can_sample
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_the_bare_search_is_the_search_through_the_match(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Random play-outs run on the sampled worlds' states through the game's functions
+    (``_search_bare``); they give exactly the statistics of the same search played through
+    each world's Match (submit, pending, legal, outcome) with the same draws."""
+    from deathnote.agents import ismcts
+    from deathnote.engine.rng import below
+
+    match = heuristic_position(game_id, GAMES[game_id], 2, 5)
+    seat = min(match.pending())
+    if len(match.legal(seat)) < 2 or match.outcome() is not None:
+        pytest.skip("no real choice at this position")
+    bare = IsmctsAgent(seat, game_id, sims=60, seconds=None)
+    fast = bare.search(observe(match, seat, random.Random(9)), time.perf_counter()).stats
+
+    def through_the_match(self: IsmctsAgent, rng: random.Random) -> Any:
+        self._rng = rng
+
+        def policy(world: Match, mover: int) -> Any:
+            legal = world.legal(mover)
+            return legal[below(rng, len(legal))]
+
+        return policy
+
+    monkeypatch.setattr(ismcts.IsmctsAgent, "_policy", through_the_match)
+    slow = IsmctsAgent(seat, game_id, sims=60, seconds=None)
+    stats = slow.search(observe(match, seat, random.Random(9)), time.perf_counter()).stats
+    assert fast == stats and bare.last_sims == slow.last_sims == 60

@@ -354,3 +354,15 @@ def test_view_delta_check_fails_a_delta_that_loses_an_entry(
     monkeypatch.setattr(Match, "log", lossy)
     with pytest.raises(ConformanceError, match="is not the whole log's tail"):
         c.check_view_deltas(TOY_SETUP)
+
+
+def test_state_patch_check_fails_a_patch_that_loses_a_change(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from deathnote.engine import match as match_module
+
+    whole_diff = match_module.diff
+    c.check_state_patches(TOY_SETUP)
+    monkeypatch.setattr(match_module, "diff", lambda old, new: whole_diff(old, new)[:-1])
+    with pytest.raises(ConformanceError, match="does not give the whole view's state"):
+        c.check_state_patches(TOY_SETUP)

@@ -97,3 +97,35 @@ def test_agent_generators_derive_from_the_seed_given() -> None:
     by_table.play(on_step=lambda step: None)
     assert first.record() == second.record()
     assert by_table.rng(0).getstate() != agent_rng(99, 0).getstate()  # it was drawn from
+
+
+def test_a_bug_in_a_rule_during_random_play_rolls_the_match_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The all-random loop does the Match's bookkeeping itself: a rule that fails leaves
+    the match as it was before that action, and the loop can go on afterwards."""
+    reference = Match.create("confrontation", 2, seed=9)
+    play(reference, [RandomAgent(0), RandomAgent(1)])
+    match = Match.create("confrontation", 2, seed=9)
+    game = match.game
+    original = game.apply
+    calls = 0
+
+    def broken(state, seat, action, rng):  # type: ignore[no-untyped-def]
+        nonlocal calls
+        calls += 1
+        if calls == 4:
+            state.points = 99
+            raise RuntimeError("boom")
+        return original(state, seat, action, rng)
+
+    monkeypatch.setattr(game, "apply", broken)
+    table = Table(match, [RandomAgent(0), RandomAgent(1)])
+    with pytest.raises(RuntimeError, match="boom"):
+        table.play()
+    monkeypatch.undo()
+    assert len(match.actions) == 3 and match.state.points != 99
+    assert match.record()["actions"] == reference.record()["actions"][:3]
+    assert match.pending() == reference.timeline().at(3).pending()
+    table.play()  # the agents' generators have moved on: a game, not the same one
+    assert match.outcome() is not None

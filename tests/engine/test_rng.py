@@ -42,3 +42,15 @@ def test_copy_draws_the_same_and_is_independent() -> None:
     twin.random()  # the copy moves on alone
     assert twin.getstate() != original.getstate()
     assert drng.copy(twin).getstate() == twin.getstate()
+
+
+@given(st.integers(-(2**80), 2**80))
+def test_new_and_agent_rng_are_exactly_cpythons_random(seed: int) -> None:
+    """``new`` seeds the C generator directly: the same state as ``random.Random(seed)``,
+    including the Gaussian cache, so records and agents draw as before."""
+    assert drng.new(seed).getstate() == random.Random(seed).getstate()
+    for seat in (0, 1, 7):
+        expected = random.Random(seed * 1_000_003 + 7919 * (seat + 1))
+        assert drng.agent_rng(seed, seat).getstate() == expected.getstate()
+    ours, theirs = drng.new(seed), random.Random(seed)
+    assert [ours.gauss(0, 1) for _ in range(3)] == [theirs.gauss(0, 1) for _ in range(3)]

@@ -10,6 +10,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from deathnote.engine import delta
 from deathnote.server.app import create_app
 from deathnote.server.config import Limits
 
@@ -46,22 +47,27 @@ def ws_path(link: str) -> str:
     return link.replace("/play/", "/ws/").replace("/room/", "/ws/")
 
 
-_LOGS: dict[int, tuple[int, list[Any]]] = {}
+_LOGS: dict[int, tuple[int, list[Any], Any]] = {}
 
 
 def with_whole_log(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
-    """A view message with its log completed as the browser does: a later view of a
-    connection holds only the entries after the step of the one before (``since``)."""
+    """A view message with its log and state completed as the browser does: a later view
+    of a connection holds only the entries after the step of the one before (``since``),
+    and a patch of that view's state (``engine.delta``) where it has no whole state."""
     if message.get("type") != "view":
         return message
     log = message["view"]["log"]
     if message["since"] is not None:
-        step, before = _LOGS[id(ws)]
+        step, before, state = _LOGS[id(ws)]
         assert message["since"] == step, "a view skipped a step of the log"
         log = before + log
         message["view"] = {k: v for k, v in message["view"].items() if k != "since"}
         message["view"]["log"] = log
-    _LOGS[id(ws)] = (message["step"], log)
+        if "patch" in message["view"]:
+            message["view"]["state"] = delta.patch(state, message["view"].pop("patch"))
+    else:
+        assert "patch" not in message["view"], "a first view must hold the whole state"
+    _LOGS[id(ws)] = (message["step"], log, delta.patch(message["view"]["state"], []))
     return message
 
 

@@ -8,7 +8,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from deathnote.engine import Match
+from deathnote.engine import Match, delta
 from deathnote.server.rooms import REPLAY_EVERY
 from deathnote.server.storage import NewAction
 from tests.server.conftest import first_legal, new_room, ws_path
@@ -54,6 +54,50 @@ def test_views_after_the_first_carry_only_the_log_after_the_step_before(
     with client.websocket_connect(ws_path(links[1])) as again:
         whole = raw_view(again)
         assert whole["since"] is None and whole["view"]["log"] == match.view(1)["log"]
+
+
+def test_later_views_carry_a_patch_of_the_state_the_connection_had(
+    app: FastAPI, client: TestClient
+) -> None:
+    created = new_room(client, game="tcg")
+    links = created["links"]["seats"]
+    match = app.state.manager.rooms[created["room"]].match
+    with (
+        client.websocket_connect(ws_path(links[0])) as first_ws,
+        client.websocket_connect(ws_path(links[1])) as second_ws,
+    ):
+        sockets = {0: first_ws, 1: second_ws}
+        held = {}
+        for seat, ws in sockets.items():
+            first = raw_view(ws)
+            assert (
+                "patch" not in first["view"] and first["view"]["state"] == match.view(seat)["state"]
+            )
+            held[seat] = (first["step"], first["view"]["state"])
+        patches = whole = 0
+        for _ in range(12):
+            seat = min(match.pending())
+            step = len(match.actions) + 1
+            sockets[seat].send_json(
+                {"type": "act", "action": first_legal({"view": match.view(seat)})}
+            )
+            for viewer, ws in sockets.items():
+                message = raw_view(ws)
+                while message["step"] < step:
+                    message = raw_view(ws)
+                assert message["since"] == held[viewer][0]
+                if "patch" in message["view"]:
+                    assert "state" not in message["view"]
+                    state = delta.patch(held[viewer][1], message["view"]["patch"])
+                    patches += 1
+                else:
+                    state = message["view"]["state"]
+                    whole += 1
+                assert state == match.view(viewer)["state"]
+                held[viewer] = (message["step"], state)
+            if match.outcome() is not None:
+                break
+        assert patches and not whole  # every later view of a connection is a patch
 
 
 def test_replay_pages_start_from_snapshots_and_match_a_replay(

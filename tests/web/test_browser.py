@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from deathnote.engine import delta
 from deathnote.engine.registry import games
 from tests.live_server import LiveServer
 
@@ -142,6 +143,11 @@ def check_no_identity_before_the_end(frames: list[str], l_html: list[str]) -> No
     """Neither L's WebSocket messages nor L's page held Kira's identity before the end."""
     messages = [json.loads(f) for f in frames]
     views = [m for m in messages if m["type"] == "view"]
+    state = None
+    for message in views:  # later views patch the state of the one before (play.js)
+        if "patch" in message["view"]:
+            message["view"]["state"] = delta.patch(state, message["view"].pop("patch"))
+        state = message["view"]["state"]
     end = next(i for i, m in enumerate(views) if m["view"]["outcome"] is not None)
     identity = views[end]["view"]["state"]["identity"]
     assert identity, "the end reveals Kira's identity"

@@ -13,7 +13,7 @@ from deathnote.engine.rng import below
 if TYPE_CHECKING:
     from deathnote.engine.match import Match
 
-WorldSampler = Callable[[random.Random], "Match"]
+WorldSampler = Callable[..., "Match"]
 """Draws one world the seat cannot tell apart from the true one (``Match.sample_world``
 bound to that seat): the only way an agent reaches beyond its view."""
 
@@ -22,8 +22,8 @@ def world_sampler(match: Match, seat: Seat) -> WorldSampler:
     """The sampler of the worlds ``seat`` cannot tell apart from ``match`` (a closure, so
     the agent gets no attribute that names the match)."""
 
-    def sample(rng: random.Random) -> Match:
-        return match.sample_world(seat, rng)
+    def sample(rng: random.Random, log: bool = True) -> Match:
+        return match.sample_world(seat, rng, log)
 
     return sample
 
@@ -59,11 +59,12 @@ class Observation:
         """Whether this observation carries a world sampler."""
         return self._sampler is not None
 
-    def sample_world(self, rng: random.Random) -> Match:
-        """One world drawn from ``rng`` among those this seat cannot rule out."""
+    def sample_world(self, rng: random.Random, log: bool = True) -> Match:
+        """One world drawn from ``rng`` among those this seat cannot rule out (``log``:
+        see ``Match.sample_world``)."""
         if self._sampler is None:
             raise DeathNoteError("this observation cannot sample worlds")
-        return self._sampler(rng)
+        return self._sampler(rng, log)
 
     @property
     def view(self) -> dict[str, Any]:

@@ -166,6 +166,10 @@ class IsmctsAgent(Agent):
         c = self.c
         done = 0
         clock = time.perf_counter
+        if policy is None:
+            done = self._search_bare(obs, root, table, limit, deadline)
+            self.last_sims = done
+            return root
         while done < limit and (done == 0 or clock() < deadline):
             world = sample(rng)
             path: list[tuple[Node, Action, Seat]] = []
@@ -213,6 +217,96 @@ class IsmctsAgent(Agent):
             done += 1
         self.last_sims = done
         return root
+
+    def _search_bare(
+        self,
+        obs: Observation,
+        root: Node,
+        table: dict[Key, Node],
+        limit: float,
+        deadline: float,
+    ) -> int:
+        """``search`` with random play-outs: the same walk, draws and statistics, played on
+        each sampled world's state through the game's own functions (``pending``,
+        ``legal``, ``apply``, ``outcome``, ``observation_tensor``), without the Match's
+        bookkeeping (log, record, caches, snapshots) that nothing reads in a play-out, and
+        on worlds sampled without the log (``sample_world(rng, log=False)``)."""
+        rng = obs.rng
+        sample = obs.sample_world
+        seat = self.seat
+        c = self.c
+        clock = time.perf_counter
+        done = 0
+        while done < limit and (done == 0 or clock() < deadline):
+            world = sample(rng, log=False)
+            game, state, wrng = world.game, world.state, world.rng
+            pending_of, legal_of, apply, outcome_of = (
+                game.pending,
+                game.legal,
+                game.apply,
+                game.outcome,
+            )
+            path: list[tuple[Node, Action, Seat]] = []
+            node = root
+            mover = seat
+            outcome = None
+            seen = {id(root)}
+            rollout = True
+            while True:
+                legal = legal_of(state, mover)
+                if len(legal) == 1:
+                    action, fresh = legal[0], False
+                else:
+                    action, fresh = node.select(legal, rng, c)
+                    path.append((node, action, mover))
+                apply(state, mover, action, wrng)
+                outcome = outcome_of(state)
+                if outcome is not None:
+                    rollout = False
+                    break
+                asked = pending_of(state)
+                mover = min(asked)
+                if fresh:
+                    break
+                key = (
+                    mover,
+                    asked[mover].kind,
+                    game.observation_tensor(state, mover).tobytes(),
+                )
+                found = table.get(key)
+                if found is None:
+                    found = table[key] = Node()
+                elif id(found) in seen:
+                    break  # back at an information set of this walk (see ``search``)
+                seen.add(id(found))
+                node = found
+            if rollout:
+                # The random play-out, as ``_rewards`` plays it (same draws).
+                bits = self._rng.getrandbits
+                for _ in range(MAX_ROLLOUT):
+                    mover = min(pending_of(state))
+                    legal = legal_of(state, mover)
+                    n = len(legal)
+                    if not n:
+                        raise DeathNoteError(f"seat {mover} is asked but has no legal action")
+                    k = n.bit_length()
+                    r = bits(k)
+                    while r >= n:
+                        r = bits(k)
+                    apply(state, mover, legal[r], wrng)
+                    outcome = outcome_of(state)
+                    if outcome is not None:
+                        break
+            winners = outcome.winning_seats if outcome is not None else ()
+            for node_, action_, mover_ in path:
+                entry = node_.stats[action_]
+                entry[0] += 1
+                if outcome is None:
+                    entry[1] += 0.5  # no end within MAX_ROLLOUT: a draw
+                elif mover_ in winners:
+                    entry[1] += 1.0
+            done += 1
+        return done
 
     def _policy(self, rng: random.Random) -> Callable[[Match, Seat], Action] | None:
         """The rollout policy: one action for a seat of a world (None: uniformly random)."""

@@ -193,7 +193,10 @@ class Decision:
         return {"kind": self.kind, "prompt": self.prompt, "data": json_copy(self.data)}
 
 
-@dataclass(frozen=True, slots=True)
+_NO_DATA: Any = object()
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     """One log entry. ``audience`` None means every viewer; otherwise only those seats
     (and the omniscient viewer) may see it."""
@@ -201,6 +204,18 @@ class Event:
     text: str
     data: Mapping[str, Any] = field(default_factory=dict)
     audience: frozenset[Seat] | None = None
+
+    def __init__(
+        self,
+        text: str,
+        data: Mapping[str, Any] = _NO_DATA,
+        audience: frozenset[Seat] | None = None,
+    ) -> None:
+        # The dataclass's own __init__ with the slots written directly (the frozen one
+        # goes through object.__setattr__ per field): games make an event per step.
+        _set_text(self, text)
+        _set_data(self, {} if data is _NO_DATA else data)
+        _set_audience(self, audience)
 
     @classmethod
     def public(cls, text: str, **data: Any) -> Event:
@@ -221,6 +236,11 @@ class Event:
     def to_json(self) -> dict[str, Any]:
         """JSON form (without the audience): a fresh copy, all the way down."""
         return {"text": self.text, "data": json_copy(self.data) if self.data else {}}
+
+
+_set_text = Event.__dict__["text"].__set__
+_set_data = Event.__dict__["data"].__set__
+_set_audience = Event.__dict__["audience"].__set__
 
 
 @dataclass(frozen=True, slots=True)

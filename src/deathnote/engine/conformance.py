@@ -36,6 +36,9 @@ does not end the game within two steps when another can, so the late game is rea
   by mutating every container of a returned view and seeing the match unchanged).
 - ``check_view_deltas``: for every viewer, the view since step k is the whole view but for
   its log, which is exactly the whole log's entries after those seen at step k.
+- ``check_state_patches``: a client applying the state patches of
+  ``view(viewer, since=k, patch=True)`` to the state it holds always has exactly the whole
+  view's state (clients one, two and eight steps behind; the last gets whole states).
 - ``check_fork``: a fork taken mid-game is independent (playing it to the end changes
   nothing in the original) and, given the original's remaining actions, ends exactly as
   the original did (same record, views and outcome).
@@ -555,6 +558,55 @@ def check_view_deltas(setup: Setup, seeds: Sequence[int] = range(2), moments: in
                     )
 
 
+def check_state_patches(setup: Setup, seeds: Sequence[int] = range(2)) -> None:
+    """A client that applies the state patches of ``Match.view(viewer, since=k,
+    patch=True)`` (``engine.delta``) to the state it holds always has exactly the whole
+    view's state: for every viewer after every action, for a client one step behind, one
+    two steps behind (still remembered) and one far behind (sent the whole state)."""
+    from deathnote.engine import delta
+
+    for seed in seeds:
+        clients: dict[tuple[Viewer, int], tuple[int, Any]] = {}
+        patched = {"patches": 0, "wholes": 0}
+
+        def probe(
+            match: Match, step: int, clients: dict = clients, used: dict = patched, seed: int = seed
+        ) -> None:
+            for viewer in viewers(match):
+                whole = match.view(viewer)
+                for lag in (1, 2, 8):
+                    key = (viewer, lag)
+                    held = clients.get(key)
+                    if held is not None and step - held[0] < lag:
+                        continue  # this client is not due yet
+                    since = held[0] if held is not None else None
+                    got = match.view(viewer, since=since, patch=True)
+                    if "patch" in got:
+                        if held is None:
+                            raise _fail(setup, seed, step, f"{viewer!r}: a first view patched")
+                        state = delta.patch(held[1], got.pop("patch"))
+                        used["patches"] += 1
+                    else:
+                        state = got.pop("state")
+                        used["wholes"] += 1
+                    if state != whole["state"]:
+                        raise _fail(
+                            setup,
+                            seed,
+                            step,
+                            f"{viewer!r}: patching the state of step {since} does not give "
+                            "the whole view's state",
+                        )
+                    rest = {k: v for k, v in got.items() if k not in ("log", "since")}
+                    if rest != {k: v for k, v in whole.items() if k not in ("log", "state")}:
+                        raise _fail(setup, seed, step, f"{viewer!r}: a patched view differs")
+                    clients[key] = (step, state)
+
+        play(setup, seed, on_step=probe)
+        if not patched["patches"]:
+            raise _fail(setup, seed, 0, "no view was ever sent as a patch")
+
+
 # -- forks ------------------------------------------------------------------------------------
 def check_fork(setup: Setup, seeds: Sequence[int] = range(2), moments: int = 4) -> None:
     """A mid-game fork is independent of its original and ends as it does."""
@@ -1054,6 +1106,7 @@ SETUP_CHECKS: dict[str, Callable[[Setup], None]] = {
     "rejections": check_rejections,
     "views": check_views,
     "view_deltas": check_view_deltas,
+    "state_patches": check_state_patches,
     "fork": check_fork,
     "sample_world": check_sample_world,
     "covert": check_covert,

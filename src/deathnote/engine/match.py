@@ -21,13 +21,16 @@ from deathnote.engine.actions import (
     Outcome,
     Seat,
     Viewer,
+    json_copy,
     type_mismatch,
 )
+from deathnote.engine.delta import diff
 from deathnote.engine.errors import IllegalAction, OptionsError, ReplayError
 from deathnote.engine.game import Game, not_legal
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
 from deathnote.engine.rng import copy as rng_copy
+from deathnote.engine.rng import new as rng_new
 
 if TYPE_CHECKING:
     import numpy as np
@@ -115,7 +118,7 @@ class Match:
         self.content_path = content_path
         # ``rng``: another generator for the same seed's match (research adapters pass a
         # ``engine.rng.Scripted`` one to make the draws explicit chance outcomes).
-        self.rng = random.Random(seed) if rng is None else rng
+        self.rng = rng_new(seed) if rng is None else rng
         self.state, setup_events = game.setup(players, options, content, self.rng)
         self._outcome = game.outcome(self.state)
         self.actions: list[tuple[Seat, Action]] = []
@@ -141,6 +144,9 @@ class Match:
         self._legal: dict[Seat, Sequence[Action]] = {}
         self._pending: dict[Seat, Decision] | None = None
         self._digest: str | None = None
+        #: per viewer, the state views last handed out with ``patch=True`` by step (the
+        #: bases of later patches; private copies)
+        self._sent: dict[Viewer, dict[int, Any]] = {}
         # Games that keep Game.check test membership in the (cached) legal list here.
         self._default_check = type(game).check is Game.check
 
@@ -299,9 +305,10 @@ class Match:
         self._index_shared = twin._index_shared = True
         twin._legal = {}
         twin._pending = None
+        twin._sent = {}
         return twin
 
-    def sample_world(self, viewer: Viewer, rng: random.Random) -> Match:
+    def sample_world(self, viewer: Viewer, rng: random.Random, log: bool = True) -> Match:
         """A fork in which all that ``viewer`` cannot see is drawn anew from ``rng``.
 
         The sample agrees with everything the viewer has seen (same view, legal actions
@@ -310,19 +317,23 @@ class Match:
         generator drawn from ``rng``, so its future draws tell nothing about the true ones;
         its ``seed`` is that generator's seed, not the match's (the true seed would let a
         bot deal the real cards again).
+
+        ``log=False``: without the events so far (its views' logs start at the sample), for
+        a search that reads none: the state and the draws are the same.
         """
         twin = object.__new__(Match)
         twin.__dict__.update(self.__dict__)
         twin.state = self.game.sample_state(self.state, viewer, rng)
         fresh = rng.getrandbits(64)
-        twin.rng = random.Random(fresh)
+        twin.rng = rng_new(fresh)
         twin.seed = fresh
         twin.actions = []
-        twin.events = [e for e in self.events if e.visible_to(viewer)]
+        twin.events = [e for e in self.events if e.visible_to(viewer)] if log else []
         twin._steps = [len(twin.events)]
         twin._indexed, twin._blobs, twin._seen, twin._index_shared = 0, [], {}, False
         twin._snapshot, twin._snap_step, twin._snap_next = None, 0, SNAPSHOT_EVERY
         twin.sampled = True
+        twin._sent = {}
         twin._legal = {}
         twin._pending = None
         twin._outcome = self.game.outcome(twin.state)
@@ -497,13 +508,20 @@ class Match:
             for i in numbers[start:]
         ]
 
-    def view(self, viewer: Viewer, since: int | None = None) -> dict[str, Any]:
+    def view(self, viewer: Viewer, since: int | None = None, patch: bool = False) -> dict[str, Any]:
         """Everything the viewer may see, JSON-ready: state, log, own decision and choices.
 
         ``since``: a step (a number of accepted actions, 0 to ``len(actions)``). The view
         then holds the current state but only the log entries made after that step, and
         says ``"since": since``; a client that had the view at that step appends them to
         its log. ``since=0`` leaves out only the set-up events. None: the whole log.
+
+        ``patch``: for a client that keeps the state it was sent (the server's
+        connections). The match remembers the state view it hands out (the last few steps
+        per viewer), and a later view with ``since`` set to one of those steps holds
+        ``"patch"`` instead of ``"state"``: the operations of ``engine.delta`` that turn
+        the state view of that step into the current one. Where it does not remember the
+        step, the view holds the whole ``"state"`` as usual.
         """
         if not (
             viewer in (SPECTATOR, OMNISCIENT)
@@ -513,12 +531,13 @@ class Match:
         pending = self.pending()
         outcome = self.outcome()
         waiting = sorted(s for s, d in pending.items() if not d.covert or viewer in (s, OMNISCIENT))
+        state = self.game.view(self.state, viewer)
         out: dict[str, Any] = {
             "game": self.game.id,
             "viewer": viewer,
             "seats": self.seat_names(),
             "waiting": waiting,
-            "state": self.game.view(self.state, viewer),
+            "state": state,
             "log": self.log(viewer, since),
             "outcome": outcome.to_json() if outcome else None,
         }
@@ -528,7 +547,32 @@ class Match:
             out["legal"] = [dict(a.to_json(), label=a.label) for a in self.legal(viewer)]
         if since is not None:
             out["since"] = since
+        if patch:
+            self._patch_state(out, viewer, since, state)
         return out
+
+    #: How many steps of state views a match remembers per viewer for patches.
+    PATCH_STEPS = 4
+
+    def _patch_state(
+        self, out: dict[str, Any], viewer: Viewer, since: int | None, state: Any
+    ) -> None:
+        """Remember ``state`` (the viewer's state view now) and, when the state view of
+        step ``since`` is remembered, put the patch from it in ``out`` instead."""
+        sent = self._sent.get(viewer)
+        if sent is None:
+            sent = self._sent[viewer] = {}
+        step = len(self.actions)
+        base = sent.get(since) if since is not None else None
+        if base is not None:
+            del out["state"]
+            out["patch"] = diff(base, state)  # fresh copies of the new values
+            sent[step] = state  # nobody else holds this one
+        else:
+            sent[step] = json_copy(state)  # the caller may change the one it gets
+        if len(sent) > self.PATCH_STEPS:
+            for old in sorted(sent)[: len(sent) - self.PATCH_STEPS]:
+                del sent[old]
 
     def record(self) -> dict[str, Any]:
         """The match record: enough to replay to the identical state."""

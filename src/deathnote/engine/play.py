@@ -147,9 +147,14 @@ class Table:
         # (exactly ``RandomAgent.choose``: no observation is made, as none is read).
         match = self.match
         agents = self.agents
-        commit, view = match._commit, match.view
         rngs = self.rngs
         randoms = {s for s, agent in agents.items() if type(agent) is RandomAgent}
+        if len(randoms) == len(agents) and (
+            not rngs or all(type(r) is random.Random for r in rngs.values())
+        ):
+            self._run_random(max_actions)
+            return
+        commit, view = match._commit, match.view
         count = 0
         game = match.game
         while match._outcome is None:
@@ -186,6 +191,72 @@ class Table:
                 else:
                     match.submit(seat, action)
             count += 1
+
+    def _run_random(self, max_actions: int) -> None:
+        # ``_run`` when every agent is a RandomAgent (simulations, benchmarks): the same
+        # seats, draws and match afterwards, with the Match's bookkeeping of ``_commit``
+        # done here in place (its caches of legal actions and pending seats are not kept
+        # between actions, as nothing reads them until the loop returns).
+        match = self.match
+        game = match.game
+        state = match.state
+        pending, legal_of, apply, outcome_of = game.pending, game.legal, game.apply, game.outcome
+        agents, rngs, seed = self.agents, self.rngs, self.seed
+        draws = {s: r.getrandbits for s, r in rngs.items()}
+        actions, events, steps = match.actions, match.events, match._steps
+        match_rng = match.rng
+        outcome = match._outcome
+        count = 0
+        try:
+            while outcome is None:
+                asked = pending(state)
+                if len(asked) == 1:
+                    (seat,) = asked
+                    if seat not in agents:
+                        return
+                else:
+                    seats = [s for s in asked if s in agents]
+                    if not seats:
+                        return
+                    seat = min(seats)
+                if count >= max_actions:
+                    raise DeathNoteError(f"no end after {max_actions} actions")
+                bits = draws.get(seat)
+                if bits is None:
+                    rng = rngs.get(seat)
+                    if rng is None:
+                        rng = rngs[seat] = agent_rng(seed, seat)
+                    bits = draws[seat] = rng.getrandbits
+                legal = legal_of(state, seat)
+                n = len(legal)
+                if not n:
+                    rngs[seat].choice(legal)  # what RandomAgent.choose raises
+                # engine.rng.below, inline
+                k = n.bit_length()
+                r = bits(k)
+                while r >= n:
+                    r = bits(k)
+                action = legal[r]
+                step = len(actions)
+                if step >= match._snap_next:
+                    match._take_snapshot(step)
+                try:
+                    made = apply(state, seat, action, match_rng)
+                except Exception:
+                    # A bug in a rule must not lose the game (as ``Match._commit``).
+                    count = 0  # the rewound match is in order: nothing to settle below
+                    match.rewind(step)
+                    raise
+                actions.append((seat, action))
+                events += made
+                steps.append(len(events))
+                outcome = outcome_of(state)
+                count += 1
+        finally:
+            if count:
+                match._legal.clear()
+                match._pending = None
+                match._outcome = outcome
 
 
 def play(

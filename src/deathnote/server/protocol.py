@@ -9,7 +9,9 @@ Client to server::
 Server to client::
 
     {"type": "view", "step", "since", "role", "seat", "room", "view"}  # this viewer's only;
-                                    # since: null = the whole log, n = the log after step n
+                                    # since: null = the whole log, n = the log after step n;
+                                    # view.patch instead of view.state: the operations
+                                    # (engine.delta) from the state of step n to this one
     {"type": "error", "message"}                               # this connection only
     {"type": "accepted", "step"}                               # your action is step n
     {"type": "rematch", "url"}                                 # this connection's new link

@@ -230,8 +230,10 @@ class Room:
     def message_for(self, conn: Connection) -> dict[str, Any]:
         """The view message of one connection: its own view and the public room facts.
 
-        The first view of a connection holds the whole log; each later one only the log
-        entries after the step it last had (``since``), which the client appends.
+        The first view of a connection holds the whole log and state; each later one only
+        the log entries after the step it last had (``since``), which the client appends,
+        and, where the match still remembers that step's state view, a ``patch`` of the
+        state instead of the whole ``state`` (``engine.delta``), which the client applies.
         """
         step = len(self.match.actions)
         since = conn.sent_step if conn.sent_step is not None and conn.sent_step <= step else None
@@ -243,7 +245,7 @@ class Room:
             "role": conn.role,
             "seat": conn.seat,
             "room": self.public_info(conn.viewer),
-            "view": self.match.view(conn.viewer, since=since),
+            "view": self.match.view(conn.viewer, since=since, patch=True),
         }
 
     def at_step(self, step: int) -> Match:

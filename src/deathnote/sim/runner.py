@@ -57,9 +57,15 @@ class Batch:
 _TEMPLATES: dict[tuple[str, int, bytes, str | None], Match] = {}
 
 
+#: The latest batch and its template (the common case: one batch, game after game).
+_LAST: list[tuple[Batch, Match]] = []
+
+
 def new_match(batch: Batch, seed: int) -> Match:
     """A fresh match of the batch: options and content are checked and loaded once per
     process (``Match.with_seed``), not once per game."""
+    if _LAST and _LAST[0][0] is batch:
+        return _LAST[0][1].with_seed(seed)
     key = (
         batch.game,
         batch.players,
@@ -72,6 +78,7 @@ def new_match(batch: Batch, seed: int) -> Match:
         if len(_TEMPLATES) > 16:
             _TEMPLATES.clear()
         _TEMPLATES[key] = template
+    _LAST[:] = [(batch, template)]
     return template.with_seed(seed)
 
 

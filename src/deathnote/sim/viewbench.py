@@ -60,17 +60,22 @@ def bench_views(
     games: int = 200,
 ) -> dict[str, Any]:
     """Median microseconds of one action plus the next asked seat's view at each step of
-    ``at``, over ``games`` random games that last longer (whole views, and deltas
-    ``since`` the step before where supported); and the mean MiB of views sent to one seat
-    over one such game (one view per seat after every action, as the server sends).
+    ``at``, over ``games`` random games that last longer (whole views, deltas ``since``
+    the step before, and deltas with a patch of the state, where supported); and the mean
+    MiB of views sent to one seat over one such game (one view per seat after every
+    action, as the server sends).
 
     Each game is played as the server plays it, a view for the asked seat after every
     action (no fork, so no copy is timed); at a step of ``at``, the action is timed, then
     the delta view and the whole view of the same moment, in alternating order.
     """
-    incremental = "since" in inspect.signature(Match.view).parameters
+    params = inspect.signature(Match.view).parameters
+    incremental = "since" in params
+    patches = "patch" in params
     last = max(at)
     modes = ["whole", "delta"] if incremental else ["whole"]
+    if patches:
+        modes.append("patch")
     samples: dict[tuple[str, int], list[float]] = {(m, k): [] for m in modes for k in at}
     clock = time.perf_counter
     seed = 0
@@ -86,7 +91,10 @@ def bench_views(
             pending = match.pending()
             viewer = min(pending) if pending else seat
             if step not in at:
-                if incremental:
+                if patches:  # as the server does: every seat's view after every action
+                    for other in range(players):
+                        match.view(other, since=step, patch=True)
+                elif incremental:
                     match.view(viewer, since=step)
                 else:
                     match.view(viewer)
@@ -95,9 +103,15 @@ def bench_views(
                 start = clock()
                 if mode == "whole":
                     match.view(viewer)
-                else:
+                elif mode == "delta":
                     match.view(viewer, since=step)
+                else:
+                    match.view(viewer, since=step, patch=True)
                 samples[mode, step].append(acted + clock() - start)
+            if patches:
+                for other in range(players):
+                    if other != viewer:
+                        match.view(other, since=step, patch=True)
     out: dict[str, Any] = {"game": game, "players": players, "games": games}
     for (mode, step), times in samples.items():
         out[f"step_view_us_{mode}_at_{step}"] = round(statistics.median(times) * 1e6, 1)
@@ -106,7 +120,8 @@ def bench_views(
     match = Match.create(game, players, first_seed, dict(options))
     for seat in range(players):
         for mode in modes:
-            sent[mode][seat] += len(orjson.dumps(match.view(seat)))
+            patch = {"patch": True} if mode == "patch" else {}
+            sent[mode][seat] += len(orjson.dumps(match.view(seat, **patch)))
     for step, (seat, action) in enumerate(first_actions):
         match.submit(seat, action)
         for viewer in range(players):
@@ -114,6 +129,9 @@ def bench_views(
             if incremental:
                 delta = match.view(viewer, since=step)
                 sent["delta"][viewer] += len(orjson.dumps(delta))
+            if patches:
+                patched = match.view(viewer, since=step, patch=True)
+                sent["patch"][viewer] += len(orjson.dumps(patched))
     for mode in modes:
         out[f"mib_per_seat_{mode}"] = round(statistics.mean(sent[mode]) / MIB, 3)
     out.update(server_bytes(game, players, options, first_seed, first_actions, incremental))
@@ -134,7 +152,7 @@ def server_bytes(
     every seat's message built by the room (``Room.message_for``; the server's writer sends
     one per change, or fewer when changes come faster than it writes). ``whole``: each
     message with the whole view; ``delta``: the server's own messages (the log after the
-    step of the message before)."""
+    step of the message before, and a patch of the state where the server makes them)."""
     import asyncio
     import tempfile
     from pathlib import Path

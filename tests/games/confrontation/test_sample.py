@@ -6,6 +6,8 @@ import random
 import time
 from dataclasses import fields
 
+import pytest
+
 from deathnote.engine import rng as draw
 from deathnote.engine.actions import OMNISCIENT, SPECTATOR
 from deathnote.engine.match import Match
@@ -171,3 +173,31 @@ def test_fork_and_sample_times() -> None:
     fork_ms, sample_ms = fork_t[len(fork_t) // 2] * 1e3, sample_t[len(sample_t) // 2] * 1e3
     print(f"confrontation fork median {fork_ms:.3f} ms, sample median {sample_ms:.3f} ms")
     assert fork_ms < 1.0 and sample_ms < 5.0
+
+
+def test_the_search_for_l_cards_agrees_and_reads_no_hidden_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With no quick draws left (Chapter 2, where the cards' Stars must explain L's public
+    Intel rows), the complete search still gives worlds that agree with the viewer, and a
+    world the viewer cannot tell from the true one gives the same samples: the true
+    identity and cards are never handed back for want of another draw."""
+    checked = differ = 0
+    for match in mid_games(2, 40, seed=13):
+        if not match.state.cards_drawn:
+            continue
+        for viewer in (KIRA, SPECTATOR):
+            twin = match.sample_world(viewer, random.Random(1))  # by the quick draws
+            differ += twin.state.cards_drawn != match.state.cards_drawn
+            monkeypatch.setattr(sample, "TRIES", 0)
+            searched = match.sample_world(viewer, random.Random(2))
+            assert searched.view(viewer)["state"] == match.view(viewer)["state"]
+            assert searched.legal(viewer) == match.legal(viewer)
+            for seed in range(3):
+                one = sample.sample(match.state, viewer, random.Random(seed))
+                two = sample.sample(twin.state, viewer, random.Random(seed))
+                assert one.identity == two.identity and one.cards_drawn == two.cards_drawn
+                assert one.stars == two.stars and one.suspect_deck == two.suspect_deck
+            monkeypatch.undo()
+            checked += 1
+    assert checked >= 10 and differ >= 5

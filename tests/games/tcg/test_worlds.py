@@ -211,3 +211,35 @@ def test_sample_keeps_cards_an_effect_showed() -> None:
         for _ in range(20)
     }
     assert len(hands) > 1
+
+
+def test_the_search_for_face_down_specials_reads_no_hidden_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With no quick tries left, the complete search still places the face-down Specials
+    by the rules, and two tables that seat 0 cannot tell apart (Light's face-down Special is
+    Ryuk in one, Rem in the other) give the same worlds: the truth is never handed back."""
+    from deathnote.games.tcg import worlds
+    from deathnote.games.tcg.state import FieldCharacter
+    from tests.games.tcg.helpers import LIGHT, MISA, REM, RYUK, started
+
+    monkeypatch.setattr(worlds, "SPECIAL_TRIES", 0)
+    tables = []
+    for under_light in (RYUK, REM):
+        state, _ = started()
+        other = state.players[1]
+        other.deck += [RYUK, REM, "DN-S28", "DN-S27"]
+        other.deck.remove(under_light)
+        other.field.append(FieldCharacter(number=LIGHT, name="Light Yagami", special=under_light))
+        other.field.append(FieldCharacter(number=MISA, name="Misa Amane", face_up=True))
+        tables.append(state)
+    assert GAME.view(tables[0], 0) == GAME.view(tables[1], 0)
+    seen_specials = set()
+    for seed in range(60):
+        one, two = (GAME.sample_state(s, 0, random.Random(seed)) for s in tables)
+        assert GAME.view(one, OMNISCIENT) == GAME.view(two, OMNISCIENT)
+        special = one.players[1].character("Light Yagami").special  # type: ignore[union-attr]
+        card = one.cards[special]
+        assert card.kind == "special" and (card.shinigami or card.name == "Light Yagami")
+        seen_specials.add(special)
+    assert {RYUK, REM} <= seen_specials

@@ -7,7 +7,7 @@ JSON dict; ``Tables`` turns that dict into the precomputed lookups the rules use
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -290,6 +290,9 @@ class Tables:
     days: int = 0
     #: the option ``variant`` the game is played with (its action table and tensor layout)
     variant: str = "standard"
+    #: the rules' memo of values made from this content and shared by every game that
+    #: plays it (log events, outcomes, lists of legal actions: never changed once made)
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def build(cls, data: dict[str, Any], chapter: int, variant: str = "standard") -> Tables:

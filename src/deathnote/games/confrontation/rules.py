@@ -311,6 +311,8 @@ def legal(state: ConfState, seat: Seat) -> list[Action] | tuple[Action, ...]:
     if phase == ACCUSE:
         if seat != L:
             return ()
+        if not state.eliminated:
+            return t.name_actions
         return [t.name_actions[s] for s in remaining(state)]
     if phase == SWITCH:
         if seat != state.switcher:
@@ -363,12 +365,24 @@ def row_choices(
     ]
 
 
-def news_choices(state: ConfState) -> list[Action]:
+def news_choices(state: ConfState) -> list[Action] | tuple[Action, ...]:
     """Living criminals not yet on tonight's news that match a remaining face."""
     t = state.tables
     faces = state.faces_left
     alive = state.alive
     picked = state.news
+    if not picked and not state.kills:
+        key = ("news_choices", *faces)
+        hit: tuple[Action, ...] | None = t.memo.get(key)
+        if hit is None:
+            hit = t.memo[key] = tuple(_news_choices(t, faces, alive, picked))
+        return hit
+    return _news_choices(t, faces, alive, picked)
+
+
+def _news_choices(
+    t: Tables, faces: list[str], alive: list[bool], picked: list[int]
+) -> list[Action]:
     actions = t.news_actions
     if "any" in faces:
         return [actions[c] for c in range(len(alive)) if alive[c] and c not in picked]
@@ -508,9 +522,11 @@ def _reveal_lead(state: ConfState, ev: list[Event], rng: random.Random) -> None:
         draw.shuffle(rng, state.lead_deck)
         ev.append(Event.public("The Lead deck ran out: the used Lead cards are reshuffled."))
     lead = state.lead = state.lead_deck.pop()
-    (ta, aa), (tb, ab) = t.leads[lead]
-    ev.append(
-        Event(
+    key = ("lead", lead, state.day)
+    event = t.memo.get(key)
+    if event is None:
+        (ta, aa), (tb, ab) = t.leads[lead]
+        event = t.memo[key] = Event(
             f"Day {state.day}: {_lead_text(t, lead)}",
             {
                 "lead": t.lead_numbers[lead],
@@ -518,7 +534,7 @@ def _reveal_lead(state: ConfState, ev: list[Event], rng: random.Random) -> None:
             },
             None,
         )
-    )
+    ev.append(event)
     state.chase[0] = state.chase[1] = NO_CHOICE
     state.switch_offered[0] = state.switch_offered[1] = False
     state.phase = CHASE
@@ -572,14 +588,16 @@ def _resolve_chase(state: ConfState, ev: list[Event], rng: random.Random) -> Non
         state.points += pts
         state.chase_points += pts
         state.points_by_type[kind] += pts
-        ev.append(
-            Event.public(
+        key = ("chase", kind, side, state.points)
+        event = t.memo.get(key)
+        if event is None:
+            event = t.memo[key] = Event.public(
                 f"Kira wins the Chase and kills the {t.type_names[kind]} at crime scene "
                 f"{SIDES[side]}: +{points_text(pts)} ({state.points} in all).",
                 winner="kira",
                 points=pts,
             )
-        )
+        ev.append(event)
         if _check_points(state, ev):
             return
         if apples:
@@ -709,7 +727,13 @@ def _place_stars(
 def _start_night(state: ConfState, ev: list[Event], rng: random.Random) -> None:
     t = state.tables
     dice = state.dice = roll(rng, t.dice)
-    ev.append(Event(f"Night {state.day}: L rolls {', '.join(dice)}.", {"dice": list(dice)}, None))
+    key = ("night", state.day, *dice)
+    event = t.memo.get(key)
+    if event is None:
+        event = t.memo[key] = Event(
+            f"Night {state.day}: L rolls {', '.join(dice)}.", {"dice": list(dice)}, None
+        )
+    ev.append(event)
     if t.chapter == 2:
         # Decision: L may change the dice first, then Kira ("L must use the resulting dice").
         # Both are asked every night, whatever they hold ("keep" is then the only choice),
@@ -725,7 +749,10 @@ def _open_news(state: ConfState, ev: list[Event]) -> None:
     state.dicer = NO_CHOICE
     living = state.living
     typed_faces, counts = _faces(tuple(state.dice))
-    if all(living[kind] >= n for kind, n in counts):  # the common case: no wild face
+    for kind, n in counts:
+        if living[kind] < n:
+            break
+    else:  # the common case: no wild face
         state.faces_left = list(typed_faces)
         state.news = []
         state.phase = NEWS
@@ -829,22 +856,26 @@ def _kill(state: ConfState, c: int, ev: list[Event]) -> None:
     state.history.append(
         {"day": state.day, "news": [t.numbers[k] for k in state.news], "killed": t.numbers[c]}
     )
-    ev.append(
-        Event(
+    key = ("kill", c, state.points)
+    event = t.memo.get(key)
+    if event is None:
+        event = t.memo[key] = Event(
             f"Kira kills criminal {t.numbers[c]} ({t.type_names[kind]}): +{points_text(pts)} "
             f"({state.points} in all).",
             {"criminal": t.numbers[c], "points": pts},
             None,
         )
-    )
+    ev.append(event)
     # Method 2: every Suspect with more Regional Kills than allowed is cleared.
     over = REGIONAL_LIMIT[t.chapter] + 1
     outside = state.outside
-    eliminated = state.eliminated
     for s in t.outside_of[c]:
         outside[s] += 1
-        if outside[s] == over and s not in eliminated:
-            _eliminate(state, s, BY_REGIONAL, ev, public=True)
+    if over in outside:
+        eliminated = state.eliminated
+        for s in t.outside_of[c]:
+            if outside[s] == over and s not in eliminated:
+                _eliminate(state, s, BY_REGIONAL, ev, public=True)
     if _check_points(state, ev):
         return
     _next_day(state)
@@ -855,14 +886,17 @@ def _eliminate(state: ConfState, s: int, reason: str, ev: list[Event], public: b
         return
     state.eliminated[s] = reason
     if public:
-        letter = state.tables.letters[s]
-        ev.append(
-            Event(
+        t = state.tables
+        key = ("eliminated", s, reason)
+        event = t.memo.get(key)
+        if event is None:
+            letter = t.letters[s]
+            event = t.memo[key] = Event(
                 f"Suspect {letter} is eliminated: {WHY[reason]}.",
                 {"suspect": letter, "reason": reason},
                 ONLY_L,
             )
-        )
+        ev.append(event)
 
 
 def _next_day(state: ConfState) -> None:
@@ -903,16 +937,20 @@ def _accuse(state: ConfState, s: int, ev: list[Event]) -> None:
 
 
 def _finish(state: ConfState, winner: str, condition: str, reason: str, ev: list[Event]) -> None:
-    seat = KIRA if winner == "kira" else L
-    state.result = Outcome(
-        (winner,), condition, reason, {"kira_points": float(state.points)}, (seat,)
-    )
-    state.phase = OVER
-    ev.append(
-        Event.public(
-            reason + f" (Kira was Suspect {state.tables.letters[state.identity]}.)",
-            winner=winner,
-            condition=condition,
-            identity=state.tables.letters[state.identity],
+    t = state.tables
+    key = ("finish", reason, state.identity, state.points)
+    hit: tuple[Outcome, Event] | None = t.memo.get(key)
+    if hit is None:
+        seat = KIRA if winner == "kira" else L
+        hit = t.memo[key] = (
+            Outcome((winner,), condition, reason, {"kira_points": float(state.points)}, (seat,)),
+            Event.public(
+                reason + f" (Kira was Suspect {t.letters[state.identity]}.)",
+                winner=winner,
+                condition=condition,
+                identity=t.letters[state.identity],
+            ),
         )
-    )
+    state.result = hit[0]
+    state.phase = OVER
+    ev.append(hit[1])

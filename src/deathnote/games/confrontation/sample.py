@@ -31,8 +31,9 @@ from deathnote.games.confrontation.state import (
     L,
 )
 
-#: joint draws of an identity and L's cards tried before the true ones are kept (the true
-#: world always agrees with the viewer, so the fallback never contradicts him)
+#: quick joint draws of an identity and L's cards before a complete search finds a pair
+#: that agrees (``_search_cards``: the true pair always agrees, so the search never fails,
+#: and it reads only what the viewer knows)
 TRIES = 200
 #: the Intel rows whose completion is announced to everyone
 PUBLIC_INTEL = ("extra_suspect", "extra_quiet_night")
@@ -134,13 +135,73 @@ def _redraw_cards(world: ConfState, identities: list[int], rng: random.Random) -
         others = [s for s in range(n) if s != me]
         cards = draw.sample(rng, others, k)
         if _stars_agree(world, cards):
-            world.identity = me
-            world.cards_drawn = cards
-            _deal_rest(world, rng)
-            _rebuild_notebook(world)
-            _redraw_stars(world, rng)
-            return
-    _deal_rest(world, rng)  # no draw agreed: the true identity and cards (always agree)
+            break
+    else:
+        me, cards = _search_cards(world, identities, rng)
+    world.identity = me
+    world.cards_drawn = cards
+    _deal_rest(world, rng)
+    _rebuild_notebook(world)
+    _redraw_stars(world, rng)
+
+
+def _search_cards(
+    world: ConfState, identities: list[int], rng: random.Random
+) -> tuple[int, list[int]]:
+    """An identity and L's cards that agree with the public Intel record, found by a
+    complete search when the quick draws found none: the identities in a random order, and
+    for each a depth-first search over the Stars of the cards in draw order (each step's
+    Star counts in a random order, cut where a prefix can no longer agree); then the cards
+    themselves drawn among the Suspects with those Stars. It reads only what the viewer
+    knows, and an answer exists (the true one), so it never fails; such rare worlds are
+    consistent, not uniformly drawn (CONF-SAMPLE-01)."""
+    t = world.tables
+    n = len(t.letters)
+    k = len(world.cards_drawn)
+    order = list(identities)
+    draw.shuffle(rng, order)
+    for me in order:
+        by_stars: dict[int, list[int]] = {}
+        for s in range(n):
+            if s != me:
+                by_stars.setdefault(t.stars[s], []).append(s)
+        left = {v: len(group) for v, group in sorted(by_stars.items())}
+        values: list[int] = []
+        counted = _placed_cards(world)
+        # Whether a prefix can be completed depends only on its length, its sums (all of
+        # it, and of the cards whose Stars are placed) and the cards left: the prefixes
+        # found hopeless are remembered, so the search visits each such state once.
+        hopeless: set[tuple[int, int, int, tuple[int, ...]]] = set()
+
+        def extend(
+            left: dict[int, int] = left,
+            values: list[int] = values,
+            counted: int = counted,
+            hopeless: set[tuple[int, int, int, tuple[int, ...]]] = hopeless,
+        ) -> bool:
+            if len(values) == k:
+                return _values_agree(world, values)
+            state = (len(values), sum(values[:counted]), sum(values), tuple(left.values()))
+            if state in hopeless:
+                return False
+            options = [v for v, count in left.items() if count > 0]
+            draw.shuffle(rng, options)
+            for v in options:
+                left[v] -= 1
+                values.append(v)
+                if _prefix_may_agree(world, values, k) and extend():
+                    return True
+                values.pop()
+                left[v] += 1
+            hopeless.add(state)
+            return False
+
+        if extend():
+            pools = {v: list(group) for v, group in sorted(by_stars.items())}
+            for pool in pools.values():
+                draw.shuffle(rng, pool)
+            return me, [pools[v].pop() for v in values]
+    raise RuntimeError("no identity and cards agree with the record")  # pragma: no cover
 
 
 def _placed_cards(world: ConfState) -> int:
@@ -154,8 +215,12 @@ def _stars_agree(world: ConfState, cards: list[int]) -> bool:
     t = world.tables
     if t.chapter != 2:
         return True
-    rows = t.intel_rows
-    stars = [t.stars[c] for c in cards]
+    return _values_agree(world, [t.stars[c] for c in cards])
+
+
+def _values_agree(world: ConfState, stars: list[int]) -> bool:
+    """``_stars_agree`` for cards with these Stars, in draw order."""
+    rows = world.tables.intel_rows
     for i, (ability, _cost) in enumerate(rows):
         if ability in PUBLIC_INTEL and world.intel_used[i]:
             at = world.intel_at[i]
@@ -169,6 +234,37 @@ def _stars_agree(world: ConfState, cards: list[int]) -> bool:
     fixed, room = _fixed_and_room(world, rows, world.stars, world.intel_used, PUBLIC_INTEL)
     placed = min(sum(stars[: _placed_cards(world)]), sum(c for _a, c in rows))
     return fixed <= placed <= fixed + sum(room)
+
+
+def _prefix_may_agree(world: ConfState, stars: list[int], k: int) -> bool:
+    """Whether cards starting with these Stars may still agree (``_values_agree``): every
+    announced row completed within the prefix had enough Stars by then, and the Stars placed
+    may still end between the announced ones and the room left."""
+    t = world.tables
+    rows = t.intel_rows
+    done = len(stars)
+    for i, (ability, _cost) in enumerate(rows):
+        if ability in PUBLIC_INTEL and world.intel_used[i]:
+            at = world.intel_at[i]
+            if at < 1:
+                return False
+            if at <= done:
+                need = sum(
+                    c
+                    for j, (a, c) in enumerate(rows)
+                    if a in PUBLIC_INTEL and world.intel_used[j] and 0 <= world.intel_at[j] <= at
+                )
+                if sum(stars[:at]) < need:
+                    return False
+    fixed, room = _fixed_and_room(world, rows, world.stars, world.intel_used, PUBLIC_INTEL)
+    cap = sum(c for _a, c in rows)
+    counted = _placed_cards(world)
+    so_far = sum(stars[:counted])
+    if min(so_far, cap) > fixed + sum(room):
+        return False  # sums only grow
+    most = max(t.stars) if t.stars else 0
+    still = max(0, counted - done) * most
+    return min(so_far + still, cap) >= fixed
 
 
 def _fixed_and_room(

@@ -22,8 +22,9 @@ from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Viewer
 from deathnote.engine.rng import below, choice, shuffle
 from deathnote.games.tcg.state import FieldCharacter, Mark, Player, TcgState
 
-#: Tries to place the face-down Specials by the construction rules before the true ones are
-#: kept (a sample then differs from the truth in the hand and deck only).
+#: Quick random tries to place the face-down Specials by the construction rules before a
+#: complete search (``_search_specials``) finds a placement: the true one always exists, so
+#: the search always succeeds, and it reads only what the viewer may know.
 SPECIAL_TRIES = 20
 
 
@@ -94,8 +95,8 @@ def _redraw(
             unseen[fc.special] -= 1
     unseen.subtract(pinned_hand)
     placed = _place_specials(state, player, free, unseen, rng)
-    if placed is None:  # keep the true face-down Specials
-        placed = [fc.special for fc in free if fc.special is not None]
+    if placed is None:
+        placed = _search_specials(state, player, free, unseen, rng)
     for fc, number in zip(free, placed, strict=True):
         fc.special = number
         unseen[number] -= 1
@@ -117,30 +118,79 @@ def _place_specials(
     attachment rules (same name or Shinigami; one Special of each name on a side)."""
     if not free:
         return []
-    cards = state.cards
-    fixed = {
-        cards[fc.special].name for fc in player.field if fc.special is not None and fc not in free
-    }
+    fixed = _fixed_names(state, player, free)
     for _ in range(SPECIAL_TRIES):
         pool = Counter(unseen)
         names = set(fixed)
         out = []
         for fc in free:
-            options = [
-                n
-                for n, count in sorted(pool.items())
-                if count > 0
-                and cards[n].kind == "special"
-                and (cards[n].shinigami or cards[n].name == fc.name)
-                and cards[n].name not in names
-                for _ in range(count)
-            ]
+            options = _options(state, fc, pool, names)
             if not options:
                 break
             number = options[below(rng, len(options))]
             out.append(number)
             pool[number] -= 1
-            names.add(cards[number].name)
+            names.add(state.cards[number].name)
         else:
             return out
     return None
+
+
+def _fixed_names(state: TcgState, player: Player, free: list[FieldCharacter]) -> set[str]:
+    """The names of the Specials on this side that stay where they are (face up, pinned)."""
+    cards = state.cards
+    return {
+        cards[fc.special].name for fc in player.field if fc.special is not None and fc not in free
+    }
+
+
+def _options(state: TcgState, fc: FieldCharacter, pool: Counter[str], names: set[str]) -> list[str]:
+    """The cards of ``pool`` that may lie face down under ``fc`` (one per copy), in order."""
+    cards = state.cards
+    return [
+        n
+        for n, count in sorted(pool.items())
+        if count > 0
+        and cards[n].kind == "special"
+        and (cards[n].shinigami or cards[n].name == fc.name)
+        and cards[n].name not in names
+        for _ in range(count)
+    ]
+
+
+def _search_specials(
+    state: TcgState,
+    player: Player,
+    free: list[FieldCharacter],
+    unseen: Counter[str],
+    rng: random.Random,
+) -> list[str]:
+    """A placement of the face-down Specials found by a complete search (depth first, the
+    options of each Character in a random order) when the quick tries found none. It reads
+    only the viewer's knowledge (the unseen cards, the field, the rules), and a placement
+    exists (the true one), so it never fails; the worlds it gives are consistent, not
+    uniformly drawn (rules doc TCG-SEC-02)."""
+    pool = Counter(unseen)
+    names = set(_fixed_names(state, player, free))
+    out: list[str] = []
+
+    def place(index: int) -> bool:
+        if index == len(free):
+            return True
+        options = sorted(set(_options(state, free[index], pool, names)))
+        shuffle(rng, options)
+        for number in options:
+            name = state.cards[number].name
+            pool[number] -= 1
+            names.add(name)
+            out.append(number)
+            if place(index + 1):
+                return True
+            out.pop()
+            names.discard(name)
+            pool[number] += 1
+        return False
+
+    if not place(0):  # pragma: no cover - the true placement always exists
+        raise RuntimeError("no placement of the face-down Specials agrees with the field")
+    return out

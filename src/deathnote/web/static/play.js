@@ -1,6 +1,7 @@
 // The play page: one WebSocket, this seat's view only; reconnects when the link drops.
 import { h, api, tokenFromUrl, roomIdFromUrl, deadEnd } from "./dom.js";
 import { paint, boardFor, notify, actionJson, actionKey } from "./screen.js";
+import { applyPatch } from "./delta.js";
 
 const root = document.getElementById("app");
 const status = document.getElementById("status");
@@ -107,12 +108,22 @@ async function draw(message) {
 }
 
 // A view after the first holds only the log entries after the step we last had
-// (`since`): append them. A gap (a missed message) means our log is stale: reconnect,
-// and the server sends the whole view again.
+// (`since`): append them; and, instead of the whole `state`, often a `patch` of the state
+// we had (applyPatch). A gap (a missed message) means our view is stale: reconnect, and
+// the server sends the whole view again.
+let lastState = null; // the state as the server sent it (screens may change their copy)
 function merged(message) {
-  if (message.since === null || message.since === undefined) return message;
-  if (!last || last.step !== message.since) return null;
-  return { ...message, view: { ...message.view, log: [...(last.view.log || []), ...message.view.log] } };
+  let view = message.view;
+  if (message.since !== null && message.since !== undefined) {
+    if (!last || last.step !== message.since) return null;
+    view = { ...view, log: [...(last.view.log || []), ...view.log] };
+    if (view.patch) {
+      const { patch, ...rest } = view;
+      view = { ...rest, state: applyPatch(structuredClone(lastState), patch) };
+    }
+  } else if (view.patch) return null;
+  lastState = structuredClone(view.state);
+  return { ...message, view };
 }
 
 const handlers = {

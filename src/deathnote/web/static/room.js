@@ -2,6 +2,7 @@
 import { h, clear, api, tokenFromUrl, roomIdFromUrl, deadEnd } from "./dom.js";
 import { linksPanel } from "./lobby.js";
 import { renderSeats } from "./screen.js";
+import { applyPatch } from "./delta.js";
 
 const root = document.getElementById("app");
 const status = document.getElementById("status");
@@ -9,6 +10,7 @@ const roomId = roomIdFromUrl();
 const token = tokenFromUrl();
 let links = null;
 let last = null;
+let lastState = null;
 
 function draw(message) {
   last = message;
@@ -61,11 +63,17 @@ async function main() {
     socket.addEventListener("message", (event) => {
       const m = JSON.parse(event.data);
       if (m.type === "view") {
-        // Later views hold only the log after the step we had (`since`): append them.
+        // Later views hold only the log after the step we had (`since`): append them;
+        // a `patch` instead of the `state` changes the state we had (delta.js).
         if (m.since !== null && m.since !== undefined) {
           if (!last || last.step !== m.since) return socket.close();
           m.view.log = [...(last.view.log || []), ...m.view.log];
-        }
+          if (m.view.patch) {
+            m.view.state = applyPatch(structuredClone(lastState), m.view.patch);
+            delete m.view.patch;
+          }
+        } else if (m.view.patch) return socket.close();
+        lastState = structuredClone(m.view.state); // as sent: the page may change its copy
         draw(m);
       }
       else if (m.type === "error") status.textContent = m.message;

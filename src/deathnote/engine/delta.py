@@ -1,0 +1,110 @@
+"""State patches: what changed between two JSON values, and how a client applies it.
+
+A view's ``state`` changes little from one step to the next, so the server sends a patch
+instead of the whole state after the first view of a connection (``Match.view(viewer,
+since=k, patch=True)``). A patch is a list of operations, applied in order; a path is a
+list of object keys (text) and list positions (numbers) from the root:
+
+- ``["set", path, value]``: put ``value`` at ``path`` (an object key is added or replaced;
+  a list position is replaced, or appended when it is the list's length). The empty path
+  replaces the whole value.
+- ``["del", path]``: remove the object key at ``path``.
+- ``["cut", path, length]``: shorten the list at ``path`` to ``length`` items.
+
+``diff(old, new)`` makes the patch, ``patch(old, ops)`` applies it to a copy; the browser
+applies the same operations (``applyPatch`` in ``web/static/play.js``).
+
+>>> old = {"hand": [1, 2, 3], "score": 4, "gone": True}
+>>> new = {"hand": [1, 5], "score": 4, "deck": 7}
+>>> ops = diff(old, new)
+>>> ops
+[['del', ['gone']], ['set', ['hand', 1], 5], ['cut', ['hand'], 2], ['set', ['deck'], 7]]
+>>> patch(old, ops) == new and old["hand"] == [1, 2, 3]
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deathnote.engine.actions import json_copy
+
+Op = list[Any]
+Path = list[str | int]
+
+
+def diff(old: Any, new: Any) -> list[Op]:
+    """The operations that turn ``old`` into ``new`` (both JSON values; neither is kept)."""
+    ops: list[Op] = []
+    if old != new:
+        _diff(old, new, [], ops)
+    return ops
+
+
+def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
+    # Called only where old != new (a C-level comparison that stops at the first
+    # difference), so unchanged parts of the state are never walked in Python.
+    kind = type(new)
+    if kind is not type(old) or (kind is not dict and kind is not list):
+        ops.append(["set", path, json_copy(new)])
+        return
+    if kind is dict:
+        for key in old:
+            if key not in new:
+                ops.append(["del", [*path, key]])
+        for key, value in new.items():
+            if key not in old:
+                ops.append(["set", [*path, key], json_copy(value)])
+            elif old[key] != value:
+                _diff(old[key], value, [*path, key], ops)
+        return
+    # Lists: item by item where both have one, then the new tail or a cut. When most
+    # items differ (a card taken from the middle of a hand), the whole list is cheaper.
+    before = len(ops)
+    common = min(len(old), len(new))
+    changed = 0
+    for index in range(common):
+        if old[index] != new[index]:
+            changed += 1
+            if changed * 2 > common + 1:
+                del ops[before:]
+                ops.append(["set", path, json_copy(new)])
+                return
+            _diff(old[index], new[index], [*path, index], ops)
+    for index in range(common, len(new)):
+        ops.append(["set", [*path, index], json_copy(new[index])])
+    if len(old) > len(new):
+        ops.append(["cut", path, len(new)])
+
+
+def patch(old: Any, ops: list[Op]) -> Any:
+    """``old`` with the operations applied, as a new value (``old`` is not changed)."""
+    value = json_copy(old)
+    for op in ops:
+        value = apply_op(value, op)
+    return value
+
+
+def apply_op(value: Any, op: Op) -> Any:
+    """Apply one operation to ``value`` in place; returns the (possibly new) root."""
+    kind, path = op[0], op[1]
+    if kind == "set" and not path:
+        return json_copy(op[2])
+    target = value
+    for step in path[:-1]:
+        target = target[step]
+    last = path[-1] if path else None
+    if kind == "set":
+        item = json_copy(op[2])
+        if type(target) is list and last == len(target):
+            target.append(item)
+        else:
+            target[last] = item
+    elif kind == "del":
+        del target[last]
+    elif kind == "cut":
+        where = target[last] if path else target
+        del where[op[2] :]
+    else:
+        raise ValueError(f"unknown patch operation {kind!r}")
+    return value

@@ -1,0 +1,86 @@
+"""State patches (``engine.delta``): a patch turns the old value into the new one, in
+Python and in the browser's ``applyPatch`` (web/static/delta.js, run here with Node)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deathnote.engine import Match, delta
+
+SCALARS = st.none() | st.booleans() | st.integers(-5, 5) | st.text("ab", max_size=2)
+JSON = st.recursive(
+    SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text("xyz", max_size=2), inner, max_size=4)
+    ),
+    max_leaves=25,
+)
+DELTA_JS = Path(__file__).parents[2] / "src" / "deathnote" / "web" / "static" / "delta.js"
+
+
+@given(JSON, JSON)
+def test_a_patch_turns_the_old_value_into_the_new_one(old: Any, new: Any) -> None:
+    before = json.dumps(old)
+    ops = delta.diff(old, new)
+    assert delta.patch(old, ops) == new
+    assert json.dumps(old) == before  # neither changed
+    assert (ops == []) == (old == new)
+    json.dumps(ops)  # JSON-ready
+
+
+@given(st.lists(JSON, max_size=8), st.integers(0, 7), JSON)
+def test_small_changes_make_small_patches(items: list[Any], where: int, value: Any) -> None:
+    old = {"hand": items, "score": 3}
+    new = {"hand": [*items, value], "score": 3}
+    assert delta.diff(old, new) == [["set", ["hand", len(items)], value]]
+    if items:
+        changed = list(items)
+        changed[where % len(items)] = {"changed": value}
+        ops = delta.diff({"hand": items}, {"hand": changed})
+        assert all(op[1][:2] == ["hand", where % len(items)] for op in ops)  # only that card
+        assert delta.patch({"hand": items}, ops) == {"hand": changed}
+
+
+def test_the_new_values_in_a_patch_are_fresh_copies() -> None:
+    new = {"a": [1, {"b": 2}]}
+    ops = delta.diff({}, new)
+    ops[0][2][1]["b"] = 99
+    assert new == {"a": [1, {"b": 2}]}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node to run the browser's code")
+@settings(max_examples=1, deadline=None)
+@given(st.lists(st.tuples(JSON, JSON), min_size=150, max_size=150))
+def test_the_browser_applies_patches_as_python_does(pairs: list[tuple[Any, Any]]) -> None:
+    cases = [[old, delta.diff(old, new), new] for old, new in pairs]
+    match = Match.create("tcg", 2, seed=3)  # and real states, step by step
+    before = match.view(0, patch=True)["state"]
+    for step in range(60):
+        seat = min(match.pending())
+        match.submit(seat, match.legal(seat)[0])
+        got = match.view(0, since=step, patch=True)
+        cases.append([before, got["patch"], match.view(0)["state"]])
+        before = match.view(0)["state"]
+    script = (
+        f"import {{ applyPatch }} from {json.dumps(DELTA_JS.as_uri())};\n"
+        "let text = ''; process.stdin.on('data', (d) => (text += d));\n"
+        "process.stdin.on('end', () => { const out = JSON.parse(text).map(([o, ops]) =>"
+        " applyPatch(structuredClone(o), ops)); process.stdout.write(JSON.stringify(out)); });"
+    )
+    run = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        input=json.dumps([[o, ops] for o, ops, _ in cases]),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert json.loads(run.stdout) == [new for _, _, new in cases]
