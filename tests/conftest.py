@@ -4,9 +4,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from deathnote.engine import registry
 from tests.engine.toy import TOY
+
+# No per-example deadline: on a shared 2-core machine one example of a fast property can
+# take over a second while another process runs; a hang still fails by pytest-timeout.
+settings.register_profile("deathnote", deadline=None)
+settings.load_profile("deathnote")
 
 
 @pytest.fixture

@@ -43,6 +43,10 @@ def test_the_defaults_are_safe() -> None:
     assert limits.connections_per_room == 32
     assert limits.messages_per_second == 20
     assert limits.allowed_origins == ()
+    assert limits.max_nickname_chars == 24
+    assert limits.max_chat_chars == 300
+    assert limits.chat_rate == "12/minute"
+    assert limits.clock_timeouts == 3
 
 
 @pytest.mark.parametrize(
@@ -53,6 +57,10 @@ def test_the_defaults_are_safe() -> None:
         {"unopened_room_seconds": 0},
         {"room_rate": "lots"},
         {"room_rate": "0/minute"},
+        {"max_nickname_chars": 0},
+        {"max_chat_chars": 0},
+        {"chat_rate": "often"},
+        {"clock_timeouts": 0},
     ],
 )
 def test_a_bad_limit_is_refused_at_start(bad: dict[str, Any]) -> None:
@@ -233,6 +241,10 @@ OPTIONS = (
     "--connections-per-room",
     "--messages-per-second",
     "--allow-origin",
+    "--max-nickname-chars",
+    "--max-chat-chars",
+    "--chat-rate",
+    "--clock-timeouts",
 )
 
 

@@ -398,6 +398,8 @@ def test_every_message_type_gets_an_answer(client: TestClient) -> None:
             # The rematch exists now: asking again still gets this connection's link.
             ({"type": "rematch"}, "rematch"),
             ({"type": "act", "action": {"kind": "follow"}}, "error"),
+            ({"type": "name", "name": "Zed"}, "named"),
+            ({"type": "chat", "text": "good game"}, "chat"),
         ):
             ws.send_json(message)
             assert receive(ws, answer)["type"] == answer

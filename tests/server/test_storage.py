@@ -80,7 +80,7 @@ def test_the_migrations_build_exactly_the_models(db: str) -> None:
     storage = Storage(db)
     with storage.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0004"
     storage.close()
     Storage(db).close()  # a second start finds nothing to do
 

@@ -60,6 +60,26 @@ def serve(
             "besides this server's own; repeat for several."
         ),
     ] = None,
+    max_nickname_chars: Annotated[
+        int, typer.Option(help="Longest nickname a player may choose (characters).")
+    ] = DEFAULTS.max_nickname_chars,
+    max_chat_chars: Annotated[
+        int, typer.Option(help="Longest chat message (characters; longer: an error).")
+    ] = DEFAULTS.max_chat_chars,
+    chat_rate: Annotated[
+        str,
+        typer.Option(help="Chat messages per seat or spectator, e.g. 12/minute (more: an error)."),
+    ] = DEFAULTS.chat_rate,
+    clock_timeouts: Annotated[
+        int,
+        typer.Option(
+            help="Clock timeouts after which a seat is handed to a bot until its person "
+            "takes it back."
+        ),
+    ] = DEFAULTS.clock_timeouts,
+    clock_scale: Annotated[
+        float, typer.Option(hidden=True, help="Multiply every clock's seconds (tests).")
+    ] = 1.0,
     bot_workers: Annotated[
         int | None,
         typer.Option(
@@ -100,6 +120,10 @@ def serve(
             connections_per_room=connections_per_room,
             messages_per_second=messages_per_second,
             allowed_origins=tuple(allow_origin or ()),
+            max_nickname_chars=max_nickname_chars,
+            max_chat_chars=max_chat_chars,
+            chat_rate=chat_rate,
+            clock_timeouts=clock_timeouts,
         )
         app = create_app(
             db,
@@ -107,6 +131,7 @@ def serve(
             idle_seconds=idle_seconds,
             debug_memory=debug_memory,
             limits=limits,
+            clock_scale=clock_scale,
             bot_workers=bot_workers,
             redis=redis,
             lease_seconds=lease_seconds,

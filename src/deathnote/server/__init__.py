@@ -8,6 +8,9 @@ Modules by concern:
   live connections and its presence; the ``RoomManager`` creates, restores and stores them.
 - ``storage``: SQLAlchemy 2 tables (rooms, actions); a SQLite file or PostgreSQL.
 - ``loadtest``: ``deathnote loadtest``, a bounded load test against a real server.
+- ``names``, ``chat``, ``clock``, ``ratings``, ``schema``: playing together online
+  (issue 17): nicknames on seat links, the table chat, turn clocks, ratings per game and the
+  JSON Schema of the open bot protocol (``docs/protocol.md``).
 
 The server is the only authority: every action goes through ``Match.submit``, is stored,
 and only then does any connection hear of it, each receiving ``Match.view`` of its own

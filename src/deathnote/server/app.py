@@ -34,8 +34,17 @@ from deathnote.engine.errors import DeathNoteError, IllegalAction
 from deathnote.engine.options import schema as options_schema
 from deathnote.engine.registry import games
 from deathnote.server import protocol
+from deathnote.server.clock import Clock
 from deathnote.server.config import Limits
-from deathnote.server.rooms import CREATOR_ROLE, Connection, Room, RoomManager, WrongLink
+from deathnote.server.ratings import leaderboard
+from deathnote.server.rooms import (
+    CREATOR_ROLE,
+    Connection,
+    Room,
+    RoomManager,
+    WrongLink,
+)
+from deathnote.server.schema import protocol_schema
 from deathnote.server.storage import Storage
 
 WEB = Path(str(resources.files("deathnote") / "web"))
@@ -62,6 +71,10 @@ class CreateRoom(BaseModel):
     options: dict[str, Any] | None = None
     seats: list[dict[str, Any]] | None = None
     seed: int | None = None
+    #: The turn clock: none (default), relaxed, normal or fast.
+    clock: str | None = None
+    #: The game's end updates the players' ratings (leaderboard per game).
+    rated: bool = False
 
 
 class TokenBody(BaseModel):
@@ -73,6 +86,15 @@ class TokenBody(BaseModel):
     agent: str | None = None
     #: a rematch's seating: same, swap or shuffle
     seating: str = "same"
+
+
+class MuteBody(BaseModel):
+    """The creator's token and whether the seat is muted in the chat."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    token: str
+    muted: bool = True
 
 
 def _page(name: str) -> FileResponse:
@@ -152,11 +174,15 @@ def create_app(
     bot_workers: int | None = None,
     redis: str | None = None,
     lease_seconds: float = 10.0,
+    clock: Clock | None = None,
+    clock_scale: float = 1.0,
 ) -> FastAPI:
     """The app, storing rooms in ``db`` (a SQLite path or a database URL).
 
     With ``redis`` (a Redis URL) it is one of several processes sharing ``db`` (a
-    PostgreSQL URL): see ``server.cluster``.
+    PostgreSQL URL): see ``server.cluster``. ``clock``: the turn clocks' time source
+    (tests pass a FakeClock); ``clock_scale`` multiplies every clock's seconds
+    (``serve --clock-scale``, for tests of a real server).
     """
     limits = limits or Limits()
     storage = Storage(db)
@@ -166,6 +192,8 @@ def create_app(
         idle_seconds=idle_seconds,
         limits=limits,
         bot_workers=bot_workers,
+        clock=clock,
+        clock_scale=clock_scale,
     )
     cluster = None
     if redis is not None:
@@ -247,6 +275,23 @@ def create_app(
     async def admin_page(room_id: str) -> FileResponse:
         return _page("room.html")
 
+    @app.get("/rooms", include_in_schema=False)
+    async def my_rooms_page() -> FileResponse:
+        return _page("rooms.html")
+
+    @app.get("/leaderboard/{game_id}", include_in_schema=False)
+    async def leaderboard_page(game_id: str) -> FileResponse:
+        return _page("leaderboard.html")
+
+    @app.get("/api/leaderboard/{game_id}")
+    async def leaderboard_api(game_id: str) -> Response:
+        """The best-rated players of a game (names and ratings only, never a key)."""
+        game = games().get(game_id)
+        if game is None:
+            return error(404, f"no game {game_id[:40]!r}")
+        players = await asyncio.to_thread(leaderboard, storage, game.id)
+        return JSONResponse({"game": game.id, "game_name": game.name, "players": players})
+
     @app.get("/replay/{room_id}", include_in_schema=False)
     async def replay_page(room_id: str) -> FileResponse:
         return _page("replay.html")
@@ -271,6 +316,11 @@ def create_app(
             for g in games().values()
         ]
 
+    @app.get("/api/protocol.json")
+    async def protocol_json() -> dict[str, Any]:
+        """The JSON Schema of the play WebSocket's messages (docs/protocol.md)."""
+        return protocol_schema()
+
     @app.post("/api/rooms")
     async def create_room(body: CreateRoom, request: Request) -> Response:
         """A new room; the answer holds the invite links (keep it: it is the creator's)."""
@@ -290,7 +340,7 @@ def create_app(
             return error(503, "the server holds as many rooms as it may; try again later")
         try:
             room = await manager.create_off_loop(
-                body.game, body.players, body.options, body.seats, body.seed
+                body.game, body.players, body.options, body.seats, body.seed, body.clock, body.rated
             )
         except DeathNoteError as exc:
             return error(400, str(exc))
@@ -310,11 +360,17 @@ def create_app(
         room = await room_or_error(room_id)
         out: dict[str, Any] = {"room": room.public_info(SPECTATOR)}
         try:
-            role, _seat = room.role_of(token)
+            role, seat = room.role_of(token)
         except IllegalAction as exc:
             return error(403, str(exc))
         if role == CREATOR_ROLE:
             out["links"] = room.links()
+        # What this link's holder may know of itself ("my rooms": is it my turn?).
+        out["you"] = {
+            "role": role,
+            "seat": seat,
+            "asked": seat is not None and seat in room.match.pending(),
+        }
         return JSONResponse(out)
 
     async def do_hand_to_bot(room: Room, args: dict[str, Any]) -> tuple[int, Any]:
@@ -335,7 +391,17 @@ def create_app(
             return (403 if isinstance(exc, WrongLink) else 409), {"error": str(exc)}
         return 200, {"room": new.id, "url": new.link_for(role, room.new_seat(seat))}
 
-    operations = {"hand_to_bot": do_hand_to_bot, "rematch": do_rematch}
+    async def do_mute(room: Room, args: dict[str, Any]) -> tuple[int, Any]:
+        try:
+            role, _ = room.role_of(args["token"])
+            if role != CREATOR_ROLE:
+                return 403, {"error": "only the room's creator can mute a seat"}
+            room.chat.mute(args["seat"], args["muted"])
+        except IllegalAction as exc:
+            return (403 if isinstance(exc, WrongLink) else 409), {"error": str(exc)}
+        return 200, {"room": room.public_info()}
+
+    operations = {"hand_to_bot": do_hand_to_bot, "rematch": do_rematch, "mute": do_mute}
     if cluster is not None:
         cluster.operations.update(operations)
 
@@ -345,6 +411,26 @@ def create_app(
         return await on_owner(
             room_id, "hand_to_bot", {"token": body.token, "seat": seat, "agent": body.agent}
         )
+
+    @app.post("/api/rooms/{room_id}/seats/{seat}/mute")
+    async def mute(room_id: str, seat: int, body: MuteBody) -> Response:
+        """The creator mutes (or unmutes) a seat in the chat."""
+        return await on_owner(
+            room_id, "mute", {"token": body.token, "seat": seat, "muted": body.muted}
+        )
+
+    @app.get("/api/rooms/{room_id}/chat")
+    async def chat(room_id: str, token: str = "") -> Response:
+        """The chat this link may read (both channels once the game is over: the replay)."""
+        room = await room_or_error(room_id)
+        try:
+            _role, seat = room.role_of(token)
+        except IllegalAction as exc:
+            return error(403, str(exc))
+        # From storage, not the room in memory: here it may be another process's copy.
+        stored = await asyncio.to_thread(storage.load_chat, room.id)
+        finished = room.match.outcome() is not None or room.stored.finished
+        return JSONResponse({"messages": room.chat.filter(stored, seat, finished)})
 
     @app.post("/api/rooms/{room_id}/rematch")
     async def rematch(room_id: str, body: TokenBody) -> Response:
@@ -375,7 +461,7 @@ def create_app(
         except IllegalAction as exc:
             return error(400, str(exc))
         # From the nearest snapshot of the room's timeline, off the event loop.
-        view = (await asyncio.to_thread(room.at_step, step)).view(who)
+        view = room.names().view((await asyncio.to_thread(room.at_step, step)).view(who))
         return JSONResponse(
             {
                 "room": room.public_info(),
@@ -506,7 +592,8 @@ def _label(room: Room, step: int) -> str | None:
     if step == 0:
         return None
     seat, action = room.match.actions[step - 1]
-    return f"{room.match.seat_name(seat)}: {action.label}"
+    names = room.names()
+    return f"{names.display(seat)}: {names.text(action.label)}"
 
 
 def _rss_bytes() -> int:

@@ -37,6 +37,16 @@ class Limits:
     #: Origins (``scheme://host[:port]``) whose pages may open the play WebSocket besides
     #: the server's own.
     allowed_origins: tuple[str, ...] = ()
+    #: Longest nickname a player may choose (characters).
+    max_nickname_chars: int = 24
+    #: Longest chat message (characters).
+    max_chat_chars: int = 300
+    #: Chat messages one seat (or one spectator connection) may send, in the ``limits``
+    #: notation; more are answered with an error.
+    chat_rate: str = "12/minute"
+    #: Clock timeouts of one seat (not counting covert decisions) after which the seat is
+    #: handed to a bot until its person takes it back.
+    clock_timeouts: int = 3
 
     def __post_init__(self) -> None:
         for name in (
@@ -46,24 +56,34 @@ class Limits:
             "max_live_rooms",
             "connections_per_room",
             "messages_per_second",
+            "max_nickname_chars",
+            "max_chat_chars",
+            "clock_timeouts",
         ):
             if getattr(self, name) < 1:
                 raise DeathNoteError(f"{name.replace('_', '-')} must be at least 1")
         if self.unopened_room_seconds <= 0:
             raise DeathNoteError("unopened-room-seconds must be more than 0")
         self.room_rate_item()  # a bad rate fails at start, not on the first room
+        self.chat_rate_item()
 
     def room_rate_item(self) -> RateLimitItem:
         """The room-creation rate as a ``limits`` item."""
-        try:
-            item = parse(self.room_rate)
-        except ValueError:
-            item = None
-        if item is None or item.amount < 1:
-            raise DeathNoteError(
-                f"room-rate {self.room_rate!r}: write it as N/second, N/minute or N/hour, N >= 1"
-            )
-        return item
+        return _rate("room-rate", self.room_rate)
+
+    def chat_rate_item(self) -> RateLimitItem:
+        """The chat rate as a ``limits`` item."""
+        return _rate("chat-rate", self.chat_rate)
+
+
+def _rate(option: str, text: str) -> RateLimitItem:
+    try:
+        item = parse(text)
+    except ValueError:
+        item = None
+    if item is None or item.amount < 1:
+        raise DeathNoteError(f"{option} {text!r}: write it as N/second, N/minute or N/hour, N >= 1")
+    return item
 
 
 #: A WebSocket frame larger than this many times ``max_message_bytes`` closes the socket.

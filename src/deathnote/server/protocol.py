@@ -5,6 +5,9 @@ Client to server::
     {"type": "act", "action": {"kind": ..., ...}, "step": n?, "seat": n?}
     {"type": "ping"}
     {"type": "rematch", "seating": "same"|"swap"|"shuffle"?}   # once the game is over
+    {"type": "name", "name": "...", "key"?}   # this seat's nickname (and player key)
+    {"type": "chat", "text": "..."}           # seats: players' channel; others: spectators'
+    {"type": "take_back"}                     # your seat back from the bot playing it
 
 Server to client::
 
@@ -15,10 +18,14 @@ Server to client::
     {"type": "error", "message"}                               # this connection only
     {"type": "accepted", "step"}                               # your action is step n
     {"type": "rematch", "url"}                                 # this connection's new link
+    {"type": "named", "name"}                                  # your nickname as shown
+    {"type": "chat", "number", "channel", "seat", "name", "text", "at"}  # to its readers
+    {"type": "chat_log", "messages": [...]}        # on connecting: the chat you may read
+    {"type": "taken_back", "seat"}                             # the seat is yours again
     {"type": "pong"}
 
-Every message gets an answer on its own connection (``accepted``, ``pong``, ``rematch`` or
-``error``), and a message that is rejected changes nothing. Validation is strict JSON: a
+Every message gets an answer on its own connection (``accepted``, ``pong``, ``rematch``,
+``named``, ``chat``, ``taken_back`` or ``error``), and a message that is rejected changes nothing. Validation is strict JSON: a
 boolean is not a number and a number is not a boolean.
 """
 
@@ -61,6 +68,29 @@ class Ping(ClientMessage):
     type: Literal["ping"]
 
 
+class Name(ClientMessage):
+    """The nickname of the sender's seat (shown to everyone as text)."""
+
+    type: Literal["name"]
+    name: str
+    #: A player key (16-128 of A-Z a-z 0-9 - _): the same key is the same player across
+    #: the rooms of this server, for ratings. Kept by the browser; only its hash is stored.
+    key: str | None = None
+
+
+class Chat(ClientMessage):
+    """A chat message: a seat writes to the players, a spectator to the spectators."""
+
+    type: Literal["chat"]
+    text: str
+
+
+class TakeBack(ClientMessage):
+    """Take back the sender's seat from the bot that plays it (after timeouts)."""
+
+    type: Literal["take_back"]
+
+
 class Rematch(ClientMessage):
     """Start (or join) the rematch once the game is over; the first one chooses the seating."""
 
@@ -78,6 +108,22 @@ def on_ping(room: Room, conn: Connection, message: Ping) -> None:
     conn.push({"type": "pong"})
 
 
+def on_name(room: Room, conn: Connection, message: Name) -> None:
+    """A seat's nickname: answered ``named`` with the nickname as it is shown."""
+    conn.push({"type": "named", "name": room.set_nickname(conn, message.name, message.key)})
+
+
+def on_chat(room: Room, conn: Connection, message: Chat) -> None:
+    """A chat message: every reader of its channel gets it as ``chat`` (the sender too)."""
+    room.chat.say(conn, message.text)
+
+
+def on_take_back(room: Room, conn: Connection, message: TakeBack) -> None:
+    """The seat is the person's again: answered ``taken_back``."""
+    room.take_back(conn)
+    conn.push({"type": "taken_back", "seat": conn.seat})
+
+
 def on_rematch(room: Room, conn: Connection, message: Rematch) -> None:
     """The rematch with the same seats; this connection is answered with its own link."""
     new, told = room.manager.rematch(room, message.seating)
@@ -92,6 +138,9 @@ HANDLERS: dict[str, tuple[type[ClientMessage], Handler]] = {
     "act": (Act, on_act),
     "ping": (Ping, on_ping),
     "rematch": (Rematch, on_rematch),
+    "name": (Name, on_name),
+    "chat": (Chat, on_chat),
+    "take_back": (TakeBack, on_take_back),
 }
 
 

@@ -22,7 +22,14 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from deathnote.agents import Agent, Observation, agent_names, make_agent, world_sampler
+from deathnote.agents import (
+    Agent,
+    Observation,
+    agent_names,
+    bot_choices,
+    make_agent,
+    world_sampler,
+)
 from deathnote.engine.actions import SPECTATOR, Action, Seat, Viewer
 from deathnote.engine.errors import DeathNoteError, IllegalAction, OptionsError, ReplayError
 from deathnote.engine.match import RECORD_FORMAT, RECORD_FORMATS, Match, Timeline
@@ -30,7 +37,11 @@ from deathnote.engine.play import Table
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
 from deathnote.server.botpool import BotPool, searches
+from deathnote.server.chat import RoomChat
+from deathnote.server.clock import PRESETS, Clock, RoomClocks, check_clock
 from deathnote.server.config import Limits
+from deathnote.server.names import Names, check_unique, clean_nickname
+from deathnote.server.ratings import bot_player, player_id, rate
 from deathnote.server.storage import Storage, StoredRoom
 
 HUMAN = "human"
@@ -127,9 +138,25 @@ class Room:
         self._submitting = asyncio.Lock()
         #: An action is applied but not yet committed (no view may show it).
         self.storing = False
+        self.chat = RoomChat(self, manager.storage.load_chat(stored.id))
         for seat, info in enumerate(stored.seats):
             if info["kind"] == BOT:
                 self.bots[seat] = make_agent(match.game.id, info["agent"], seat)
+        preset = PRESETS.get(stored.clock or "none")
+        self.clocks: RoomClocks | None = None
+        self._clock_task: asyncio.Task[None] | None = None
+        self._clock_due: tuple[float, int] | None = None
+        #: Seats whose clock ran out and for which a bot is choosing now.
+        self._timing_out: set[Seat] = set()
+        self._clocks_dirty = False
+        self._clock_saver: asyncio.Task[None] | None = None
+        if preset is not None:
+            self.clocks = RoomClocks(preset, manager.clock_scale, match.players, stored.clock_state)
+            for seat, clock in enumerate(self.clocks.seats):
+                if clock.asked_step is not None:
+                    # A restart: the seat has been asked since this step (its stale-choice
+                    # check and its deadline go on from before).
+                    self.pending_step[seat] = clock.asked_step
         self._note_pending()
 
     # -- identity ---------------------------------------------------------------------
@@ -190,7 +217,7 @@ class Room:
         Idle times are given only for the seats this viewer sees as waiting, so a covert
         decision stays covert.
         """
-        names = self.match.seat_names()
+        names = self.names()
         now = time.monotonic()
         pending = self.match.pending()
         seen_waiting = {
@@ -199,17 +226,29 @@ class Room:
             if not d.covert or (isinstance(viewer, int) and viewer == s)
         }
         seats = []
+        clocks = self.clocks
+        wall = self.manager.clock.now()
         for seat, info in enumerate(self.stored.seats):
             since = self.pending_since.get(seat) if seat in seen_waiting else None
+            # A person's seat (or one a bot took over): bots' own seats are never timed.
+            timed = clocks is not None and bool(info.get("token"))
             seats.append(
                 {
                     "seat": seat,
-                    "name": names[seat],
+                    "name": names.display(seat),
+                    "seat_name": names.seat_names[seat],
+                    "nick": info.get("nick"),
+                    "muted": bool(info.get("muted")),
                     "kind": info["kind"],
                     "agent": info.get("agent"),
                     "stand_in": info.get("stand_in") if info["kind"] == HUMAN else None,
                     "connected": info["kind"] == BOT or self.connected(seat),
                     "idle": round(now - since, 1) if since is not None else None,
+                    # Only a seat whose person may come back with its link can be taken back.
+                    "taken_over": info["kind"] == BOT and bool(info.get("token")),
+                    "clock": clocks.shown(seat, seat in seen_waiting, wall)
+                    if clocks is not None and timed
+                    else None,
                 }
             )
         return {
@@ -225,6 +264,16 @@ class Room:
             "series_next": self.match.next_in_series() is not None,
             # Told to everyone: a chosen seed lets its chooser know the deal in advance.
             "seed_chosen": self.stored.seed_chosen,
+            "rated": self.stored.rated,
+            "clock": None
+            if clocks is None
+            else {
+                "name": clocks.preset.name,
+                "label": clocks.preset.label,
+                "decision": clocks.decision,
+                "reserve": clocks.start_reserve,
+                "timeouts": self.manager.limits.clock_timeouts,
+            },
         }
 
     def message_for(self, conn: Connection) -> dict[str, Any]:
@@ -245,8 +294,41 @@ class Room:
             "role": conn.role,
             "seat": conn.seat,
             "room": self.public_info(conn.viewer),
-            "view": self.match.view(conn.viewer, since=since, patch=True),
+            "view": self.names().view(self.match.view(conn.viewer, since=since, patch=True)),
         }
+
+    # -- names --------------------------------------------------------------------------
+    def names(self) -> Names:
+        """How the seats are named now (the game's names and the chosen nicknames)."""
+        return Names(self.match.seat_names(), [info.get("nick") for info in self.stored.seats])
+
+    def set_nickname(self, conn: Connection, text: str, key: str | None = None) -> str:
+        """The person of a seat chooses (or changes) the nickname of their seat, and may
+        name themselves by a player key (ratings)."""
+        if conn.role != SEAT_ROLE or conn.seat is None:
+            raise IllegalAction("only a seat's person chooses a nickname")
+        nick = clean_nickname(text, self.manager.limits.max_nickname_chars)
+        seat_names = self.match.seat_names()
+        check_unique(nick, conn.seat, seat_names, [s.get("nick") for s in self.stored.seats])
+        player = None if key is None else player_id(key)
+        if player is not None and any(
+            s.get("player") == player for i, s in enumerate(self.stored.seats) if i != conn.seat
+        ):
+            raise IllegalAction(
+                "your player key already holds another seat of this room; open this link "
+                "in another browser (one player, one seat)"
+            )
+        seats = [dict(s) for s in self.stored.seats]
+        seats[conn.seat]["nick"] = nick
+        if player is not None:
+            seats[conn.seat]["player"] = player
+        self.manager.storage.update_seats(self.id, seats)
+        self.stored.seats = seats
+        # The log is renamed too: every connection gets its whole view again.
+        for other in self.connections:
+            other.sent_step = None
+        self.broadcast()
+        return nick
 
     def at_step(self, step: int) -> Match:
         """The match after ``step`` actions (replay pages): from the nearest snapshot,
@@ -270,6 +352,8 @@ class Room:
             self.manager.storage.mark_opened(self.id)
             self.stored.opened = True
         self.connections.append(conn)
+        self._arm_clock()
+        self.chat.send_history(conn)
         self.broadcast()
 
     def detach(self, conn: Connection) -> None:
@@ -289,7 +373,8 @@ class Room:
         if self.match.outcome() is not None:
             return True
         bots_busy = self._bot_task is not None and not self._bot_task.done()
-        return not bots_busy and not self._bots_to_move()
+        clock_runs = self.clocks is not None and self.clocks.next_deadline() is not None
+        return not bots_busy and not clock_runs and not self._bots_to_move()
 
     def broadcast(self) -> None:
         """Every connection gets its fresh view (built when its writer runs)."""
@@ -351,9 +436,13 @@ class Room:
                 self.storing = False
             if finished:
                 self.stored.finished = True
+                if self.stored.rated:
+                    await asyncio.to_thread(self._rate)
             # The seat that acted ended its own decision; a new one starts now.
             self.pending_since.pop(seat, None)
             self.pending_step.pop(seat, None)
+            if self.clocks is not None:
+                self.clocks.done(seat, self.manager.clock.now())
             self._note_pending()
             self.broadcast()
             self.kick_bots()
@@ -390,9 +479,170 @@ class Room:
         step = len(self.match.actions)
         self.pending_since = {s: self.pending_since.get(s, now) for s in pending}
         self.pending_step = {s: self.pending_step.get(s, step) for s in pending}
+        if self.clocks is not None:
+            self._update_clocks()
+
+    # -- ratings --------------------------------------------------------------------------
+    def _rate(self) -> None:
+        """A rated game ended: update its players' ratings (a failure is only logged: the
+        game's end is stored already)."""
+        outcome = self.match.outcome()
+        if outcome is None:
+            return
+        labels = {b["agent"]: b["label"] for b in bot_choices(self.match.game.id)}
+        names = self.names()
+        players: list[tuple[str, str] | None] = []
+        for seat, info in enumerate(self.stored.seats):
+            if info.get("player"):
+                players.append((info["player"], names.nicks[seat] or names.seat_names[seat]))
+            elif info["kind"] == BOT and not info.get("token"):
+                agent = str(info.get("agent"))
+                players.append((bot_player(agent), labels.get(agent, f"bot, {agent}")))
+            else:
+                players.append(None)
+        try:
+            rate(self.manager.storage, self.match.game.id, players, outcome.winning_seats)
+        except Exception as exc:
+            self.manager.log(f"room {self.id}: updating the ratings failed: {exc!r}")
+
+    # -- clocks ---------------------------------------------------------------------------
+    def _update_clocks(self) -> None:
+        """Start the clock of every person's seat newly asked, stop the others; store."""
+        clocks = self.clocks
+        assert clocks is not None
+        wall = self.manager.clock.now()
+        over = self.match.outcome() is not None
+        pending = {} if over else self.match.pending()
+        for seat, clock in enumerate(clocks.seats):
+            asked = seat in pending and seat not in self.bots and seat not in self._timing_out
+            if asked and clock.deadline is None:
+                clocks.ask(seat, self.pending_step.get(seat, 0), pending[seat].covert, wall)
+            elif not asked and clock.deadline is not None:
+                clocks.done(seat, wall)
+        self._save_clocks()
+        self._arm_clock()
+
+    def _save_clocks(self) -> None:
+        """Store the clocks: off the event loop, the newest state last (one saver at a
+        time); in a worker thread (a room being built), at once."""
+        self._clocks_dirty = True
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._store_clocks_now()
+            return
+        if self._clock_saver is None or self._clock_saver.done():
+            self._clock_saver = loop.create_task(self._clock_saving())
+
+    async def _clock_saving(self) -> None:
+        while self._clocks_dirty:
+            await asyncio.to_thread(self._store_clocks_now)
+
+    def _store_clocks_now(self) -> None:
+        clocks = self.clocks
+        self._clocks_dirty = False
+        if clocks is None:
+            return
+        try:
+            self.manager.storage.set_clock_state(self.id, clocks.to_json())
+        except Exception as exc:  # the clock goes on in memory; the next change stores it
+            self.manager.log(f"room {self.id}: storing the clocks failed: {exc!r}")
+
+    def _arm_clock(self) -> None:
+        """Wait (in the background) for the earliest deadline; no-op off the event loop."""
+        if self.clocks is None:
+            return
+        due = None if self.match.outcome() is not None else self.clocks.next_deadline()
+        running = self._clock_task is not None and not self._clock_task.done()
+        if running and due == self._clock_due:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # built in a worker thread: armed when the loop next touches the room
+        if running and self._clock_task is not None:
+            self._clock_task.cancel()
+        self._clock_due = due
+        self._clock_task = None if due is None else loop.create_task(self._clock_wait(*due))
+
+    async def _clock_wait(self, deadline: float, seat: Seat) -> None:
+        await self.manager.clock.sleep_until(deadline)
+        # From here on this task acts: a new deadline arms a new task, never cancels this.
+        self._clock_task = None
+        self._clock_due = None
+        try:
+            await self._on_timeout(seat)
+        except Exception:
+            log.exception("room %s: a clock timeout failed", self.id)
+            self._arm_clock()
+
+    async def _on_timeout(self, seat: Seat) -> None:
+        """A seat's clock ran out: a bot moves for it (after too many timeouts, the bot
+        keeps the seat until its person takes it back)."""
+        clocks = self.clocks
+        assert clocks is not None
+        clock = clocks.seats[seat]
+        if (
+            self.match.outcome() is not None
+            or clock.deadline is None
+            or clock.deadline > self.manager.clock.now()
+            or seat not in self.match.pending()
+            or seat in self.bots
+        ):
+            self._arm_clock()
+            return
+        step = len(self.match.actions)
+        counted = clocks.timed_out(seat)
+        agent_name = self.stand_in(seat)
+        if counted and clock.timeouts >= self.manager.limits.clock_timeouts:
+            self._give_to_bot(seat, agent_name)
+            return
+        self._timing_out.add(seat)
+        try:
+            self._update_clocks()
+            self.broadcast()
+            agent = make_agent(self.match.game.id, agent_name, seat)
+            seen = snapshot(self.match, seat, self.table.rng(seat))
+            action = await asyncio.to_thread(agent.choose, seen)
+        finally:
+            self._timing_out.discard(seat)
+        if len(self.match.actions) != step or seat not in self.match.pending() or seat in self.bots:
+            self._update_clocks()
+            return  # the person (or a take-over) moved meanwhile
+        try:
+            await self.submit(seat, action)
+        except DeathNoteError as exc:
+            self.manager.log(f"room {self.id}: the clock's bot move failed: {exc}")
+            self._arm_clock()
+
+    def take_back(self, conn: Connection) -> None:
+        """The person of a seat a bot plays (after timeouts, or handed over by the
+        creator) takes it back with their link."""
+        if conn.role != SEAT_ROLE or conn.seat is None:
+            raise IllegalAction("only a seat's person can take the seat back")
+        seat = conn.seat
+        info = self.stored.seats[seat]
+        if info["kind"] != BOT:
+            raise IllegalAction("you play this seat already")
+        if self.match.outcome() is not None:
+            raise IllegalAction("the game is over")
+        seats = [dict(s) for s in self.stored.seats]
+        seats[seat] = {k: v for k, v in info.items() if k != "away"}
+        seats[seat].update(kind=HUMAN, agent=None)
+        self.manager.storage.update_seats(self.id, seats)
+        self.stored.seats = seats
+        self.bots.pop(seat, None)
+        if self.clocks is not None:
+            self.clocks.seats[seat].timeouts = 0
+        # Asked from now on: the person's own choice is not stale.
+        self.pending_step.pop(seat, None)
+        self.pending_since.pop(seat, None)
+        self._note_pending()
+        self.broadcast()
 
     def kick_bots(self) -> None:
         """Let the bots play any seat of theirs that is asked (in the background)."""
+        self._arm_clock()
         if self._bot_task is not None and not self._bot_task.done():
             return
         if not self._bots_to_move():
@@ -476,16 +726,28 @@ class Room:
                 f"a seat can be handed to a bot once it is left for "
                 f"{self.manager.idle_seconds:g} seconds"
             )
+        self._give_to_bot(seat, agent)
+
+    def _give_to_bot(self, seat: Seat, agent: str) -> None:
         seats = [dict(s) for s in self.stored.seats]
-        seats[seat] = {**info, "kind": BOT, "agent": agent}
+        seats[seat] = {**self.stored.seats[seat], "kind": BOT, "agent": agent}
         self.manager.storage.update_seats(self.id, seats)
         self.stored.seats = seats
         self.bots[seat] = make_agent(self.match.game.id, agent, seat)
+        if self.clocks is not None:
+            self._update_clocks()
         self.broadcast()
         self.kick_bots()
 
     async def stop(self) -> None:
-        """Stop the bots (server shutdown)."""
+        """Stop the bots and the clock (server shutdown)."""
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._clock_task
+        if self._clock_saver is not None:
+            with contextlib.suppress(Exception):
+                await self._clock_saver
         if self._bot_task is not None:
             self._bot_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -560,10 +822,17 @@ class RoomManager:
         log: Callable[[str], None] = print,
         limits: Limits | None = None,
         bot_workers: int | None = None,
+        clock: Clock | None = None,
+        clock_scale: float = 1.0,
     ) -> None:
         self.storage = storage
         #: Worker processes for the search bots (started on their first move).
         self.bot_pool = BotPool(bot_workers)
+        #: The clocks' time source (a FakeClock in tests) and a factor on their seconds.
+        self.clock = clock or Clock()
+        if clock_scale <= 0:
+            raise DeathNoteError("clock-scale must be more than 0")
+        self.clock_scale = clock_scale
         self.bot_delay = bot_delay
         self.idle_seconds = idle_seconds
         self.log = log
@@ -606,9 +875,11 @@ class RoomManager:
         seats: Any,
         seed: int | None = None,
         rematch_of: str | None = None,
+        clock: str | None = None,
+        rated: bool = False,
     ) -> Room:
         """A new room; raises DeathNoteError naming a bad game, option or seat."""
-        room = self.build(game_id, players, options, seats, seed, rematch_of)
+        room = self.build(game_id, players, options, seats, seed, rematch_of, clock, rated)
         self.rooms[room.id] = room
         if self.cluster is not None:
             self.cluster.claim_soon(room.id)
@@ -621,11 +892,15 @@ class RoomManager:
         options: dict[str, Any] | None,
         seats: Any,
         seed: int | None = None,
+        clock: str | None = None,
+        rated: bool = False,
     ) -> Room:
         """``create`` with the match built and stored in a worker thread."""
         self.creating += 1
         try:
-            room = await asyncio.to_thread(self.build, game_id, players, options, seats, seed)
+            room = await asyncio.to_thread(
+                self.build, game_id, players, options, seats, seed, None, clock, rated
+            )
         finally:
             self.creating -= 1
         if self.cluster is not None:
@@ -641,8 +916,13 @@ class RoomManager:
         seats: Any,
         seed: int | None = None,
         rematch_of: str | None = None,
+        clock: str | None = None,
+        rated: bool = False,
     ) -> Room:
         """A new room, stored but not yet among the live ones (safe off the event loop).
+
+        A rated room updates its players' ratings when the game ends; its seed is never
+        chosen (it would tell its chooser the deal).
 
         The creator may choose the seed only where every other seat is a bot, since the
         seed reproduces the deal; otherwise it is drawn from ``secrets`` and told to no one.
@@ -658,6 +938,9 @@ class RoomManager:
             )
             raise OptionsError(f"{game.name} is played by {allowed} players, not {count}")
         specs = seat_specs(game_id, count, seats)
+        clock_name = check_clock(clock)
+        if rated and seed is not None:
+            raise OptionsError("a rated room cannot have a chosen seed (it tells the deal)")
         if options is not None:
             size = len(orjson.dumps(options))
             if size > self.limits.max_options_bytes:
@@ -700,6 +983,8 @@ class RoomManager:
             rng_version=RNG_VERSION,
             seed_chosen=chosen,
             opened=False,
+            clock=clock_name,
+            rated=rated,
         )
         self.storage.create_room(stored)
         return Room(stored, match, self)
@@ -880,7 +1165,25 @@ class RoomManager:
             for s in (room.stored.seats[old] for old in old_of)
         ]
         options = following if following is not None else room.stored.options
-        new = self.create(room.stored.game, room.stored.players, options, seats, rematch_of=room.id)
+        new = self.create(
+            room.stored.game,
+            room.stored.players,
+            options,
+            seats,
+            rematch_of=room.id,
+            clock=room.stored.clock,
+            rated=room.stored.rated,
+        )
+        # The people keep their nicknames and player keys at their new seats.
+        carried = [dict(seat) for seat in new.stored.seats]
+        for new_seat, old in enumerate(old_of):
+            if carried[new_seat]["kind"] == HUMAN:
+                for key in ("nick", "player"):
+                    if room.stored.seats[old].get(key):
+                        carried[new_seat][key] = room.stored.seats[old][key]
+        if carried != new.stored.seats:
+            self.storage.update_seats(new.id, carried)
+            new.stored.seats = carried
         self.storage.set_rematch(room.id, new.id)
         room.stored.rematch = new.id
         room.rematch_seat = {old: new_seat for new_seat, old in enumerate(old_of)}

@@ -31,6 +31,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Text,
     create_engine,
     delete,
     event,
@@ -75,6 +76,38 @@ class RoomRow(Base):
     rng_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     seed_chosen: Mapped[bool] = mapped_column(default=False)
     opened: Mapped[bool] = mapped_column(default=True)
+    # Added by migration 0004 (None in rooms stored before it: no clock, not rated).
+    clock: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    clock_state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    rated: Mapped[bool | None] = mapped_column(nullable=True)
+
+
+class ChatRow(Base):
+    """One chat message of a room, in order (``number`` from 0), on one channel."""
+
+    __tablename__ = "chat"
+
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(80))
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class RatingRow(Base):
+    """A player's rating in one game (the player as the SHA-256 of their key)."""
+
+    __tablename__ = "ratings"
+
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
 
 
 class ActionRow(Base):
@@ -117,6 +150,12 @@ class StoredRoom:
     seed_chosen: bool = False
     #: Someone opened a page of the room (a room never opened expires).
     opened: bool = True
+    #: The turn clock: none, relaxed, normal or fast.
+    clock: str = "none"
+    #: The clocks' state (deadlines, reserves, timeouts), kept across a restart.
+    clock_state: dict[str, Any] | None = None
+    #: The outcome updates the players' ratings.
+    rated: bool = False
 
 
 def database_url(db: str) -> str:
@@ -267,6 +306,9 @@ class Storage:
                     rng_version=room.rng_version,
                     seed_chosen=room.seed_chosen,
                     opened=room.opened,
+                    clock=room.clock,
+                    clock_state=room.clock_state,
+                    rated=room.rated,
                 )
             )
 
@@ -319,6 +361,7 @@ class Storage:
                 ).scalars()
             )
             if ids:
+                conn.execute(delete(ChatRow).where(ChatRow.room_id.in_(ids)))
                 conn.execute(delete(ActionRow).where(ActionRow.room_id.in_(ids)))
                 conn.execute(delete(RoomRow).where(RoomRow.id.in_(ids)))
         return ids
@@ -359,6 +402,9 @@ class Storage:
             rng_version=row["rng_version"],
             seed_chosen=bool(row["seed_chosen"]),
             opened=bool(row["opened"]),
+            clock=row["clock"] or "none",
+            clock_state=row["clock_state"],
+            rated=bool(row["rated"]),
         )
 
     def unfinished_room_ids(self) -> list[str]:
@@ -369,6 +415,77 @@ class Storage:
                     select(RoomRow.id).where(RoomRow.finished.is_(False)).order_by(RoomRow.created)
                 ).scalars()
             )
+
+    # -- playing together online (issue 17) ---------------------------------------------
+    def append_chat(self, room_id: str, entry: dict[str, Any]) -> None:
+        """Store one chat message (``number``, ``channel``, ``seat``, ``name``, ``text``,
+        ``at``); commits before returning."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(ChatRow).values(
+                    room_id=room_id,
+                    number=entry["number"],
+                    channel=entry["channel"],
+                    seat=entry["seat"],
+                    name=entry["name"],
+                    text=entry["text"],
+                    at=entry["at"],
+                )
+            )
+
+    def load_chat(self, room_id: str) -> list[dict[str, Any]]:
+        """A room's chat messages in order."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(
+                    ChatRow.number,
+                    ChatRow.channel,
+                    ChatRow.seat,
+                    ChatRow.name,
+                    ChatRow.text,
+                    ChatRow.at,
+                )
+                .where(ChatRow.room_id == room_id)
+                .order_by(ChatRow.number)
+            ).mappings()
+            return [dict(row) for row in rows]
+
+    def set_clock_state(self, room_id: str, state: dict[str, Any]) -> None:
+        """Store the room's clocks (deadlines as wall-clock times)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(RoomRow).where(RoomRow.id == room_id).values(clock_state=state))
+
+    def ratings(self, game: str, players: list[str]) -> dict[str, dict[str, Any]]:
+        """The stored ratings of these players (by key digest) in one game."""
+        if not players:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(RatingRow).where(RatingRow.game == game, RatingRow.player.in_(players))
+            ).mappings()
+            return {row["player"]: dict(row) for row in rows}
+
+    def save_ratings(self, game: str, rows: list[dict[str, Any]]) -> None:
+        """Insert or replace the ratings of these players in one game, in one transaction."""
+        with self.engine.begin() as conn:
+            for row in rows:
+                conn.execute(
+                    delete(RatingRow).where(
+                        RatingRow.game == game, RatingRow.player == row["player"]
+                    )
+                )
+                conn.execute(insert(RatingRow).values(game=game, **row))
+
+    def leaderboard(self, game: str, limit: int = 100) -> list[dict[str, Any]]:
+        """The best-rated players of a game (by the conservative estimate mu - 3 sigma)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(RatingRow)
+                .where(RatingRow.game == game)
+                .order_by((RatingRow.mu - 3 * RatingRow.sigma).desc())
+                .limit(limit)
+            ).mappings()
+            return [dict(row) for row in rows]
 
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"

@@ -43,8 +43,17 @@ async function main() {
   const optionsBox = h("div", { id: "options-box" });
   let options = null;
   const seats = h("div", { id: "seats" });
+  const clock = h(
+    "select",
+    { id: "clock", name: "clock" },
+    h("option", { value: "none" }, "no clock"),
+    h("option", { value: "relaxed" }, "relaxed: 2 min a decision, 10 min in reserve"),
+    h("option", { value: "normal" }, "normal: 45 s a decision, 3 min in reserve"),
+    h("option", { value: "fast" }, "fast: 15 s a decision, 1 min in reserve"),
+  );
   // The bot that takes over a person's seat handed to a bot (idle or gone).
   const standIn = h("select", { id: "stand-in", name: "stand-in" });
+  const rated = h("input", { type: "checkbox", id: "rated", name: "rated" });
   const message = h("p", { class: "status", id: "lobby-error" });
   const result = h("div", { id: "result" });
 
@@ -91,6 +100,8 @@ async function main() {
     optionsBox,
     h("fieldset", {}, h("legend", {}, "Seats"), seats),
     h("label", {}, h("span", {}, "A seat left idle goes to"), standIn),
+    h("label", {}, h("span", {}, "Turn clock (a bot moves when it runs out)"), clock),
+    h("label", {}, h("span", {}, "Rated (the result counts on the game's leaderboard)"), rated),
     h("button", { type: "submit", id: "create" }, "Create the room"),
     message,
   );
@@ -108,7 +119,7 @@ async function main() {
       s.value === "human" ? { kind: "human", stand_in: standIn.value } : { kind: "bot", agent: s.value.slice(4) },
     );
     try {
-      const created = await api("POST", "/api/rooms", { game: gameSelect.value, players: seatSpecs.length, options: opts, seats: seatSpecs });
+      const created = await api("POST", "/api/rooms", { game: gameSelect.value, players: seatSpecs.length, options: opts, seats: seatSpecs, clock: clock.value, rated: rated.checked });
       const info = await api("GET", `/api/rooms/${created.room}?token=${encodeURIComponent(created.creator_token)}`);
       clear(result).append(linksPanel(info.room, created.links));
     } catch (error) {

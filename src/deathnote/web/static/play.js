@@ -2,6 +2,8 @@
 import { h, api, tokenFromUrl, roomIdFromUrl, deadEnd } from "./dom.js";
 import { paint, boardFor, notify, actionJson, actionKey } from "./screen.js";
 import { applyPatch } from "./delta.js";
+import { tableBar, rememberRoom, playerKey } from "./table.js";
+import { chatPanel } from "./chat.js";
 
 const root = document.getElementById("app");
 const status = document.getElementById("status");
@@ -17,6 +19,10 @@ let lastError = null;
 let queued = null; // a choice tapped while the connection was down, sent once it is back
 const REMATCH_GUARD_MS = 1000; // a tap meant for the last choice must not start a rematch
 const MAX_ATTEMPTS = 30;
+const bar = tableBar({ onName: (name) => send({ type: "name", name, key: playerKey() }), onTakeBack: () => send({ type: "take_back" }) });
+let remembered = false;
+let chat = null;
+let chatWaiting = []; // chat that arrived before the first view said who we are
 
 function setStatus(text, kind = "") {
   status.textContent = text;
@@ -62,6 +68,17 @@ function sendQueued() {
 async function draw(message) {
   last = message;
   sentStep = null;
+  bar.update(message);
+  if (!chat) {
+    chat = chatPanel({ role: message.role, send: (text) => send({ type: "chat", text }) });
+    for (const m of chatWaiting) chat.add(m);
+    chatWaiting = [];
+  }
+  if (!remembered) {
+    remembered = true;
+    const seat = message.seat !== null && message.seat !== undefined ? message.room.seats[message.seat] : null;
+    rememberRoom({ room: roomId, link: `/play/${roomId}?token=${token}`, role: message.role, seat: message.seat, seatName: seat ? seat.seat_name : null, game: message.room.game_name });
+  }
   const info = (gamesInfo || []).find((g) => g.id === message.room.game);
   const board = await boardFor(message.room.game, info && info.board);
   if (message !== last) return;
@@ -142,6 +159,10 @@ const handlers = {
   rematch: (m) => {
     window.location.href = m.url;
   },
+  chat: (m) => (chat ? chat.add(m) : chatWaiting.push(m)),
+  chat_log: (m) => (chat ? chat.replace(m.messages) : (chatWaiting = [...m.messages])),
+  taken_back: () => setStatus("Your seat is yours again", "ok"),
+  named: (m) => setStatus(`You play as ${m.name}`, "ok"),
   pong: () => {},
 };
 

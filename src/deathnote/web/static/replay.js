@@ -1,6 +1,7 @@
 // The replay page of a finished game: step through it as any seat, a spectator, or everyone.
 import { h, clear, api, tokenFromUrl, roomIdFromUrl, deadEnd } from "./dom.js";
 import { paint, boardFor } from "./screen.js";
+import { chatPanel } from "./chat.js";
 
 const root = document.getElementById("app");
 const status = document.getElementById("status");
@@ -63,6 +64,16 @@ async function show() {
   status.textContent = "";
 }
 
+// The table's chat, both channels, beside the replay (the game is over).
+async function showChat() {
+  try {
+    const data = await api("GET", `/api/rooms/${roomId}/chat?token=${encodeURIComponent(token)}`);
+    if (data.messages.length) chatPanel({ role: "spectator", send: null, readOnly: true }).replace(data.messages);
+  } catch {
+    /* the page says what is wrong with the link */
+  }
+}
+
 api("GET", "/api/games")
   .then((g) => (gamesInfo = g))
-  .finally(show);
+  .finally(() => show().then(showChat));

@@ -3,6 +3,8 @@ import { h, clear, api, tokenFromUrl, roomIdFromUrl, deadEnd } from "./dom.js";
 import { linksPanel } from "./lobby.js";
 import { renderSeats } from "./screen.js";
 import { applyPatch } from "./delta.js";
+import { rememberRoom, clockLine } from "./table.js";
+import { chatPanel } from "./chat.js";
 
 const root = document.getElementById("app");
 const status = document.getElementById("status");
@@ -18,7 +20,10 @@ function draw(message) {
   clear(root);
   root.append(h("header", { class: "bar" }, h("h1", {}, `${room.game_name}: room ${room.id}`)));
   root.append(renderSeats(room, message.view, null));
+  const clocks = clockLine(room, null);
+  if (clocks) root.append(clocks);
   if (links) root.append(linksPanel(room, links));
+  root.append(joinedPanel(room));
   const rows = room.seats
     .filter((s) => s.kind === "human")
     .map((s) =>
@@ -49,17 +54,67 @@ function draw(message) {
   if (message.view.outcome) root.append(h("p", {}, h("a", { href: `/replay/${roomId}?token=${encodeURIComponent(token)}` }, "Replay this game")));
 }
 
+// Who has joined: each person seat's link, the nickname its holder chose, and presence.
+function joinedPanel(room) {
+  const people = room.seats.filter((s) => links && links.seats[s.seat]);
+  return h(
+    "section",
+    { class: "panel", id: "joined" },
+    h("h2", {}, "Who has joined"),
+    people.length
+      ? h(
+          "ul",
+          {},
+          people.map((s) =>
+            h(
+              "li",
+              { "data-seat": s.seat },
+              h("strong", {}, `${s.seat_name}'s link: `),
+              s.nick ? `${s.nick}, ` : "nobody has chosen a name yet, ",
+              s.kind === "bot" ? "played by a bot now" : s.connected ? "connected" : "away",
+              " ",
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "small mute",
+                  "data-seat": s.seat,
+                  onclick: async () => {
+                    try {
+                      await api("POST", `/api/rooms/${roomId}/seats/${s.seat}/mute`, { token, muted: !s.muted });
+                      status.textContent = s.muted ? `${s.name} may chat again` : `${s.name} is muted in the chat`;
+                    } catch (e) {
+                      status.textContent = e.message;
+                    }
+                  },
+                },
+                s.muted ? "Unmute in chat" : "Mute in chat",
+              ),
+            ),
+          ),
+        )
+      : h("p", { class: "muted" }, "Every seat is a bot."),
+  );
+}
+
 async function main() {
   try {
-    links = (await api("GET", `/api/rooms/${roomId}?token=${encodeURIComponent(token)}`)).links || null;
+    const info = await api("GET", `/api/rooms/${roomId}?token=${encodeURIComponent(token)}`);
+    links = info.links || null;
+    rememberRoom({ room: roomId, link: `/room/${roomId}?token=${token}`, role: "creator", seat: null, seatName: null, game: info.room.game_name });
   } catch (e) {
     deadEnd(root, e.message);
     return;
   }
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
   let attempts = 0;
+  let socket = null;
+  const chat = chatPanel({
+    role: "creator",
+    send: (text) => socket && socket.readyState === WebSocket.OPEN && socket.send(JSON.stringify({ type: "chat", text })),
+  });
   const connect = () => {
-    const socket = new WebSocket(`${scheme}://${window.location.host}/ws/${roomId}?token=${encodeURIComponent(token)}`);
+    socket = new WebSocket(`${scheme}://${window.location.host}/ws/${roomId}?token=${encodeURIComponent(token)}`);
     socket.addEventListener("message", (event) => {
       const m = JSON.parse(event.data);
       if (m.type === "view") {
@@ -77,6 +132,8 @@ async function main() {
         draw(m);
       }
       else if (m.type === "error") status.textContent = m.message;
+      else if (m.type === "chat") chat.add(m);
+      else if (m.type === "chat_log") chat.replace(m.messages);
       else if (m.type === "rematch") window.location.href = m.url;
     });
     socket.addEventListener("close", () => {

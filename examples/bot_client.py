@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""A bot that takes a seat of a deathnote room over the play WebSocket and plays it.
+
+    python examples/bot_client.py "http://127.0.0.1:8000/play/ROOM?token=TOKEN"
+
+The URL is a seat link, as the room's creator sends it to a person. The bot speaks the same
+protocol as the browser (documented in docs/protocol.md, schema at /api/protocol.json):
+it reads ``view`` messages, and whenever its view holds a decision with legal actions it
+sends one of them as ``{"type": "act", "action": ..., "step": n}``. It chooses at random
+among the legal actions (replace ``choose`` with your own policy: a language model, a
+search, another program). It prints the outcome and exits 0 when the game is over.
+
+Only the ``websockets`` package is needed beyond the standard library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from websockets.sync.client import connect
+
+RECEIVE_SECONDS = 120.0  # no message for this long: give up (the server pings nothing)
+MAX_MESSAGES = 100_000
+MAX_REFUSED = 50  # refused actions in all before the bot gives up
+SEND_EVERY = 1 / 15  # seconds between two messages: the server takes 20 a second at most
+
+
+def socket_url(link: str) -> str:
+    """The WebSocket address of a seat link (http -> ws, /play/ -> /ws/)."""
+    parts = urlsplit(link)
+    if parts.scheme not in ("http", "https") or "/play/" not in parts.path:
+        raise SystemExit(f"not a seat link: {link!r} (expected http://HOST/play/ROOM?token=...)")
+    if not parse_qs(parts.query).get("token"):
+        raise SystemExit("the link has no token")
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    return f"{scheme}://{parts.netloc}{parts.path.replace('/play/', '/ws/', 1)}?{parts.query}"
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The action to play: any legal one (without its label, which is for people)."""
+    action = rng.choice(view["legal"])
+    return {key: value for key, value in action.items() if key != "label"}
+
+
+def play(link: str, name: str | None, key: str | None, seed: int | None) -> int:
+    """Play the seat until the game is over; returns the exit code."""
+    rng = random.Random(seed)
+    log: list[dict[str, Any]] = []
+    acted_at: int | None = None
+    last: dict[str, Any] | None = None
+    refused = 0
+    sent_at = 0.0
+    with connect(socket_url(link), open_timeout=10, max_size=2**24) as ws:
+
+        def send(message: dict[str, Any]) -> None:
+            nonlocal sent_at
+            time.sleep(max(0.0, sent_at + SEND_EVERY - time.monotonic()))
+            ws.send(json.dumps(message))
+            sent_at = time.monotonic()
+
+        if name:
+            hello: dict[str, Any] = {"type": "name", "name": name}
+            if key:
+                hello["key"] = key
+            send(hello)
+        for _ in range(MAX_MESSAGES):
+            message = json.loads(ws.recv(timeout=RECEIVE_SECONDS))
+            kind = message["type"]
+            if kind == "error":
+                print(f"server: {message['message']}", file=sys.stderr)
+                if message["message"].startswith("too many messages"):
+                    time.sleep(1.0)  # the rate is per second: wait for the next one
+                if "moved on" in message["message"]:
+                    continue  # a newer view is on its way: choose on that one
+                refused += 1
+                if refused > MAX_REFUSED:
+                    return 1
+                # Our action was refused: choose again on the view we have.
+                acted_at = None
+                message = last
+            elif kind != "view":
+                continue
+            if message is None:
+                continue
+            last = message
+            view = message["view"]
+            if kind == "view":
+                # Later views carry only the log entries after the step of the one before.
+                log = view["log"] if message["since"] is None else log + view["log"]
+            if view["outcome"] is not None:
+                seats = view["seats"]
+                winners = ", ".join(seats[s] for s in view["outcome"]["winning_seats"])
+                print(f"game over after {message['step']} steps: {view['outcome']['reason']}")
+                print(f"winners: {winners or 'nobody'}; I was {seats[message['seat']]}")
+                return 0
+            if view.get("decision") and view.get("legal") and acted_at != message["step"]:
+                acted_at = message["step"]
+                action = choose(view, rng)
+                send({"type": "act", "action": action, "step": message["step"]})
+    print("gave up: too many messages", file=sys.stderr)
+    return 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("url", help="a seat link: http://HOST:PORT/play/ROOM?token=TOKEN")
+    parser.add_argument("--name", help="the nickname to play under")
+    parser.add_argument("--key", help="a player key (ratings: the same key, the same player)")
+    parser.add_argument("--seed", type=int, help="seed of the random choices")
+    args = parser.parse_args()
+    return play(args.url, args.name, args.key, args.seed)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

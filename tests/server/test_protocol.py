@@ -1,0 +1,119 @@
+"""The open bot protocol: the schema is current and fits what the server sends, and the
+example client plays whole games against a real server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from pydantic import ValidationError
+
+from deathnote.server.schema import protocol_markdown, protocol_schema, validate_server_message
+from tests.live_server import LiveServer
+from tests.server.conftest import first_legal, new_room, ws_path
+
+ROOT = Path(__file__).resolve().parents[2]
+CLIENT = ROOT / "examples" / "bot_client.py"
+MAX_MESSAGES = 3000
+
+
+def test_the_schema_is_served_and_the_page_is_current(client: TestClient) -> None:
+    assert client.get("/api/protocol.json").json() == protocol_schema()
+    page = (ROOT / "docs" / "protocol.md").read_text()
+    assert page == protocol_markdown(), "run: python -m deathnote.server.schema > docs/protocol.md"
+    kinds = {
+        m["properties"]["type"]["const"]
+        for m in protocol_schema()["client"]["$defs"].values()
+        if "type" in m.get("properties", {})
+    }
+    assert {"act", "ping", "rematch", "name", "chat", "take_back"} <= kinds
+
+
+def test_every_message_of_a_whole_game_fits_the_schema(client: TestClient) -> None:
+    # L (seat 1) is the person: L decides first, so nothing happens before L connects.
+    created = new_room(client, seats=[{"kind": "bot", "agent": "heuristic"}, {"kind": "human"}])
+    links = created["links"]
+    seen: set[str] = set()
+
+    def read(ws: Any) -> dict[str, Any]:
+        message = ws.receive_json()
+        validate_server_message(message)
+        seen.add(message["type"])
+        return message
+
+    with (
+        client.websocket_connect(ws_path(links["spectator"])) as spectator,
+        client.websocket_connect(ws_path(links["seats"][1])) as l_ws,
+    ):
+        l_ws.send_json({"type": "name", "name": "Ryuzaki"})
+        l_ws.send_json({"type": "chat", "text": "hello"})
+        spectator.send_json({"type": "chat", "text": "hi watchers"})
+        l_ws.send_json({"type": "take_back"})  # an error: L's person plays the seat
+        l_ws.send_json({"type": "ping"})
+        over = False
+        for _ in range(MAX_MESSAGES):
+            message = read(l_ws)
+            if message["type"] != "view":
+                continue
+            if message["view"]["outcome"] is not None:
+                over = True
+                break
+            if message["view"].get("legal"):
+                action = first_legal(message)
+                l_ws.send_json({"type": "act", "action": action, "step": message["step"]})
+        assert over
+        spectator.send_json({"type": "ping"})
+        for _ in range(MAX_MESSAGES):
+            if read(spectator)["type"] == "pong":
+                break
+    with client.websocket_connect(ws_path(links["seats"][1])) as again:
+        assert read(again)["type"] == "chat_log"
+    assert {"view", "accepted", "named", "chat", "chat_log", "error", "pong"} <= seen
+    with pytest.raises(ValidationError):
+        validate_server_message({"type": "view", "step": "one"})
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path_factory.mktemp("protocol") / "rooms.db")
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [("confrontation", 2), ("werewolf", 4), ("icg", 4), ("tcg", 2), ("enquete", 4)],
+)
+def test_the_example_client_plays_a_whole_game_against_a_live_server(
+    live: LiveServer, game: str, players: int
+) -> None:
+    seats = [{"kind": "human"}] + [{"kind": "bot", "agent": "random"}] * (players - 1)
+    created = live.post("/api/rooms", {"game": game, "players": players, "seats": seats})
+    link = live.base + created["links"]["seats"][0]
+    result = subprocess.run(
+        [sys.executable, str(CLIENT), link, "--name", "Robo", "--seed", "7"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "game over after" in result.stdout
+    assert "I was Robo" in result.stdout or "I was Robo (" in result.stdout
+    token = created["links"]["spectator"].split("token=")[1]
+    info = live.get(f"/api/rooms/{created['room']}?token={token}")["room"]
+    assert info["finished"] is True and info["seats"][0]["nick"] == "Robo"
+
+
+def test_the_example_client_refuses_a_link_that_is_not_a_seat_link() -> None:
+    result = subprocess.run(
+        [sys.executable, str(CLIENT), "ftp://example/play/x"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0 and "not a seat link" in result.stderr
