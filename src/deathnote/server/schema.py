@@ -58,7 +58,18 @@ class ViewBody(ServerModel):
     viewer: int | str = Field(description="the seat number, or 'spectator'")
     seats: list[str] = Field(description="the seats' names as shown (nicknames included)")
     waiting: list[int] = Field(description="the seats this viewer sees as asked")
-    state: Any = Field(description="the game's own view of its state (per game)")
+    state: Any = Field(
+        None,
+        description="the game's own view of its state (per game); absent when ``patch`` is given",
+    )
+    patch: list[list[Any]] | None = Field(
+        None,
+        description="instead of ``state``, after a connection's first view: the operations "
+        "that turn the state of the view at step ``since`` into this one, applied in order: "
+        "['set', path, value] (put value at path; a list position equal to the list's "
+        "length appends), ['del', path] (remove that object key), ['cut', path, length] "
+        "(shorten that list); a path is a list of object keys and list positions",
+    )
     log: list[LogEntry]
     outcome: OutcomeInfo | None
     decision: DecisionInfo | None = Field(None, description="seats only: what you are asked")
