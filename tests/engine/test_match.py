@@ -147,3 +147,20 @@ def test_random_agent_draws_exactly_as_random_choice() -> None:
                 picked = agent.choose(Observation(0, legal, dict, ours))  # type: ignore[arg-type]
                 assert picked is theirs.choice(legal)
             assert ours.getstate() == theirs.getstate()
+
+
+def test_table_space_finds_equal_and_identical_actions_alike() -> None:
+    from deathnote.engine.actions import Action
+    from deathnote.engine.errors import IllegalAction
+    from deathnote.engine.spaces import TableSpace
+
+    table = [Action.make("pick", n=i) for i in range(5)] + [Action.make("flag", on=True)]
+    space = TableSpace(table)
+    for index, action in enumerate(table):
+        assert space.id(action) == index  # the table's own object
+        twin = Action.make(action.kind, **dict(action.args))
+        assert twin is not action and space.id(twin) == index == space.id(twin)
+    with pytest.raises(IllegalAction):
+        space.id(Action.make("flag", on=1))  # a number is not a boolean
+    with pytest.raises(IllegalAction):
+        space.id(Action.make("pick", n=9))

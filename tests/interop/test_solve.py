@@ -77,3 +77,22 @@ def test_the_command_prints_the_curve_and_draws_it(tmp_path: Path, capsys) -> No
     assert "4858 nodes" in out and "1706 information sets" in out
     assert "      2  " in out and "random" in out
     assert picture.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_agent_policy_plays_on_the_adapter_game() -> None:
+    import pyspiel
+
+    game = pyspiel.load_game("deathnote_confrontation", {"options": '{"variant": "tiny"}'})
+    bot = solve.AgentPolicy(game, "heuristic", samples=8)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(0)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(0)
+            continue
+        probs = bot.action_probabilities(state)
+        assert set(probs) <= set(state.legal_actions()) and sum(probs.values()) == 1.0
+        assert bot.action_probabilities(state) == probs  # one answer per information set
+        state.apply_action(max(probs, key=probs.get))
+    assert sorted(state.returns()) == [-1.0, 1.0]

@@ -44,13 +44,26 @@ class TableSpace(ActionSpace):
             if action in self._ids:
                 raise ValueError(f"action {action.to_json()} listed twice")
             self._ids[action] = index
+        # The same action objects come back again and again (games hand out the table's
+        # own, or keep theirs): found by identity first, without hashing the arguments.
+        # Each entry holds its action, so an id is never reused while it is in here.
+        self._by_object: dict[int, tuple[Action, int]] = {
+            id(action): (action, index) for index, action in enumerate(self.actions)
+        }
+        self._object_limit = len(self.actions) + 50_000
 
     def id(self, action: Action) -> int:
         """The number of an action."""
+        hit = self._by_object.get(id(action))
+        if hit is not None and hit[0] is action:
+            return hit[1]
         try:
-            return self._ids[action]
+            index = self._ids[action]
         except KeyError:
             raise IllegalAction(f"{action.to_json()} is not an action of this game") from None
+        if len(self._by_object) < self._object_limit:
+            self._by_object[id(action)] = (action, index)
+        return index
 
     def at(self, index: int) -> Action:
         """The action with this number."""

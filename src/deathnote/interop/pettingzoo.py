@@ -306,7 +306,9 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
             return
         self._cumulative_rewards[agent] = 0.0
         match = table.match
-        match.submit(seat, chosen)
+        # ``chosen`` is one of the match's own legal actions for its asked seat (checked by
+        # ``table.action``): carried out as the engine's play loop does, without a re-check.
+        match._commit(seat, chosen)
         table.steps += 1
         over = match.outcome() is not None
         if over or table.truncated():

@@ -222,6 +222,39 @@ def _efg_action(efg: pyspiel.Game, key: str, action: int) -> int:
     return names[f"a{action}"]
 
 
+class AgentPolicy(policy_lib.Policy):
+    """One of our bots as an OpenSpiel policy of our adapter's game (``deathnote_<id>``):
+    at a state, the share of each answer the bot gives over ``samples`` tries, asked with
+    only what the seat to move may know (its view, legal actions and worlds sampled for
+    it). Cached by the seat's information state, so the policy is one per information set.
+    """
+
+    def __init__(self, game: pyspiel.Game, agent: str, samples: int = 16, seed: int = 0) -> None:
+        super().__init__(game, list(range(game.num_players())))
+        self.agent = agent
+        self.samples = samples
+        self.rng = random.Random(seed)
+        self.cache: dict[tuple[int, str], dict[int, float]] = {}
+
+    def action_probabilities(self, state: Any, player_id: int | None = None) -> dict[int, float]:
+        """The bot's answers at ``state`` (an information set's), as probabilities."""
+        seat = state.current_player() if player_id is None else player_id
+        key = (seat, state.information_state_string(seat))
+        hit = self.cache.get(key)
+        if hit is None:
+            match = state.match
+            info = InfoSet(seat, match, list(state.legal_actions(seat)))
+            hit = self.cache[key] = _agent_shares(
+                info,
+                info.actions,
+                self.agent,
+                self.samples,
+                self.rng,
+                lambda name, s: make_agent(match.game.id, name, s),
+            )
+        return dict(hit)
+
+
 def _agent_shares(
     info: InfoSet,
     legal: Sequence[int],
@@ -250,8 +283,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--every", type=int, default=10)
-    parser.add_argument("--agents", default="random,heuristic,ismcts")
+    parser.add_argument("--agents", default="random,heuristic,ismcts:sims=100")
     parser.add_argument("--samples", type=int, default=32, help="tries per information set")
+    parser.add_argument(
+        "--search-samples",
+        type=int,
+        default=8,
+        help="tries per information set for the search bots (ismcts...: about 2 minutes)",
+    )
     parser.add_argument("--plot", default="", help="draw the curve into this PNG file")
     args = parser.parse_args(argv)
     start = time.perf_counter()
@@ -273,17 +312,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     average = solver.average_policy()
     value = expected_game_score.policy_value(efg.new_initial_state(), [average, average])
     print(
-        f"CFR+ average policy's value: Kira {value[0]:+.4f}, L {value[1]:+.4f} "
+        f"CFR+ average policy's value: Kira {value[0]:+.6f}, L {value[1]:+.6f} "
         f"(L wins {50 * (1 + value[1]):.1f}% of the games)"
     )
     print("Exploitability of our bots (as policies over information sets):")
     for name in [a for a in args.agents.split(",") if a]:
         start = time.perf_counter()
-        table = agent_policy(tree, efg, name, args.samples)
+        tries = args.search_samples if name.startswith("ismcts") else args.samples
+        table = agent_policy(tree, efg, name, tries)
         value = float(exploitability.exploitability(efg, table))
+        how = "exact" if name == "random" else f"{tries} tries per set"
         print(
             f"  {name:10s} {value:.4f}  ({100 * value / tree.payoff_range:.2f}% of the range; "
-            f"{args.samples} tries per set, {time.perf_counter() - start:.0f} s)"
+            f"{how}, {time.perf_counter() - start:.0f} s)"
         )
     if args.plot:
         plot(curve, tree.payoff_range, args.plot)
