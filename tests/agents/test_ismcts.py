@@ -238,3 +238,26 @@ def test_the_bare_search_is_the_search_through_the_match(
     slow = IsmctsAgent(seat, game_id, sims=60, seconds=None)
     stats = slow.search(observe(match, seat, random.Random(9)), time.perf_counter()).stats
     assert fast == stats and bare.last_sims == slow.last_sims == 60
+
+
+def test_the_prior_seeds_the_heuristic_choice_at_the_root() -> None:
+    """With ``prior`` virtual wins the heuristic bot's move leads until the search has
+    seen enough against it; it reads only the seat's view, so twins still play alike."""
+    match = heuristic_position("confrontation", 2, 1, 5)
+    seat = min(match.pending())
+    assert len(match.legal(seat)) > 2
+    plain = make_agent("confrontation", "heuristic", seat)
+    hint = plain.choose(observe(match, seat, random.Random(6)))
+    bot = make_agent("confrontation", "ismcts:sims=2:prior=50", seat)
+    assert isinstance(bot, IsmctsAgent) and bot.prior == 50
+    assert bot.choose(observe(match, seat, random.Random(6))) == hint
+    twin = match.sample_world(seat, random.Random(7))
+    moves = [
+        IsmctsAgent(seat, "confrontation", sims=40, seconds=None, prior=5).choose(
+            observe(world, seat, random.Random(8))
+        )
+        for world in (match, twin)
+    ]
+    assert moves[0] == moves[1]
+    with pytest.raises(DeathNoteError, match="ismcts"):
+        check_agent("confrontation", "ismcts:prior=many")

@@ -14,6 +14,10 @@ the simultaneous secret choices of several seats are searched as such (a seat's 
 not tell it what another seat chose in secret). Nodes reached by the same information set
 along different paths share their statistics (a transposition table).
 
+Prior (``prior=N``, off by default): the heuristic bot's choice at the root (it reads only
+this seat's view) starts with N virtual wins in N visits (progressive bias); every other
+action is still tried first, and the search overrules the hint once it has seen enough.
+
 Budget: ``sims`` simulations and/or ``seconds`` of search per move, whichever ends first.
 It answers every decision the same way whatever it holds: with a time budget it takes
 the whole time even when only one action is legal (it waits instead of searching), so the
@@ -100,6 +104,7 @@ class IsmctsAgent(Agent):
         seconds: float | None = 0.2,
         rollout: str = "random",
         c: float = EXPLORATION,
+        prior: int = 0,
     ) -> None:
         super().__init__(seat)
         if sims is None and not seconds:
@@ -113,6 +118,10 @@ class IsmctsAgent(Agent):
         self.seconds = seconds or None
         self.rollout = rollout
         self.c = c
+        if prior < 0:
+            raise DeathNoteError("ismcts: prior must be at least 0")
+        #: virtual wins seeded on the heuristic bot's choice at the root (0: none)
+        self.prior = prior
         #: figures of the last search (for the bench and the arena)
         self.last_sims = 0
         self.last_seconds = 0.0
@@ -159,6 +168,12 @@ class IsmctsAgent(Agent):
         sample = obs.sample_world
         seat = self.seat
         root = Node()
+        if self.prior:
+            # Progressive bias: the heuristic bot's choice (it reads only this seat's view)
+            # starts with ``prior`` virtual wins, the others are still all tried first.
+            hint = self._fallback().choose(obs)
+            if hint in obs.legal:
+                root.stats[hint] = [float(self.prior), float(self.prior), 1.0]
         table: dict[Key, Node] = {}
         policy = self._policy(rng)
         limit = self.sims if self.sims is not None else MAX_SIMS
@@ -374,6 +389,8 @@ def parse_ismcts(game_id: str, name: str, seat: Seat) -> IsmctsAgent | None:
                 args["seconds"] = float(value)
             elif key == "c":
                 args["c"] = float(value)
+            elif key == "prior":
+                args["prior"] = int(value)
             elif key == "rollout":
                 args["rollout"] = value
             else:
@@ -381,6 +398,6 @@ def parse_ismcts(game_id: str, name: str, seat: Seat) -> IsmctsAgent | None:
         except ValueError:
             raise DeathNoteError(
                 f"bad ismcts setting {setting!r} in {name!r}: use sims=N, seconds=S, "
-                "rollout=random|heuristic or c=X, e.g. ismcts:sims=500:rollout=heuristic"
+                "rollout=random|heuristic, c=X or prior=N, e.g. ismcts:sims=500:rollout=heuristic"
             ) from None
     return IsmctsAgent(seat, game_id, **args)
