@@ -59,6 +59,18 @@ def wait_for(check: Any, what: str) -> None:
     raise AssertionError(f"not within {WAIT_SECONDS} s: {what}")
 
 
+def settled(room: Room, fake: FakeClock) -> bool:
+    """No timeout's bot is choosing, and every seat asked has a clock running, not yet due."""
+    clocks = room.clocks
+    assert clocks is not None
+    if room.match.outcome() is not None:
+        return True
+    if room._timing_out or room.storing:
+        return False
+    deadlines = [clocks.seats[s].deadline for s in room.match.pending()]
+    return all(d is not None and d > fake.now() for d in deadlines)
+
+
 def test_a_clock_needs_a_known_name(clocked: TestClient) -> None:
     answer = clocked.post("/api/rooms", json={"game": "confrontation", "clock": "blitz"})
     assert answer.status_code == 400 and "unknown clock" in answer.json()["error"]
@@ -124,11 +136,10 @@ def test_covert_decisions_time_out_identically_and_show_only_to_their_seat(
         for _ in range(80):
             if room.match.outcome() is not None or covert_states >= 3:
                 break
+            # Seats asked together share one deadline, so one advance sets off several
+            # timeouts, each a bot's move in its own time: look only at a settled table.
+            wait_for(lambda: settled(room, fake), "every asked seat's clock running")
             step = len(room.match.actions)
-            wait_for(
-                lambda: all(clocks.seats[s].deadline is not None for s in room.match.pending()),
-                "every asked seat's clock running",
-            )
             pending = room.match.pending()
             asked = sorted(s for s, d in pending.items() if d.covert)
             if asked:
@@ -150,7 +161,10 @@ def test_covert_decisions_time_out_identically_and_show_only_to_their_seat(
             due = clocks.next_deadline()
             assert due is not None
             fake.advance(due[0] - fake.now() + 0.5)
-            wait_for(lambda s=step: len(room.match.actions) > s, "a timeout's move")
+            wait_for(
+                lambda s=step: len(room.match.actions) > s and settled(room, fake),
+                "the timeouts' moves",
+            )
             if asked:
                 # Covert timeouts neither spend the reserve nor count (both are public).
                 assert [(c.reserve, c.timeouts) for c in clocks.seats] == before
