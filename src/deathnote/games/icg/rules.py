@@ -66,6 +66,31 @@ DEATH_NOTE_PROMPT = "Death Note phase: everyone closes their eyes; only Kira act
 # Words the view carries for screens (display only: no rule reads them).
 TEAM_NAMES = {"kira": "Kira's team", "l": "L's team"}
 INVESTIGATION_NAMES = {"identity": "Identity", "mission": "Mission"}
+# What each Mission asks of its player, in our words after the rulebook's "Goal of the Game".
+MISSION_TEXTS = {
+    "kira": "Put L out of the game: find who holds the L Mission and their Identity, then "
+    "write both in the Death Note. A wrong arrest by L puts L out too, so lead the "
+    "investigation astray. Kira's team.",
+    "l": "Arrest the player with the Kira Mission in the Arrest phase: reveal this card and "
+    "name them. The arrest ends the game; a wrong one puts L out and Kira's team wins. "
+    "L's team.",
+    "x_kira": "Help Kira without knowing who Kira is: drive the investigation the wrong way, "
+    "even onto yourself (an arrest of X-Kira is a wrong one). You win with Kira, even when "
+    "out of the game. Kira's team.",
+    "team_member": "Help L without knowing who L is. You win with L, even when out of the "
+    "game, and lose if Kira wins. L's team.",
+}
+# The card kinds a screen names (Identity cards; Clue cards, ID-Clue and Mission-Clue).
+CARD_KIND_TEXTS = {
+    "identity": "An Identity card: the character this player is. Kept secret all game; Kira "
+    "writes an Identity and a Placement in the Death Note.",
+    "id_clue": "An ID-Clue card (each player holds one of each of the 8 Identities). An "
+    "investigated player never covers the ID-Clue of their own Identity (Light rules); in "
+    "the Kira rules at least one revealed Clue must match their Identity or Mission.",
+    "mission_clue": "A Mission-Clue card (each player holds one of each of the 4 Missions). "
+    "Covered only when two ID-Clues cannot be (Light rules); in the Kira rules revealed as "
+    "an answer like the ID-Clues.",
+}
 PHASE_NAMES = {
     "investigate": "A) Investigation",
     "cover": "A) Investigation: covering Clues",
