@@ -289,6 +289,9 @@ def test_enquete_against_bots_on_the_drawn_table(
         # Each revealed Role shows its side and objectives on a tap.
         text = check_info_dialog(page, f"enquete-{size}-role-text.png")
         assert "Apple" in text, text
+        # ... and so does each Role token revealed (dead or not) beside the table.
+        text = check_info_dialog(page, f"enquete-{size}-token-text.png", ".tokens-line")
+        assert "Apple" in text, text
     finally:
         page.context.close()
 
@@ -304,6 +307,9 @@ def test_tcg_against_a_bot_on_the_drawn_table(browser: Any, server: LiveServer, 
         assert page.locator(".tcg-side", has_text="victory points").count() == 2
         winners = page.locator("#outcome .winners").inner_text()
         assert re.match(r"Player [12] \((Kira|L) deck\) wins\.", winners), winners
+        # A card in a discard pile shows its printed text on a tap (issue 16 §6).
+        text = check_info_dialog(page, f"tcg-{size}-discard-text.png", ".tcg-side .pile")
+        assert len(text.splitlines()) >= 2, text
         if size == "phone":  # a two-player game fits a phone without a page 11,000 px tall
             assert page.evaluate("document.documentElement.scrollHeight") < 6000
     finally:

@@ -489,6 +489,7 @@ def _display(st: EnqState) -> dict[str, Any]:
         ],
         "faction_names": dict(FACTION_NAMES),
         "action_names": {str(c["number"]): c["name"] for c in st.content["actions"]},
+        "action_texts": {str(c["number"]): c["text"] for c in st.content["actions"]},
         "direction_name": DIRECTION_NAMES.get(st.direction, st.direction),
         "token_status_names": dict(TOKEN_STATUS_NAMES),
         "table_notes": [

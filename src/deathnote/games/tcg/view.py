@@ -33,8 +33,14 @@ def face_copy(state: TcgState, number: str) -> dict[str, Any]:
 
 
 def short_view(card: Card) -> dict[str, Any]:
-    """A card in a pile: enough to name it (its text is on its face in hands and fields)."""
-    return {"id": card.number, "number": card.printed, "name": card.name, "kind": card.kind}
+    """A card in a pile: its name, and its printed text for a screen to show on a tap."""
+    return {
+        "id": card.number,
+        "number": card.printed,
+        "name": card.name,
+        "kind": card.kind,
+        "text": card.text,
+    }
 
 
 def card_view(card: Card) -> dict[str, Any]:

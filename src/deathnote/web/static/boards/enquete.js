@@ -31,6 +31,12 @@ function roleInfo(state, id, shown) {
   return infoName(shown || role.name, [side, ...role.objectives], { what: "Role", title: role.name });
 }
 
+// An Action card named on the table (one seen in a hand): a tap shows its text.
+function actionInfo(state, number) {
+  const key = String(number);
+  return infoName((state.action_names || {})[key] || "?", (state.action_texts || {})[key], { what: "Action" });
+}
+
 // What the decision's values point at (the decision's structured data says which kind).
 function choiceTarget(view, action) {
   const choose = view.decision && view.decision.data ? view.decision.data.choose : null;
@@ -85,7 +91,7 @@ function seatTile(view, ctx, x, roleName, placed) {
     marks.length ? h("div", { class: "marks" }, marks) : null,
     x.detective ? null : suspicionTokens(x.suspicions, state.suspicion_limit),
     x.hand_size ? backs(x.hand_size, "Action card") : h("small", { class: "muted" }, "no Actions"),
-    seen ? h("p", { class: "seen" }, `You saw: ${seen.map((n) => state.action_names[String(n)] || "?").join(", ")}`) : null,
+    seen ? h("p", { class: "seen" }, "You saw: ", seen.map((n, i) => [i ? ", " : "", actionInfo(state, n)])) : null,
     placedOn(view, ctx, `p${x.seat}`, placed),
   );
 }
@@ -213,7 +219,7 @@ export function render(view, ctx) {
     h("ul", { class: "seats enq-seats" }, state.seats.map((x) => seatTile(view, ctx, x, roleName, placed))),
     inactiveRoles(view, ctx, roleName, placed),
     tokens.length
-      ? h("p", { class: "tokens-line" }, "Role tokens: ", tokens.map((t) => h("span", { class: `clue-chip ${t.status}` }, `${roleName(t.role)}: ${state.token_status_names[t.status]}`)))
+      ? h("p", { class: "tokens-line" }, "Role tokens: ", tokens.map((t) => h("span", { class: `clue-chip ${t.status}` }, roleInfo(state, t.role), `: ${state.token_status_names[t.status]}`)))
       : null,
   );
   const hand = mine(view, ctx, roleName, placed);

@@ -2,7 +2,10 @@
 // toward the goal, decks and discards, the Character File, my hand; the Death Note's pending
 // mark (the view holds it for its owner only).
 import { h } from "../dom.js";
-import { actionsOn, back, backs, choiceButton, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags } from "./parts.js";
+import { actionsOn, back, backs, choiceButton, infoName, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags } from "./parts.js";
+
+// A card named in a pile: a tap shows its printed text (from the view).
+const named = (c) => infoName(c.name, c.text, { what: "Card" });
 
 export const ownsSeats = true;
 export const ownsChoices = true;
@@ -104,8 +107,8 @@ function side(view, ctx, seat, placed, used) {
         "div",
         { class: "pile" },
         h("h3", {}, `Discard (${p.discard.length})`),
-        top ? h("span", {}, top.name) : h("span", { class: "muted" }, "empty"),
-        p.discard.length > 1 ? foldable(`tcg-discard-${seat}`, {}, "All", h("p", {}, p.discard.map((c) => c.name).join(", "))) : null,
+        top ? h("span", {}, named(top)) : h("span", { class: "muted" }, "empty"),
+        p.discard.length > 1 ? foldable(`tcg-discard-${seat}`, {}, "All", h("p", {}, p.discard.map((c, i) => [i ? ", " : "", named(c)]))) : null,
       ),
       h("div", { class: "pile" }, h("h3", {}, "Kira card"), h("span", {}, p.kira_card)),
     ),
