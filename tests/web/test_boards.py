@@ -126,9 +126,11 @@ def play_against_bots(
     page.goto(server.base + created["links"]["seats"][0])
     page.locator("#app[data-step]").wait_for(timeout=10000)
     page.locator(f".board.{game}").wait_for(timeout=10000)
-    # The rules in short open on a tap and stay open while the game moves on.
+    # The rules in short open on a tap and stay open while the game moves on; they are the
+    # game's own words (kept with the game, never written into a screen's script).
     page.locator("#rules summary").click()
     assert page.locator("#rules li").first.is_visible()
+    assert page.locator("#rules li").all_inner_texts() == list(games()[game].rules_summary)
     rng = random.Random(seed)
     clicks = 0
     shots = 0

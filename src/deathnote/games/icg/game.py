@@ -58,6 +58,7 @@ class IcgGame(Game):
 
     id = "icg"
     name = "Death Note Investigation Card Game"
+    rules_summary = rules.RULES_SUMMARY
     min_players = 4
     max_players = 8
     #: 2: the audit (Shinigami Eyes decided after the answer, no question without an X-Kira

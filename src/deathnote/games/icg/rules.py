@@ -91,6 +91,27 @@ CARD_KIND_TEXTS = {
     "Covered only when two ID-Clues cannot be (Light rules); in the Kira rules revealed as "
     "an answer like the ID-Clues.",
 }
+# Our own short summary of the rules, for a screen's rules panel (player-facing words).
+RULES_SUMMARY = (
+    "Everyone has a secret Identity (one of eight characters) and a secret Mission: Kira "
+    "or X-Kira (Kira's team), L or Investigation Team Member (L's team).",
+    "Each turn, from the red Placement and clockwise, every player investigates an opponent.",
+    "Light rules: the investigated player covers two ID-Clues that are not their Identity"
+    " (else a Mission-Clue that is not their Mission).",
+    "Kira rules: the investigated player first takes back two Clues revealed before, then"
+    " reveals three from their hand (Identity investigation: two ID-Clues and one "
+    "Mission-Clue; Mission investigation: one and two), at least one matching their "
+    "Identity or Mission.",
+    "Arrest: L may reveal the L Mission and arrest a player. Kira: L's team wins. Anyone "
+    "else: L is out and Kira's team wins.",
+    "Death Note: everyone closes their eyes and Kira may write an Identity and a "
+    "Placement. If they match, that player is out and reveals their Mission; if it is L, "
+    "Kira's team wins. Then the red Placement passes to the right.",
+    "Shinigami Eyes (option): an X-Kira may reveal their Mission at the end of an "
+    "investigation to see the Identity of the player investigated, and may say what they "
+    "saw (or bluff). Any player may give up an investigation to chase a revealed X-Kira.",
+)
+
 PHASE_NAMES = {
     "investigate": "A) Investigation",
     "cover": "A) Investigation: covering Clues",
