@@ -220,6 +220,11 @@ def test_confrontation_map_cells_are_big_enough_to_tap(
         )
         assert cell_taps >= 2 and keyboard_taps >= 1
         assert page.locator("#rules li").first.is_visible()
+        # The log speaks as the rulebook does: dice faces by name ("Knife", never the id
+        # "knife"), Kira's Home by column and row counted from 1 (never "(10, 13)").
+        log = page.locator("#log").inner_text()
+        assert "L rolls" in log
+        assert not re.search(r"\b(knife|gun|bomb)\b|\(\d+, \d+\)|\d pts\b", log), log
         assert errors == []
     finally:
         context.close()
