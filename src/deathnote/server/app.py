@@ -21,11 +21,13 @@ from typing import Any
 
 import orjson
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from deathnote.agents import agent_names, bot_choices
@@ -230,6 +232,23 @@ def create_app(
     app.state.manager = manager
     app.state.limits = limits
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # Every refusal answers in one shape, {"error": text}, as the API's own answers do
+        # (FastAPI's default would be {"detail": ...}).
+        return JSONResponse(
+            {"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        where = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}"
+            for e in exc.errors()[:5]
+        )
+        return JSONResponse({"error": f"invalid request ({where})"[:500]}, status_code=422)
+
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
 
     async def located(room_id: str) -> tuple[Room, str | None]:
