@@ -344,6 +344,8 @@ def create_app(
                 "bots": bot_choices(g.id),
                 "seat_names": g.seat_names(g.min_players, g.parse_options(g.min_players, {})),
                 "board": (WEB / "static" / "boards" / f"{g.id}.js").exists(),
+                # the rules panel of every screen (issue 16 §6)
+                "rules_summary": list(g.rules_summary),
                 # the lobby's form is built from it (issue 16 §5)
                 "options_schema": options_schema(g),
             }
