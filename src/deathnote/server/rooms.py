@@ -37,7 +37,7 @@ from deathnote.engine.play import Table
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
 from deathnote.server.botpool import BotPool, searches
-from deathnote.server.chat import RoomChat
+from deathnote.server.chat import SPECTATOR_ROLE, RoomChat, limiter
 from deathnote.server.clock import PRESETS, Clock, RoomClocks, check_clock
 from deathnote.server.config import Limits
 from deathnote.server.names import Names, check_unique, clean_nickname
@@ -46,7 +46,6 @@ from deathnote.server.storage import Storage, StoredRoom
 
 HUMAN = "human"
 BOT = "bot"
-SPECTATOR_ROLE = "spectator"
 CREATOR_ROLE = "creator"
 SEAT_ROLE = "seat"
 MAX_BOT_STEPS = 100_000  # a bound on one run of the bots (every game ends long before)
@@ -319,6 +318,14 @@ class Room:
             raise IllegalAction(
                 "your player key already holds another seat of this room; open this link "
                 "in another browser (one player, one seat)"
+            )
+        current = self.stored.seats[conn.seat]
+        if current.get("nick") == nick and (player is None or current.get("player") == player):
+            return nick  # nothing changes: nothing to store or tell
+        limits = self.manager.limits
+        if not limiter.hit(limits.name_rate_item(), "name", f"{self.id}:{conn.seat}"):
+            raise IllegalAction(
+                f"too many name changes (at most {limits.name_rate}); wait a little"
             )
         seats = [dict(s) for s in self.stored.seats]
         seats[conn.seat]["nick"] = nick
