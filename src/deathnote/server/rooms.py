@@ -763,7 +763,10 @@ class Room:
 
     def stand_in(self, seat: Seat) -> str:
         """The bot that takes this person's seat over: the level the creator chose for the
-        room's idle seats, else the game's heuristic."""
+        room's idle seats, else the game's heuristic; in a rated room always the weakest
+        (the result counts for the person: nobody may gain by leaving their seat)."""
+        if self.stored.rated:
+            return weakest_bot(self.match.game.id)
         info = self.stored.seats[seat] if 0 <= seat < len(self.stored.seats) else {}
         chosen = info.get("stand_in")
         if isinstance(chosen, str) and chosen in agent_names(self.match.game.id):
@@ -777,6 +780,11 @@ class Room:
             raise IllegalAction(f"there is no seat {seat} in this room")
         if agent is None:
             agent = self.stand_in(seat)
+        elif self.stored.rated and agent != self.stand_in(seat):
+            raise IllegalAction(
+                "in a rated room an idle seat is played by the weakest bot "
+                f"({self.stand_in(seat)}): the result counts for its person"
+            )
         info = self.stored.seats[seat]
         if self.match.outcome() is not None:
             raise IllegalAction("the game is over")
@@ -846,6 +854,12 @@ def parse_action(data: Any) -> Action:
     except TypeError:
         # A field name that clashes with a parameter of Action.make (e.g. "cls").
         raise IllegalAction("malformed action: a field name is not allowed") from None
+
+
+def weakest_bot(game_id: str) -> str:
+    """The stand-in of a rated room's seats: random play, so that a person never gains
+    rating by letting a bot play for them."""
+    return "random" if "random" in agent_names(game_id) else default_bot(game_id)
 
 
 def default_bot(game_id: str) -> str:
@@ -1012,6 +1026,10 @@ class RoomManager:
             )
             raise OptionsError(f"{game.name} is played by {allowed} players, not {count}")
         specs = seat_specs(game_id, count, seats)
+        if rated:
+            for spec in specs:
+                if spec["kind"] == HUMAN:
+                    spec["stand_in"] = weakest_bot(game_id)
         clock_name = check_clock(clock)
         if rated and seed is not None:
             raise OptionsError("a rated room cannot have a chosen seed (it tells the deal)")
