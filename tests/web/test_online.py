@@ -3,6 +3,7 @@ chat, turn clocks and taking a seat back (issue 17)."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from collections.abc import Iterator
@@ -60,6 +61,72 @@ def test_a_nickname_is_shown_everywhere_and_my_rooms_lists_the_room(
     finally:
         context.close()
         creator.close()
+
+
+#: Stands in for the page's AudioContext: counts the beeps ("your turn" with sound on).
+COUNT_BEEPS = """
+window.__beeps = 0;
+window.AudioContext = class {
+  constructor() { this.currentTime = 0; this.destination = {}; }
+  createOscillator() {
+    window.__beeps += 1;
+    return { frequency: {}, connect: (g) => g, start() {}, stop() {} };
+  }
+  createGain() { return { gain: {}, connect: (d) => d }; }
+};
+"""
+
+
+def test_presence_your_turn_and_the_optional_sound(browser: Any, server: LiveServer) -> None:
+    """Kira's screen shows L deciding (an open decision) and L away once L's page is
+    closed; when Kira is asked, the title says so and, with the sound switched on, one beep
+    (kept for the next page too)."""
+    created = server.post("/api/rooms", {"game": "confrontation"})
+    links = created["links"]
+    kira_context = browser.new_context(viewport={"width": 1200, "height": 900})
+    kira_context.add_init_script(COUNT_BEEPS)
+    l_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        kira = kira_context.new_page()
+        kira.goto(server.base + links["seats"][0])
+        kira.locator("#sound").check()
+        l_page = l_context.new_page()
+        l_page.goto(server.base + links["seats"][1])
+        l_seat = kira.locator("#app .seat[data-seat='1']")
+        # L decides first, openly: Kira sees L connected and deciding, and waits.
+        l_seat.locator(".tag.ask").filter(has_text="deciding").wait_for(timeout=10000)
+        assert "online" in (l_seat.get_attribute("class") or "")
+        assert not kira.title().startswith("● Your turn")
+        l_page.close()
+        l_seat.locator(".tag.warn").filter(has_text="away").wait_for(timeout=10000)
+        assert kira.evaluate("window.__beeps") == 0
+        # L comes back and plays until Kira is asked.
+        l_page = l_context.new_page()
+        l_page.goto(server.base + links["seats"][1])
+        l_page.locator("#app[data-online='yes']").wait_for(timeout=10000)
+        kira.locator("#app .seat[data-seat='1'] .tag.warn").wait_for(
+            state="detached", timeout=10000
+        )
+        deadline = time.monotonic() + 60
+        while not kira.title().startswith("● Your turn"):
+            assert time.monotonic() < deadline, "Kira was never asked"
+            assert kira.locator("#app").get_attribute("data-over") != "yes"
+            # (never an accusation: it would end the game before Kira is asked)
+            buttons = l_page.locator("#app button.choice:not([disabled]):not([data-kind='accuse'])")
+            if buttons.count():
+                with contextlib.suppress(Exception):  # redrawn under the tap: look again
+                    buttons.first.click(timeout=3000)
+            l_page.wait_for_timeout(100)
+        kira.wait_for_function("window.__beeps >= 1", timeout=5000)
+        # The switch is kept in this browser.
+        again = kira_context.new_page()
+        again.goto(server.base + links["seats"][0])
+        again.locator("#sound").wait_for(timeout=10000)
+        assert again.locator("#sound").is_checked()
+        again.close()
+    finally:
+        kira_context.close()
+        l_context.close()
 
 
 def test_chat_between_two_people_a_spectator_and_the_creator_who_mutes(
