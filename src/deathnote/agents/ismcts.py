@@ -68,25 +68,32 @@ class Node:
 
     def select(self, legal: Sequence[Action], rng: random.Random, c: float) -> tuple[Action, bool]:
         """UCB1 over the actions available in this world; an untried one first (True)."""
-        stats = self.stats
-        untried = []
-        for action in legal:
-            entry = stats.get(action)
-            if entry is None:
-                untried.append(action)
-            else:
-                entry[2] += 1
-        if untried:
-            action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-            stats[action] = [0.0, 0.0, 1.0]
-            return action, True
+        get = self.stats.get
+        untried: list[Action] | None = None
         best: Action | None = None
         best_value = -math.inf
+        log, sqrt = math.log, math.sqrt
+        # One pass: count every available action, score the tried ones (scores are used
+        # only if every action has been tried).
         for action in legal:
-            visits, total, available = stats[action]
-            value = total / visits + c * math.sqrt(math.log(available) / visits)
-            if value > best_value:
-                best, best_value = action, value
+            entry = get(action)
+            if entry is None:
+                if untried is None:
+                    untried = [action]
+                else:
+                    untried.append(action)
+                continue
+            available = entry[2] + 1
+            entry[2] = available
+            if untried is None:
+                visits = entry[0]
+                value = entry[1] / visits + c * sqrt(log(available) / visits)
+                if value > best_value:
+                    best, best_value = action, value
+        if untried is not None:
+            action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+            self.stats[action] = [0.0, 0.0, 1.0]
+            return action, True
         assert best is not None
         return best, False
 
