@@ -262,3 +262,20 @@ def test_the_replay_needs_one_of_the_rooms_links(client: TestClient) -> None:
     tokens += [created["links"]["spectator"].split("token=")[1], created["creator_token"]]
     for token in tokens:
         assert client.get(f"/api/rooms/{room}/replay?token={token}").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [
+        ("get", "/api/rooms/no-such-room?token=x", 404),
+        ("get", "/api/no-such-endpoint", 404),
+        ("put", "/api/rooms", 405),
+    ],
+)
+def test_every_refusal_answers_in_one_shape(
+    client: TestClient, method: str, path: str, status: int
+) -> None:
+    answer = getattr(client, method)(path)
+    assert answer.status_code == status
+    body = answer.json()
+    assert set(body) == {"error"} and isinstance(body["error"], str) and body["error"]

@@ -20,7 +20,7 @@ from . import cards, rounds, tiles  # noqa: F401  (registers the step functions)
 from .cards import window_options, window_play, window_prompt
 from .content import ROLE_IDS, load
 from .flow import FN, SUSPICION_LIMIT, Ctx, advance, card, role_info, tile
-from .learning import action_table, encode, observation_size
+from .learning import action_table, encode_state, observation_size
 from .sampling import fork_state, sample_state
 from .series import MAX_SERIES, next_options, series_facts, series_length, series_totals
 from .state import EnqState, InactiveRole, SeatState, Step
@@ -461,9 +461,10 @@ class EnqueteGame(Game):
         return (observation_size(players),)
 
     def observation_tensor(self, state: EnqState, viewer: Viewer) -> np.ndarray:
-        """Encoded from the viewer's own view and the seat asked (public here)."""
+        """What the viewer's own view shows and the seat asked (public here): read from the
+        state without building the view (equal to ``learning.encode`` of the view, tested)."""
         asked = next(iter(self.pending(state)), None)
-        return encode(self.view(state, viewer), state.players, asked)
+        return encode_state(state, viewer, asked)
 
     # -- copies and hidden worlds -----------------------------------------------------------
     def fork_state(self, state: EnqState) -> EnqState:

@@ -144,9 +144,10 @@ class IcgGame(Game):
         return (observe.size(players),)
 
     def observation_tensor(self, state: IcgState, viewer: Viewer) -> np.ndarray:
-        """The viewer's vector, built from its view alone."""
+        """The viewer's vector: what its view shows (read from the state without building
+        the view; equal to ``observe.encode`` of the view, tested)."""
         decision = rules.pending(state).get(viewer) if isinstance(viewer, int) else None
-        return observe.encode(self.view(state, viewer), viewer, decision is not None)
+        return observe.encode_state(state, viewer, decision is not None)
 
     # -- play --------------------------------------------------------------------------------
     def pending(self, state: IcgState) -> dict[Seat, Decision]:

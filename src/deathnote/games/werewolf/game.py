@@ -308,11 +308,12 @@ class WerewolfGame(Game):
         return (observation_size(players),)
 
     def observation_tensor(self, state: WwState, viewer: Viewer) -> np.ndarray:
-        """The viewer's observation, built from its view only."""
-        from .observe import observation
+        """The viewer's observation: what its view shows (read from the state without
+        building the view; equal to ``observe.observation`` of the view, tested)."""
+        from .observe import state_observation
 
         asked = isinstance(viewer, int) and viewer in self.pending(state)
-        return observation(build_view(state, viewer), state.players, viewer, asked)
+        return state_observation(state, viewer, asked)
 
     # -- extras --------------------------------------------------------------------------------
     def agents(self) -> Mapping[str, type[Agent]]:
