@@ -367,7 +367,12 @@ def test_two_people_play_werewolf_on_two_screens(browser: Any, server: LiveServe
 
 @pytest.mark.parametrize(
     ("game", "players", "options"),
-    [("werewolf", 7, {}), ("icg", 8, {"rules": "light"}), ("enquete", 8, {})],
+    [
+        ("werewolf", 7, {}),
+        ("icg", 8, {"rules": "light"}),
+        ("icg", 8, {"rules": "kira", "shinigami_eyes": True}),
+        ("enquete", 8, {}),
+    ],
 )
 def test_the_largest_table_fits_two_phone_screens(
     browser: Any, server: LiveServer, game: str, players: int, options: dict[str, Any]
@@ -390,9 +395,26 @@ def test_the_largest_table_fits_two_phone_screens(
         page.goto(server.base + created["links"]["seats"][0])
         page.locator(f".board.{game} #table ul.seats li.seat").first.wait_for(timeout=10000)
         assert page.locator("#table ul.seats li.seat").count() == players
-        height = page.evaluate("document.querySelector('#table ul.seats').offsetHeight")
-        assert height <= 2 * 844, f"{players} seats take {height} px"
         check_page(page, game, 390)
+        # At every step of a whole game (the seats carry their buttons when a player is to
+        # be chosen, and more Clues, marks and Roles as the game goes on), not only the first.
+        rng = random.Random(players)
+        tallest = 0
+        deadline = time.monotonic() + MAX_SECONDS
+        while page.locator("#app").get_attribute("data-over") != "yes":
+            assert time.monotonic() < deadline, f"{game}: the game did not end"
+            height = page.evaluate("document.querySelector('#table ul.seats').offsetHeight")
+            if height > tallest:
+                tallest = height
+                page.screenshot(
+                    path=str(
+                        ARTIFACTS / f"{game}-{players}{options.get('rules', '')}-seats-tallest.png"
+                    )
+                )
+            assert height <= 2 * 844, f"{players} seats take {height} px"
+            if not click_a_choice(page, rng):
+                page.wait_for_timeout(50)
+        assert tallest > 0
     finally:
         context.close()
 
