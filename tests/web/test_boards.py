@@ -447,3 +447,40 @@ def test_confrontation_abilities_show_their_text(
         assert len(text) > 20
     finally:
         context.close()
+
+
+def test_an_icg_investigation_is_chosen_on_the_seat_by_its_kind(
+    browser: Any, server: LiveServer
+) -> None:
+    """Kira rules, 8 seats: each seat carries two buttons, "Identity" and "Mission" (the seat
+    names the player), whose accessible names are the full choice; a tap investigates."""
+    created = server.post(
+        "/api/rooms",
+        {
+            "game": "icg",
+            "players": 8,
+            "seats": [{"kind": "human"}] + [{"kind": "bot"}] * 7,
+            "seed": 3,
+            "options": {"rules": "kira"},
+        },
+    )
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(server.base + created["links"]["seats"][0])
+        page.locator(".icg-seat button.choice").first.wait_for(timeout=10000)
+        tile = page.locator(".icg-seat[data-seat='2']")
+        assert tile.locator("button.choice").all_inner_texts() == ["Identity", "Mission"]
+        check_page(page, "icg", 390)
+        tile.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "icg-phone-investigate-by-kind.png"))
+        step = page.locator("#app").get_attribute("data-step")
+        page.get_by_role("button", name="Investigate Player 3 (Mission)").click()
+        page.wait_for_function(
+            "s => document.getElementById('app').dataset.step !== s", arg=step, timeout=5000
+        )
+        page.locator("#log", has_text="Player 1 investigates Player 3 (Mission").wait_for(
+            timeout=5000
+        )
+    finally:
+        context.close()
