@@ -310,7 +310,7 @@ class WerewolfGame(Game):
         building the view; equal to ``observe.observation`` of the view, tested)."""
         from .observe import state_observation
 
-        asked = isinstance(viewer, int) and viewer in self.pending(state)
+        asked = isinstance(viewer, int) and is_asked(state, viewer)
         return state_observation(state, viewer, asked)
 
     # -- extras --------------------------------------------------------------------------------
@@ -323,6 +323,18 @@ class WerewolfGame(Game):
     def turn_count(self, state: WwState) -> int:
         """Judgment Phases played."""
         return state.judgments
+
+
+def is_asked(state: WwState, seat: Seat) -> bool:
+    """Whether ``pending`` asks ``seat`` (without making the decisions)."""
+    step = state.step
+    if state.winner or step is None:
+        return False
+    k = step["k"]
+    if k == "vote" or k == "interrogate" or k == "judgment" or k == "shinigami":
+        answered = step["votes" if k == "vote" else "picks" if k == "interrogate" else "done"]
+        return state.seats[seat].alive and seat not in answered
+    return bool(seat == step["seat"])
 
 
 def _space_tables(players: int) -> Tables:
