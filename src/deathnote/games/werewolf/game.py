@@ -17,6 +17,7 @@ from deathnote.engine.spaces import ActionSpace, TableSpace
 
 from . import rules as R
 from .content import load
+from .observe import observation_size, state_observation
 from .state import SeatState, WwState
 from .tables import Tables
 from .view import TEAM_NAMES, build_view
@@ -301,15 +302,11 @@ class WerewolfGame(Game):
 
     def observation_shape(self, players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
         """One flat float32 vector (layout in the rules doc, WW-OBS-01)."""
-        from .observe import observation_size
-
         return (observation_size(players),)
 
     def observation_tensor(self, state: WwState, viewer: Viewer) -> np.ndarray:
         """The viewer's observation: what its view shows (read from the state without
         building the view; equal to ``observe.observation`` of the view, tested)."""
-        from .observe import state_observation
-
         asked = isinstance(viewer, int) and is_asked(state, viewer)
         return state_observation(state, viewer, asked)
 
