@@ -20,6 +20,14 @@ def test_games_endpoint(client: TestClient) -> None:
     assert "random" in games["confrontation"]["agents"]
 
 
+def test_every_game_gives_its_rules_summary_in_its_own_words(client: TestClient) -> None:
+    """The rules panel of every screen comes from the game (issue 16 §6), not a front end."""
+    for game in client.get("/api/games").json():
+        summary = game["rules_summary"]
+        assert len(summary) >= 5, game["id"]
+        assert all(isinstance(line, str) and line.endswith(".") for line in summary), summary
+
+
 def test_the_lobby_offers_three_bot_levels_in_words(client: TestClient) -> None:
     for game in client.get("/api/games").json():
         bots = game["bots"]

@@ -344,6 +344,8 @@ def create_app(
                 "bots": bot_choices(g.id),
                 "seat_names": g.seat_names(g.min_players, g.parse_options(g.min_players, {})),
                 "board": (WEB / "static" / "boards" / f"{g.id}.js").exists(),
+                # the rules panel of every screen (issue 16 §6)
+                "rules_summary": list(g.rules_summary),
                 # the lobby's form is built from it (issue 16 §5)
                 "options_schema": options_schema(g),
             }
@@ -390,13 +392,14 @@ def create_app(
 
     @app.get("/api/rooms/{room_id}")
     async def room_info(room_id: str, token: str = "") -> Response:
-        """Public room facts; with the creator token also the invite links."""
+        """The room facts as this link's holder sees them; the creator also gets the links."""
         room = await room_or_error(room_id)
-        out: dict[str, Any] = {"room": room.public_info(SPECTATOR)}
         try:
             role, seat = room.role_of(token)
         except IllegalAction as exc:
             return error(403, str(exc))
+        # As this link's holder sees them (a seat: its own time left, even when covert).
+        out: dict[str, Any] = {"room": room.public_info(SPECTATOR if seat is None else seat)}
         if role == CREATOR_ROLE:
             out["links"] = room.links()
         # What this link's holder may know of itself ("my rooms": is it my turn?).
@@ -458,13 +461,13 @@ def create_app(
         """The chat this link may read (both channels once the game is over: the replay)."""
         room = await room_or_error(room_id)
         try:
-            _role, seat = room.role_of(token)
+            role, _seat = room.role_of(token)
         except IllegalAction as exc:
             return error(403, str(exc))
         # From storage, not the room in memory: here it may be another process's copy.
         stored = await asyncio.to_thread(storage.load_chat, room.id)
         finished = room.match.outcome() is not None or room.stored.finished
-        return JSONResponse({"messages": room.chat.filter(stored, seat, finished)})
+        return JSONResponse({"messages": room.chat.filter(stored, role, finished)})
 
     @app.post("/api/rooms/{room_id}/rematch")
     async def rematch(room_id: str, body: TokenBody) -> Response:

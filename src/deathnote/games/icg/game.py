@@ -58,6 +58,7 @@ class IcgGame(Game):
 
     id = "icg"
     name = "Death Note Investigation Card Game"
+    rules_summary = rules.RULES_SUMMARY
     min_players = 4
     max_players = 8
     #: 2: the audit (Shinigami Eyes decided after the answer, no question without an X-Kira
@@ -201,7 +202,11 @@ class IcgGame(Game):
             "to_investigate": list(st.order),
             "chased": list(st.chased),
             "identities": [{"id": c["id"], "name": c["name"]} for c in st.content["identities"]],
-            "missions": [{"id": c["id"], "name": c["name"]} for c in st.content["missions"]],
+            "missions": [
+                {"id": c["id"], "name": c["name"], "text": rules.MISSION_TEXTS[c["id"]]}
+                for c in st.content["missions"]
+            ],
+            "card_texts": dict(rules.CARD_KIND_TEXTS),
             "clues": list(st.clue_ids),
             "mission_box": {k: st.mission_box.count(k) for k in ("x_kira", "team_member")},
             "seats": seats,

@@ -20,7 +20,7 @@ from .content import load
 from .observe import observation_size, state_observation
 from .state import SeatState, WwState
 from .tables import Tables
-from .view import TEAM_NAMES, build_view
+from .view import RULES_SUMMARY, TEAM_NAMES, build_view
 
 if TYPE_CHECKING:
     import numpy as np
@@ -59,6 +59,7 @@ class WerewolfGame(Game):
 
     id = "werewolf"
     name = "Death Note Werewolf"
+    rules_summary = RULES_SUMMARY
     min_players = 4
     max_players = 7
     rules_version = "3"
