@@ -6,9 +6,12 @@
 The URL is a seat link, as the room's creator sends it to a person. The bot speaks the same
 protocol as the browser (documented in docs/protocol.md, schema at /api/protocol.json):
 it reads ``view`` messages, and whenever its view holds a decision with legal actions it
-sends one of them as ``{"type": "act", "action": ..., "step": n}``. It chooses at random
-among the legal actions (replace ``choose`` with your own policy: a language model, a
-search, another program). It prints the outcome and exits 0 when the game is over.
+sends one of them as ``{"type": "act", "action": ..., "step": n}``, then waits for the
+answer (``accepted`` or ``error``) before it acts again. It chooses at random among the
+legal actions (replace ``choose`` with your own policy: a language model, a search,
+another program). The room's clock and limits apply to it as to a person: if its clock runs
+out too often a bot plays its seat, and it takes the seat back (``take_back``). It prints
+the outcome and exits 0 when the game is over.
 
 Only the ``websockets`` package is needed beyond the standard library.
 """
@@ -25,7 +28,8 @@ from urllib.parse import parse_qs, urlsplit
 
 from websockets.sync.client import connect
 
-RECEIVE_SECONDS = 120.0  # no message for this long: give up (the server pings nothing)
+IDLE_SECONDS = 30.0  # no message for this long: send a ping (people may think for minutes)
+MAX_IDLE_SECONDS = 3600.0  # silent this long: give up
 MAX_MESSAGES = 100_000
 MAX_REFUSED = 50  # refused actions in all before the bot gives up
 SEND_EVERY = 1 / 15  # seconds between two messages: the server takes 20 a second at most
@@ -48,13 +52,15 @@ def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return {key: value for key, value in action.items() if key != "label"}
 
 
-def play(link: str, name: str | None, key: str | None, seed: int | None) -> int:
+def play(link: str, name: str | None, key: str | None, seed: int | None, think: float) -> int:
     """Play the seat until the game is over; returns the exit code."""
     rng = random.Random(seed)
-    log: list[dict[str, Any]] = []
-    acted_at: int | None = None
-    last: dict[str, Any] | None = None
+    last: dict[str, Any] | None = None  # the newest view message
+    waiting = False  # an action of ours is on its way: send no other until it is answered
+    ready_from = 0  # act only on views from this step on (older ones predate our action)
+    taking_back = False
     refused = 0
+    idle = 0.0
     sent_at = 0.0
     with connect(socket_url(link), open_timeout=10, max_size=2**24) as ws:
 
@@ -70,40 +76,62 @@ def play(link: str, name: str | None, key: str | None, seed: int | None) -> int:
                 hello["key"] = key
             send(hello)
         for _ in range(MAX_MESSAGES):
-            message = json.loads(ws.recv(timeout=RECEIVE_SECONDS))
+            try:
+                message = json.loads(ws.recv(timeout=IDLE_SECONDS))
+            except TimeoutError:
+                idle += IDLE_SECONDS
+                if idle >= MAX_IDLE_SECONDS:
+                    break
+                send({"type": "ping"})  # the others are thinking: stay connected
+                continue
+            idle = 0.0
             kind = message["type"]
-            if kind == "error":
+            if kind == "view":
+                # (Views after the first carry only the log after the step of the one
+                # before, and often a state ``patch`` instead of the ``state``; this bot
+                # reads neither: the decision, the legal actions and the outcome are whole.)
+                last = message
+                view = message["view"]
+                if view["outcome"] is not None:
+                    seats = view["seats"]
+                    winners = ", ".join(seats[s] for s in view["outcome"]["winning_seats"])
+                    print(f"game over after {message['step']} steps: {view['outcome']['reason']}")
+                    print(f"winners: {winners or 'nobody'}; I was {seats[message['seat']]}")
+                    return 0
+                me = message["room"]["seats"][message["seat"]]
+                if me["taken_over"] and not taking_back:
+                    # Our clock ran out too often and a bot plays our seat: take it back.
+                    print("a bot took my seat (my clock ran out): taking it back")
+                    send({"type": "take_back"})
+                    taking_back = True
+            elif kind == "taken_back":
+                taking_back = False
+            elif kind == "accepted":
+                waiting = False
+                ready_from = message["step"] + 1
+            elif kind == "error":
                 print(f"server: {message['message']}", file=sys.stderr)
+                waiting = taking_back = False
                 if message["message"].startswith("too many messages"):
                     time.sleep(1.0)  # the rate is per second: wait for the next one
-                if "moved on" in message["message"]:
-                    continue  # a newer view is on its way: choose on that one
-                refused += 1
-                if refused > MAX_REFUSED:
-                    return 1
-                # Our action was refused: choose again on the view we have.
-                acted_at = None
-                message = last
-            elif kind != "view":
+                elif "moved on" in message["message"] and last is not None:
+                    ready_from = last["step"] + 1  # a newer view is on its way
+                else:
+                    refused += 1  # refused: choose again on the view we have
+                    if refused > MAX_REFUSED:
+                        return 1
+            else:
                 continue
-            if message is None:
+            if last is None or waiting or taking_back or last["step"] < ready_from:
                 continue
-            last = message
-            view = message["view"]
-            if kind == "view":
-                # Later views carry only the log entries after the step of the one before.
-                log = view["log"] if message["since"] is None else log + view["log"]
-            if view["outcome"] is not None:
-                seats = view["seats"]
-                winners = ", ".join(seats[s] for s in view["outcome"]["winning_seats"])
-                print(f"game over after {message['step']} steps: {view['outcome']['reason']}")
-                print(f"winners: {winners or 'nobody'}; I was {seats[message['seat']]}")
-                return 0
-            if view.get("decision") and view.get("legal") and acted_at != message["step"]:
-                acted_at = message["step"]
+            view = last["view"]
+            if view.get("decision") and view.get("legal"):
+                if think:
+                    time.sleep(think)  # a slow thinker (the same clocks apply to bots)
                 action = choose(view, rng)
-                send({"type": "act", "action": action, "step": message["step"]})
-    print("gave up: too many messages", file=sys.stderr)
+                send({"type": "act", "action": action, "step": last["step"]})
+                waiting = True
+    print("gave up: too many messages, or nothing heard for an hour", file=sys.stderr)
     return 1
 
 
@@ -113,8 +141,11 @@ def main() -> int:
     parser.add_argument("--name", help="the nickname to play under")
     parser.add_argument("--key", help="a player key (ratings: the same key, the same player)")
     parser.add_argument("--seed", type=int, help="seed of the random choices")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="seconds to wait before each choice"
+    )
     args = parser.parse_args()
-    return play(args.url, args.name, args.key, args.seed)
+    return play(args.url, args.name, args.key, args.seed, args.think)
 
 
 if __name__ == "__main__":

@@ -261,3 +261,41 @@ def test_the_prior_seeds_the_heuristic_choice_at_the_root() -> None:
     assert moves[0] == moves[1]
     with pytest.raises(DeathNoteError, match="ismcts"):
         check_agent("confrontation", "ismcts:prior=many")
+
+
+@pytest.mark.parametrize("game_id", ["confrontation", "werewolf"])
+def test_guide_tree_seeds_the_heuristic_choice_at_every_new_node(game_id: str) -> None:
+    """``guide=tree``: each node the search adds where the mover has a real choice starts
+    with ``prior`` virtual wins (500: more than the search visits) on that mover's heuristic choice (shown the mover's view of
+    the sampled world); twins still play alike."""
+    match = heuristic_position(game_id, GAMES[game_id], 3, 6)
+    seat = min(match.pending())
+    assert match.outcome() is None and len(match.legal(seat)) > 1
+    bot = make_agent(game_id, "ismcts:sims=60:prior=500:guide=tree", seat)
+    assert isinstance(bot, IsmctsAgent) and bot.guide == "tree"
+    bot.choose(observe(match, seat, random.Random(5)))
+    seeded = [
+        node
+        for node in bot.last_table.values()
+        if any(entry[0] >= 500 and entry[1] >= 500 for entry in node.stats.values())
+    ]
+    assert seeded
+    # Only one action per node is seeded, and a node never seeded holds only real visits.
+    for node in bot.last_table.values():
+        assert sum(1 for entry in node.stats.values() if entry[1] >= 500 and entry[0] >= 500) <= 1
+    plain = make_agent(game_id, "ismcts:sims=60:prior=500", seat)
+    plain.choose(observe(match, seat, random.Random(5)))
+    assert isinstance(plain, IsmctsAgent)
+    assert not any(
+        entry[0] >= 500 for node in plain.last_table.values() for entry in node.stats.values()
+    )
+    twin = match.sample_world(seat, random.Random(11))
+    moves = [
+        IsmctsAgent(seat, game_id, sims=40, seconds=None, prior=3, guide="tree").choose(
+            observe(world, seat, random.Random(8))
+        )
+        for world in (match, twin)
+    ]
+    assert moves[0] == moves[1]
+    with pytest.raises(DeathNoteError, match="ismcts"):
+        check_agent(game_id, "ismcts:guide=everywhere")

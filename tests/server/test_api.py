@@ -20,6 +20,14 @@ def test_games_endpoint(client: TestClient) -> None:
     assert "random" in games["confrontation"]["agents"]
 
 
+def test_every_game_gives_its_rules_summary_in_its_own_words(client: TestClient) -> None:
+    """The rules panel of every screen comes from the game (issue 16 §6), not a front end."""
+    for game in client.get("/api/games").json():
+        summary = game["rules_summary"]
+        assert len(summary) >= 5, game["id"]
+        assert all(isinstance(line, str) and line.endswith(".") for line in summary), summary
+
+
 def test_the_lobby_offers_three_bot_levels_in_words(client: TestClient) -> None:
     for game in client.get("/api/games").json():
         bots = game["bots"]
@@ -254,3 +262,20 @@ def test_the_replay_needs_one_of_the_rooms_links(client: TestClient) -> None:
     tokens += [created["links"]["spectator"].split("token=")[1], created["creator_token"]]
     for token in tokens:
         assert client.get(f"/api/rooms/{room}/replay?token={token}").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [
+        ("get", "/api/rooms/no-such-room?token=x", 404),
+        ("get", "/api/no-such-endpoint", 404),
+        ("put", "/api/rooms", 405),
+    ],
+)
+def test_every_refusal_answers_in_one_shape(
+    client: TestClient, method: str, path: str, status: int
+) -> None:
+    answer = getattr(client, method)(path)
+    assert answer.status_code == status
+    body = answer.json()
+    assert set(body) == {"error"} and isinstance(body["error"], str) and body["error"]

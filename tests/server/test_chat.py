@@ -50,26 +50,38 @@ def test_players_talk_to_everyone_and_spectators_only_to_spectators(
         assert echo["text"] == "I <b>know</b> who you are"
         spectator.send_json({"type": "chat", "text": "Kira is seat 0, obviously"})
         assert receive(spectator, "chat", lambda m: m["seat"] is None)["channel"] == "spectators"
-        creator_heard = [(m["channel"], m["text"]) for m in said(creator)]
-        assert ("players", "I <b>know</b> who you are") in creator_heard
-        # The spectators' channel reaches the creator and never a seat.
-        assert ("spectators", "Kira is seat 0, obviously") in creator_heard
+        # The spectators' channel never reaches a seat, nor the creator's room page (the
+        # creator often holds a seat too), which reads the players' channel only.
+        assert [(m["channel"], m["text"]) for m in said(creator)] == [
+            ("players", "I <b>know</b> who you are")
+        ]
+        creator.send_json({"type": "chat", "text": "the room page speaks"})
+        assert "only reads" in receive(creator, "error")["message"]
         kira_heard = said(kira)
         assert [m["text"] for m in kira_heard] == ["I <b>know</b> who you are"]
         assert not any(m["channel"] == "spectators" for m in said(l_ws))
+        # A spectator connecting later gets both channels; a seat only the players'.
+        with client.websocket_connect(ws_path(links["spectator"])) as late:
+            history = receive(late, "chat_log")["messages"]
+            assert [m["channel"] for m in history] == ["players", "spectators"]
+        with client.websocket_connect(ws_path(links["seats"][0])) as again:
+            history = receive(again, "chat_log")["messages"]
+            assert [m["channel"] for m in history] == ["players"]
     room = created["room"]
-    # Seats read the players' channel while the game runs; spectators both.
-    for_seat = client.get(f"/api/rooms/{room}/chat?token={token(links['seats'][0])}").json()
-    assert [m["channel"] for m in for_seat["messages"]] == ["players"]
+    # Seats and the creator read the players' channel while the game runs; spectators both.
+    for link in (links["seats"][0], links["admin"]):
+        heard = client.get(f"/api/rooms/{room}/chat?token={token(link)}").json()
+        assert [m["channel"] for m in heard["messages"]] == ["players"]
     watched = client.get(f"/api/rooms/{room}/chat?token={token(links['spectator'])}").json()
     assert [m["channel"] for m in watched["messages"]] == ["players", "spectators"]
     assert client.get(f"/api/rooms/{room}/chat?token=nope").status_code == 403
     # Once the game is over the replay shows both channels to every link.
     live = app.state.manager.get(room)
-    assert [m["channel"] for m in live.chat.history_for(0, finished=True)] == [
-        "players",
-        "spectators",
-    ]
+    for role in ("seat", "creator"):
+        assert [m["channel"] for m in live.chat.history_for(role, finished=True)] == [
+            "players",
+            "spectators",
+        ]
 
 
 def test_the_chat_is_stored_and_comes_back_after_a_restart(tmp_path: Path) -> None:
@@ -132,3 +144,33 @@ def test_the_creator_mutes_and_unmutes_a_seat(client: TestClient) -> None:
         assert receive(l_ws, "chat")["text"] == "thanks"
     bad = client.post(f"/api/rooms/{room}/seats/7/mute", json={"token": token(links["admin"])})
     assert bad.status_code == 409
+
+
+def test_spectators_share_one_rate_and_each_channel_holds_a_bounded_number(
+    tmp_path: Path,
+) -> None:
+    """A spectator who reconnects gets a new connection, never a new share of the
+    spectators' rate; and no channel grows without bound."""
+    limits = dataclasses.replace(
+        TEST_LIMITS, chat_rate="100/minute", spectator_chat_rate="3/minute", max_chat_messages=5
+    )
+    with TestClient(create_app(str(tmp_path / "rooms.db"), limits=limits)) as client:
+        created = new_room(client)
+        links = created["links"]
+        for n in range(3):
+            with client.websocket_connect(ws_path(links["spectator"])) as spectator:
+                spectator.send_json({"type": "chat", "text": f"watching {n}"})
+                assert receive(spectator, "chat")["text"] == f"watching {n}"
+        with client.websocket_connect(ws_path(links["spectator"])) as spectator:
+            spectator.send_json({"type": "chat", "text": "one more"})
+            assert "spectators of this room say too much" in receive(spectator, "error")["message"]
+        # The players' channel has its own bound: five messages, then it is full.
+        with client.websocket_connect(ws_path(links["seats"][0])) as kira:
+            for n in range(5):
+                kira.send_json({"type": "chat", "text": f"line {n}"})
+                assert receive(kira, "chat")["text"] == f"line {n}"
+            kira.send_json({"type": "chat", "text": "line 5"})
+            assert "chat is full" in receive(kira, "error")["message"]
+        stored = client.app.state.manager.storage.load_chat(created["room"])  # type: ignore[attr-defined]
+        assert [m["channel"] for m in stored].count("players") == 5
+        assert [m["channel"] for m in stored].count("spectators") == 3

@@ -190,3 +190,50 @@ def test_the_clocks_survive_a_restart(tmp_path: Path) -> None:
         room = live_room(second, created["room"])
         fake.advance(normal.decision + normal.reserve)
         wait_for(lambda: len(room.match.actions) >= 1, "the timeout after the restart")
+
+
+def test_seats_asked_together_covertly_are_all_moved_at_their_one_deadline(
+    patient: TestClient, fake: FakeClock
+) -> None:
+    """One deadline, one timeout each: a seat's timeout is not voided because another seat
+    asked the same covert question moved first (each used to get a fresh deadline), and a
+    seat is never shown asked with no time left while the bot chooses its move."""
+    created = new_room(patient, "werewolf", players=4, clock="fast")
+    room = live_room(patient, created["room"])
+    clocks = room.clocks
+    assert clocks is not None
+    asked: list[int] = []
+    for _ in range(80):
+        wait_for(lambda: settled(room, fake), "every asked seat's clock running")
+        asked = sorted(s for s, d in room.match.pending().items() if d.covert)
+        if len(asked) >= 2 or room.match.outcome() is not None:
+            break
+        step = len(room.match.actions)
+        due = clocks.next_deadline()
+        assert due is not None
+        fake.advance(due[0] - fake.now() + 0.5)
+        wait_for(lambda s=step: len(room.match.actions) > s, "an overt timeout's move")
+    assert len(asked) >= 2, "no covert question to several seats"
+    step = len(room.match.actions)
+    deadlines = {clocks.seats[s].deadline for s in asked}
+    assert len(deadlines) == 1
+    (deadline,) = deadlines
+    assert deadline is not None
+    before = [(c.reserve, c.timeouts) for c in clocks.seats]
+    with patient.websocket_connect(ws_path(created["links"]["seats"][asked[-1]])) as own:
+        view_at(own, step)
+        fake.advance(deadline - fake.now() + 0.5)  # once: every asked seat's time is up
+        wait_for(
+            lambda: {s for s, _a in room.match.actions[step:]} >= set(asked),
+            "a bot's move for every seat asked",
+        )
+        moved = len(room.match.actions)
+        # Every view the last seat got while it was asked showed its time left (0 once up).
+        for _ in range(200):
+            message = receive(own, "view")
+            if message["view"]["decision"] is not None and message["step"] < moved:
+                assert "left" in message["room"]["seats"][asked[-1]]["clock"], message["step"]
+            if message["step"] >= moved:
+                break
+    # Covert timeouts neither spend the reserve nor count.
+    assert [(c.reserve, c.timeouts) for c in clocks.seats] == before

@@ -325,3 +325,33 @@ def test_a_room_of_bots_alone_is_taken_over_when_its_process_dies(pg: str) -> No
             b.stop()
     finally:
         a.stop()
+
+
+@pytest.mark.postgres
+def test_the_processes_share_one_count_of_new_rooms_per_address(pg: str) -> None:
+    import urllib.error
+
+    import redis
+
+    # The count lives in the shared Redis: clear this rate's keys left by an earlier run.
+    client = redis.Redis.from_url(REDIS_URL or "")
+    try:
+        for key in client.scan_iter("deathnote:limits*rooms*"):
+            client.delete(key)
+    finally:
+        client.close()
+    rate = ("--room-rate", "3/minute")
+    a, b = cluster_server(pg, *rate), cluster_server(pg, *rate)
+    try:
+        for server in (a, b, a):
+            assert server.post("/api/rooms", {"game": "confrontation"})["room"]
+        # A fourth room from the same address is refused by either process.
+        for server in (b, a):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                server.post("/api/rooms", {"game": "confrontation"})
+            assert refused.value.code == 429
+            assert int(refused.value.headers["Retry-After"]) >= 1
+            assert "too many new rooms" in json.loads(refused.value.read())["error"]
+    finally:
+        a.stop()
+        b.stop()

@@ -46,6 +46,9 @@ def test_the_defaults_are_safe() -> None:
     assert limits.max_nickname_chars == 24
     assert limits.max_chat_chars == 300
     assert limits.chat_rate == "12/minute"
+    assert limits.spectator_chat_rate == "30/minute"
+    assert limits.max_chat_messages == 2000
+    assert limits.name_rate == "6/minute"
     assert limits.clock_timeouts == 3
 
 
@@ -60,6 +63,9 @@ def test_the_defaults_are_safe() -> None:
         {"max_nickname_chars": 0},
         {"max_chat_chars": 0},
         {"chat_rate": "often"},
+        {"spectator_chat_rate": "0/minute"},
+        {"max_chat_messages": 0},
+        {"name_rate": "sometimes"},
         {"clock_timeouts": 0},
     ],
 )
@@ -244,6 +250,9 @@ OPTIONS = (
     "--max-nickname-chars",
     "--max-chat-chars",
     "--chat-rate",
+    "--spectator-chat-rate",
+    "--max-chat-messages",
+    "--name-rate",
     "--clock-timeouts",
 )
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from deathnote.engine.errors import IllegalAction
+from deathnote.server.app import create_app
 from deathnote.server.names import Names, clean_nickname
-from tests.server.conftest import first_legal, new_room, receive, view_at, ws_path
+from tests.server.conftest import TEST_LIMITS, first_legal, new_room, receive, view_at, ws_path
 
 
 def test_a_nickname_names_the_seat_in_every_view_and_log(app: FastAPI, client: TestClient) -> None:
@@ -155,3 +159,26 @@ def test_the_rematch_keeps_each_person_s_nickname_at_their_new_seat(
     # Sides swapped: Ryuzaki plays Kira now, Light plays L, keys kept for the ratings.
     assert [s.get("nick") for s in new.seats] == ["Ryuzaki", "Light"]
     assert all(s.get("player") for s in new.seats)
+
+
+def test_nickname_changes_are_rate_limited_per_seat(tmp_path: Path) -> None:
+    """Each change renames every screen of the room (a whole view to every connection), so
+    a seat may change its nickname only so often; the same name again costs nothing."""
+    limits = dataclasses.replace(TEST_LIMITS, name_rate="2/minute")
+    with TestClient(create_app(str(tmp_path / "rooms.db"), limits=limits)) as client:
+        created = new_room(client)
+        with client.websocket_connect(ws_path(created["links"]["seats"][0])) as kira:
+            view_at(kira, 0)
+            for name in ("Mikami", "Mikami", "Teru", "Teru"):
+                kira.send_json({"type": "name", "name": name})
+                assert receive(kira, "named")["name"] == name
+            kira.send_json({"type": "name", "name": "Takada"})
+            assert "too many name changes" in receive(kira, "error")["message"]
+        # A reconnection does not reset it: the rate is the seat's.
+        with client.websocket_connect(ws_path(created["links"]["seats"][0])) as kira:
+            view_at(kira, 0)
+            kira.send_json({"type": "name", "name": "Takada"})
+            assert "too many name changes" in receive(kira, "error")["message"]
+        token = created["links"]["spectator"].split("token=")[1]
+        room = client.get(f"/api/rooms/{created['room']}?token={token}").json()["room"]
+        assert room["seats"][0]["nick"] == "Teru"

@@ -110,6 +110,64 @@ def test_the_example_client_plays_a_whole_game_against_a_live_server(
     assert info["finished"] is True and info["seats"][0]["nick"] == "Robo"
 
 
+def test_five_example_clients_play_every_seat_and_wait_for_their_answers(live: LiveServer) -> None:
+    """A Werewolf table of five programs over the protocol: each waits for the answer to an
+    action before it acts again, so on questions put to everyone at once no client sends
+    a second action for a question it has answered (the server used to refuse dozens as
+    "the game moved on")."""
+    created = live.post("/api/rooms", {"game": "werewolf", "players": 5})
+    clients = [
+        subprocess.Popen(
+            [sys.executable, str(CLIENT), live.base + link, "--name", f"Robo{n}", "--seed", str(n)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for n, link in enumerate(created["links"]["seats"])
+    ]
+    results = [client.communicate(timeout=240) for client in clients]
+    for client, (out, err) in zip(clients, results, strict=True):
+        assert client.returncode == 0, err
+        assert "game over after" in out
+        assert err.count("the game moved on") <= 2, err
+    assert len({out.splitlines()[0] for out, _err in results}) == 1  # one game, one end
+
+
+@pytest.fixture(scope="module")
+def live_clocked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """Clocks at 2% of their seconds (fast: 0.3 s a decision, 1.2 s reserve); one timeout
+    hands the seat to a bot."""
+    server = LiveServer(tmp_path_factory.mktemp("clocked") / "rooms.db", start=False)
+    server.extra = ["--clock-scale", "0.02", "--clock-timeouts", "1"]
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_a_slow_example_client_is_timed_like_a_person_and_takes_its_seat_back(
+    live_clocked: LiveServer,
+) -> None:
+    """The same clocks apply to a program: thinking 0.5 s a move it runs out of reserve, a
+    bot takes its seat, and it takes the seat back with its link and plays on to the end."""
+    live = live_clocked
+    seats = [{"kind": "human"}] + [{"kind": "bot", "agent": "random"}] * 3
+    created = live.post(
+        "/api/rooms", {"game": "werewolf", "players": 4, "clock": "fast", "seats": seats}
+    )
+    result = subprocess.run(
+        [sys.executable, str(CLIENT), live.base + created["links"]["seats"][0], "--think", "0.5"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "game over after" in result.stdout
+    assert "a bot took my seat (my clock ran out): taking it back" in result.stdout
+    token = created["links"]["spectator"].split("token=")[1]
+    info = live.get(f"/api/rooms/{created['room']}?token={token}")["room"]
+    assert info["finished"] is True and info["seats"][0]["clock"]["reserve"] == 0
+
+
 def test_the_example_client_refuses_a_link_that_is_not_a_seat_link() -> None:
     result = subprocess.run(
         [sys.executable, str(CLIENT), "ftp://example/play/x"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -128,3 +129,39 @@ def test_a_rated_room_cannot_have_a_chosen_seed(client: TestClient) -> None:
         },
     )
     assert answer.status_code == 400 and "rated" in answer.json()["error"]
+
+
+def test_in_a_rated_room_only_the_weakest_bot_stands_in_for_a_person(
+    client: TestClient,
+) -> None:
+    """The result of a rated game counts for the seat's person even when a bot played for
+    them (timeouts, or the creator handing an idle seat over): a strong stand-in would let
+    a player gain rating by leaving, so a rated room's stand-in is always random play."""
+    created = new_room(
+        client,
+        seats=[{"kind": "human", "stand_in": "ismcts-hard"}, {"kind": "human"}],
+        rated=True,
+    )
+    links = created["links"]
+    room = created["room"]
+    admin = links["admin"].split("token=")[1]
+    spectator = links["spectator"].split("token=")[1]
+    info = client.get(f"/api/rooms/{room}?token={spectator}").json()["room"]
+    assert [s["stand_in"] for s in info["seats"]] == ["random", "random"]
+    with client.websocket_connect(ws_path(links["seats"][1])) as l_ws:
+        view_at(l_ws, 0)
+        # L is asked first and leaves: idle_seconds (0.3 s) later it may be handed over.
+        time.sleep(0.4)
+        strong = client.post(
+            f"/api/rooms/{room}/seats/1/bot", json={"token": admin, "agent": "ismcts-hard"}
+        )
+        assert strong.status_code == 409 and "weakest bot" in strong.json()["error"]
+    handed = client.post(f"/api/rooms/{room}/seats/1/bot", json={"token": admin})
+    assert handed.status_code == 200
+    assert handed.json()["room"]["seats"][1]["agent"] == "random"
+    # Unrated, the creator's choice stands.
+    free = new_room(client, seats=[{"kind": "human", "stand_in": "ismcts-hard"}, {"kind": "human"}])
+    info = client.get(
+        f"/api/rooms/{free['room']}?token={free['links']['spectator'].split('token=')[1]}"
+    )
+    assert info.json()["room"]["seats"][0]["stand_in"] == "ismcts-hard"

@@ -118,7 +118,7 @@ def test_a_room_without_a_version_is_refused_on_the_wire(tmp_path: Path) -> None
                 ws.receive_json()
             assert closed.value.code == 4409
         info = client.get("/api/rooms/old1?token=creator")
-        assert info.status_code == 409 and "cannot be restored" in info.json()["detail"]
+        assert info.status_code == 409 and "cannot be restored" in info.json()["error"]
         replay = client.get("/api/rooms/old1/replay?token=creator")
         assert replay.status_code == 409
 

@@ -29,7 +29,8 @@ RAW = re.compile(r"\b[a-z]+_[a-z_]+\b|\bSeat \d\b|Winners: [a-z]\b|\bundefined\b
 
 def check_page(page: Any, game: str, width: int) -> None:
     """What a person reads and taps on the current screen (``width``: the viewport's)."""
-    text = page.locator("#app").inner_text()
+    # The whole page: the screen, and the bar above it (name, sound, clocks).
+    text = page.locator("body").inner_text()
     raw = RAW.search(text)
     assert raw is None, f"{game}: raw text {raw.group(0)!r} on the page"
     # A phone widens its layout viewport to fit what overflows: compare with the screen's width.
@@ -52,15 +53,17 @@ def check_page(page: Any, game: str, width: int) -> None:
     assert unreachable == 0, f"{game}: {unreachable} controls the keyboard cannot reach"
 
 
-def check_info_dialog(page: Any, shot: str) -> str:
-    """A Role or card named on the table shows its text on a tap and from the keyboard
-    (issue 16 §6); the dialog closes with Escape. Returns the text shown."""
-    link = page.locator("#app button.info-link:visible").first
+def check_info_dialog(page: Any, shot: str, where: str = "#app") -> str:
+    """A Role or card named on the table (the first one inside ``where``) shows its text on
+    a tap and from the keyboard (issue 16 §6); the dialog closes with Escape. Returns the
+    dialog's title and text."""
+    link = page.locator(f"{where} button.info-link:visible").first
     link.click()
     dialog = page.locator("dialog#info")
     dialog.wait_for(state="visible", timeout=5000)
     text = dialog.locator(".info-text").inner_text()
     assert text.strip() and not RAW.search(text), text
+    text = dialog.locator("#info-title").inner_text() + "\n" + text
     page.screenshot(path=str(ARTIFACTS / shot))
     page.keyboard.press("Escape")
     dialog.wait_for(state="hidden", timeout=5000)
@@ -123,9 +126,11 @@ def play_against_bots(
     page.goto(server.base + created["links"]["seats"][0])
     page.locator("#app[data-step]").wait_for(timeout=10000)
     page.locator(f".board.{game}").wait_for(timeout=10000)
-    # The rules in short open on a tap and stay open while the game moves on.
+    # The rules in short open on a tap and stay open while the game moves on; they are the
+    # game's own words (kept with the game, never written into a screen's script).
     page.locator("#rules summary").click()
     assert page.locator("#rules li").first.is_visible()
+    assert page.locator("#rules li").all_inner_texts() == list(games()[game].rules_summary)
     rng = random.Random(seed)
     clicks = 0
     shots = 0
@@ -256,6 +261,13 @@ def test_icg_against_bots_on_the_drawn_table(
         winners = page.locator("#outcome .winners").inner_text()
         assert re.match(r"(Kira's|L's) team wins: Player \d \(", winners), winners
         assert page.locator("#me .card.role").count() == 2
+        # My Mission card says what it asks; each revealed Mission, and each Clue card on the
+        # table, shows its text on a tap (issue 16 §6).
+        assert "team" in page.locator("#me .card.role").nth(1).locator(".card-text").inner_text()
+        mission = check_info_dialog(page, f"icg-{size}-mission-text.png", ".seat-role")
+        assert mission.startswith("Mission: ") and "team" in mission, mission
+        clue = check_info_dialog(page, f"icg-{size}-clue-text.png", ".clue-row")
+        assert re.match(r"(ID|Mission)-Clue: ", clue), clue
     finally:
         page.context.close()
 
@@ -279,6 +291,9 @@ def test_enquete_against_bots_on_the_drawn_table(
         # Each revealed Role shows its side and objectives on a tap.
         text = check_info_dialog(page, f"enquete-{size}-role-text.png")
         assert "Apple" in text, text
+        # ... and so does each Role token revealed (dead or not) beside the table.
+        text = check_info_dialog(page, f"enquete-{size}-token-text.png", ".tokens-line")
+        assert "Apple" in text, text
     finally:
         page.context.close()
 
@@ -294,6 +309,9 @@ def test_tcg_against_a_bot_on_the_drawn_table(browser: Any, server: LiveServer, 
         assert page.locator(".tcg-side", has_text="victory points").count() == 2
         winners = page.locator("#outcome .winners").inner_text()
         assert re.match(r"Player [12] \((Kira|L) deck\) wins\.", winners), winners
+        # A card in a discard pile shows its printed text on a tap (issue 16 §6).
+        text = check_info_dialog(page, f"tcg-{size}-discard-text.png", ".tcg-side .pile")
+        assert len(text.splitlines()) >= 2, text
         if size == "phone":  # a two-player game fits a phone without a page 11,000 px tall
             assert page.evaluate("document.documentElement.scrollHeight") < 6000
     finally:

@@ -3,12 +3,16 @@ chat, turn clocks and taking a seat back (issue 17)."""
 
 from __future__ import annotations
 
+import contextlib
+import random
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.live_server import LiveServer
+from tests.web.test_boards import click_a_choice
 
 pytestmark = pytest.mark.browser
 
@@ -59,6 +63,72 @@ def test_a_nickname_is_shown_everywhere_and_my_rooms_lists_the_room(
         creator.close()
 
 
+#: Stands in for the page's AudioContext: counts the beeps ("your turn" with sound on).
+COUNT_BEEPS = """
+window.__beeps = 0;
+window.AudioContext = class {
+  constructor() { this.currentTime = 0; this.destination = {}; }
+  createOscillator() {
+    window.__beeps += 1;
+    return { frequency: {}, connect: (g) => g, start() {}, stop() {} };
+  }
+  createGain() { return { gain: {}, connect: (d) => d }; }
+};
+"""
+
+
+def test_presence_your_turn_and_the_optional_sound(browser: Any, server: LiveServer) -> None:
+    """Kira's screen shows L deciding (an open decision) and L away once L's page is
+    closed; when Kira is asked, the title says so and, with the sound switched on, one beep
+    (kept for the next page too)."""
+    created = server.post("/api/rooms", {"game": "confrontation"})
+    links = created["links"]
+    kira_context = browser.new_context(viewport={"width": 1200, "height": 900})
+    kira_context.add_init_script(COUNT_BEEPS)
+    l_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        kira = kira_context.new_page()
+        kira.goto(server.base + links["seats"][0])
+        kira.locator("#sound").check()
+        l_page = l_context.new_page()
+        l_page.goto(server.base + links["seats"][1])
+        l_seat = kira.locator("#app .seat[data-seat='1']")
+        # L decides first, openly: Kira sees L connected and deciding, and waits.
+        l_seat.locator(".tag.ask").filter(has_text="deciding").wait_for(timeout=10000)
+        assert "online" in (l_seat.get_attribute("class") or "")
+        assert not kira.title().startswith("● Your turn")
+        l_page.close()
+        l_seat.locator(".tag.warn").filter(has_text="away").wait_for(timeout=10000)
+        assert kira.evaluate("window.__beeps") == 0
+        # L comes back and plays until Kira is asked.
+        l_page = l_context.new_page()
+        l_page.goto(server.base + links["seats"][1])
+        l_page.locator("#app[data-online='yes']").wait_for(timeout=10000)
+        kira.locator("#app .seat[data-seat='1'] .tag.warn").wait_for(
+            state="detached", timeout=10000
+        )
+        deadline = time.monotonic() + 60
+        while not kira.title().startswith("● Your turn"):
+            assert time.monotonic() < deadline, "Kira was never asked"
+            assert kira.locator("#app").get_attribute("data-over") != "yes"
+            # (never an accusation: it would end the game before Kira is asked)
+            buttons = l_page.locator("#app button.choice:not([disabled]):not([data-kind='accuse'])")
+            if buttons.count():
+                with contextlib.suppress(Exception):  # redrawn under the tap: look again
+                    buttons.first.click(timeout=3000)
+            l_page.wait_for_timeout(100)
+        kira.wait_for_function("window.__beeps >= 1", timeout=5000)
+        # The switch is kept in this browser.
+        again = kira_context.new_page()
+        again.goto(server.base + links["seats"][0])
+        again.locator("#sound").wait_for(timeout=10000)
+        assert again.locator("#sound").is_checked()
+        again.close()
+    finally:
+        kira_context.close()
+        l_context.close()
+
+
 def test_chat_between_two_people_a_spectator_and_the_creator_who_mutes(
     browser: Any, server: LiveServer
 ) -> None:
@@ -82,16 +152,23 @@ def test_chat_between_two_people_a_spectator_and_the_creator_who_mutes(
             assert line.inner_text() == f"Kira:{attack}"
             assert page.locator("#chat img").count() == 0
         assert "pwned" not in l_page.title()
-        # A spectator's word reaches spectators and the creator, never a player's page.
+        # A spectator's word reaches the spectators' link only: never a player's page, nor
+        # the creator's room page (the creator often plays too), which only reads.
         watcher.fill("#chat-text", "I can see both sides")
         watcher.click("#chat-form button")
-        for page in (watcher, admin):
-            page.locator("#chat-spectators li").filter(has_text="I can see both sides").wait_for(
+        watcher.locator("#chat-spectators li").filter(has_text="I can see both sides").wait_for(
+            timeout=10000
+        )
+        kira.fill("#chat-text", "after the spectator")
+        kira.press("#chat-text", "Enter")
+        for page in (l_page, admin):
+            page.locator("#chat-players li").filter(has_text="after the spectator").wait_for(
                 timeout=10000
             )
-        assert l_page.locator("#chat-spectators").count() == 0
+            assert page.locator("#chat-spectators").count() == 0
+            assert "I can see both sides" not in page.locator("#chat").inner_text()
+        assert admin.locator("#chat-form").count() == 0
         assert "null" not in watcher.locator("#chat").inner_text()
-        assert "I can see both sides" not in l_page.locator("#chat").inner_text()
         # The creator mutes L: L's next message is refused, with the reason on the page.
         admin.locator("#joined button.mute[data-seat='1']").click()
         admin.locator("#joined button.mute[data-seat='1']").filter(
@@ -152,6 +229,111 @@ def test_the_clock_runs_out_a_bot_takes_the_seat_and_the_person_takes_it_back(
     finally:
         context.close()
         watcher_context.close()
+
+
+@pytest.fixture(scope="module")
+def covert_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """Clocks at 0.4 of their seconds (fast: 6 s a decision, 24 s reserve): time enough to
+    look at every screen before a covert decision runs out."""
+    live = LiveServer(tmp_path_factory.mktemp("covert") / "rooms.db", start=False)
+    live.extra = ["--clock-scale", "0.4"]
+    live.start()
+    yield live
+    live.stop()
+
+
+def test_a_covert_decision_times_out_alike_and_shows_its_clock_only_on_its_own_screen(
+    browser: Any, covert_server: LiveServer
+) -> None:
+    """Two people and two bots play Werewolf with a fast clock; the people make their open
+    choices at once and leave the first question put to everyone covertly unanswered. Each
+    sees its own time left and no one else's; the spectator sees neither, nor anyone
+    "deciding"; both run on the decision's seconds alone, and when they run out a bot
+    answers for each, with no reserve spent and no timeout counted."""
+    server = covert_server
+    created = server.post(
+        "/api/rooms",
+        {
+            "game": "werewolf",
+            "players": 4,
+            "clock": "fast",
+            "seats": [{"kind": "human"}] * 2 + [{"kind": "bot", "agent": "random"}] * 2,
+        },
+    )
+    links = created["links"]
+    room = created["room"]
+    tokens = [link.split("token=")[1] for link in (links["seats"][0], links["seats"][1])]
+    watcher_token = links["spectator"].split("token=")[1]
+    contexts = [
+        browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True),
+        browser.new_context(viewport={"width": 1280, "height": 800}),
+        browser.new_context(viewport={"width": 1280, "height": 800}),
+    ]
+    decision = 15 * 0.4
+
+    def info(token: str) -> dict[str, Any]:
+        return dict(server.get(f"/api/rooms/{room}?token={token}"))
+
+    try:
+        pages = [contexts[0].new_page(), contexts[1].new_page()]
+        watcher = contexts[2].new_page()
+        for seat, page in enumerate(pages):
+            page.goto(server.base + links["seats"][seat])
+        watcher.goto(server.base + links["spectator"])
+        for page in (*pages, watcher):
+            page.locator("#clocks").wait_for(timeout=10000)
+        rng = random.Random(5)
+        deadline = time.monotonic() + 120
+        covert: list[int] = []
+        while not covert:
+            assert time.monotonic() < deadline, "no covert question within 120 s"
+            own = [info(t) for t in tokens]
+            seen = info(watcher_token)["room"]
+            assert not seen["finished"], "the game ended before a covert question"
+            if {o["room"]["step"] for o in own} != {seen["step"]}:
+                continue  # the table moved between the answers: look again
+            asked = [s for s in (0, 1) if own[s]["you"]["asked"]]
+            # Asked, and the spectator is not shown its clock running: a covert question.
+            covert = [s for s in asked if "left" not in seen["seats"][s]["clock"]]
+            if covert:
+                break
+            for seat in asked:
+                click_a_choice(pages[seat], rng)
+            pages[0].wait_for_timeout(50)
+        before = [(s["clock"]["reserve"], s["clock"]["timeouts"]) for s in seen["seats"][:2]]
+        step = seen["step"]
+        for seat in covert:
+            # Its own screen counts its time down: the decision's seconds, no reserve.
+            mine = pages[seat].locator(f"#clocks .clock[data-seat='{seat}']")
+            mine.filter(has_text="left").wait_for(timeout=3000)
+            left = own[seat]["room"]["seats"][seat]["clock"]["left"]
+            assert 0 < left <= decision
+            # No other screen shows it: not the other person's, not the spectator's.
+            for page in (pages[1 - seat], watcher):
+                shown = page.locator(f"#clocks .clock[data-seat='{seat}']")
+                assert shown.filter(has_text="left").count() == 0
+            assert watcher.locator(f"#app .seat[data-seat='{seat}'] .tag.ask").count() == 0
+        if len(covert) == 2:
+            # Asked together, they run out together.
+            lefts = [own[s]["room"]["seats"][s]["clock"]["left"] for s in covert]
+            assert abs(lefts[0] - lefts[1]) <= 0.5
+        # Nobody answers: within the decision's seconds a bot answers for each.
+        for seat in covert:
+            end = time.monotonic() + decision + 10
+            while (
+                info(tokens[seat])["you"]["asked"] and info(watcher_token)["room"]["step"] == step
+            ):
+                assert time.monotonic() < end, "the covert question did not time out"
+                time.sleep(0.1)
+        after = info(watcher_token)["room"]
+        assert after["step"] > step
+        assert [
+            (s["clock"]["reserve"], s["clock"]["timeouts"]) for s in after["seats"][:2]
+        ] == before
+        assert all(s["kind"] == "human" for s in after["seats"][:2])
+    finally:
+        for context in contexts:
+            context.close()
 
 
 def test_a_rated_game_in_the_browser_puts_the_player_on_the_leaderboard(

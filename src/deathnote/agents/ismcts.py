@@ -17,6 +17,10 @@ along different paths share their statistics (a transposition table).
 Prior (``prior=N``, off by default): the heuristic bot's choice at the root (it reads only
 this seat's view) starts with N virtual wins in N visits (progressive bias); every other
 action is still tried first, and the search overrules the hint once it has seen enough.
+With ``guide=tree`` the same hint seeds every node the search adds, for whichever seat
+moves there: that seat's heuristic bot is shown that seat's view of the sampled world (in
+the bare search, its state view and decision without the log), so the tree expects the
+other seats to play sensibly rather than at random from the start.
 
 Budget: ``sims`` simulations and/or ``seconds`` of search per move, whichever ends first.
 It answers every decision the same way whatever it holds: with a time budget it takes
@@ -68,25 +72,32 @@ class Node:
 
     def select(self, legal: Sequence[Action], rng: random.Random, c: float) -> tuple[Action, bool]:
         """UCB1 over the actions available in this world; an untried one first (True)."""
-        stats = self.stats
-        untried = []
-        for action in legal:
-            entry = stats.get(action)
-            if entry is None:
-                untried.append(action)
-            else:
-                entry[2] += 1
-        if untried:
-            action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-            stats[action] = [0.0, 0.0, 1.0]
-            return action, True
+        get = self.stats.get
+        untried: list[Action] | None = None
         best: Action | None = None
         best_value = -math.inf
+        log, sqrt = math.log, math.sqrt
+        # One pass: count every available action, score the tried ones (scores are used
+        # only if every action has been tried).
         for action in legal:
-            visits, total, available = stats[action]
-            value = total / visits + c * math.sqrt(math.log(available) / visits)
-            if value > best_value:
-                best, best_value = action, value
+            entry = get(action)
+            if entry is None:
+                if untried is None:
+                    untried = [action]
+                else:
+                    untried.append(action)
+                continue
+            available = entry[2] + 1
+            entry[2] = available
+            if untried is None:
+                visits = entry[0]
+                value = entry[1] / visits + c * sqrt(log(available) / visits)
+                if value > best_value:
+                    best, best_value = action, value
+        if untried is not None:
+            action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+            self.stats[action] = [0.0, 0.0, 1.0]
+            return action, True
         assert best is not None
         return best, False
 
@@ -105,6 +116,7 @@ class IsmctsAgent(Agent):
         rollout: str = "random",
         c: float = EXPLORATION,
         prior: int = 0,
+        guide: str = "root",
     ) -> None:
         super().__init__(seat)
         if sims is None and not seconds:
@@ -122,9 +134,16 @@ class IsmctsAgent(Agent):
             raise DeathNoteError("ismcts: prior must be at least 0")
         #: virtual wins seeded on the heuristic bot's choice at the root (0: none)
         self.prior = prior
+        if guide not in ("root", "tree"):
+            raise DeathNoteError(f"ismcts: guide is root or tree, not {guide!r}")
+        #: where the prior is seeded: the root only, or every node the search adds
+        self.guide = guide
+        self._hinters: dict[Seat, Agent] = {}
         #: figures of the last search (for the bench and the arena)
         self.last_sims = 0
         self.last_seconds = 0.0
+        #: the nodes below the root of the last search, by information set (for tests)
+        self.last_table: dict[Key, Node] = {}
         self._rng = random.Random(0)
         self._plain: Agent | None = None
 
@@ -175,10 +194,12 @@ class IsmctsAgent(Agent):
             if hint in obs.legal:
                 root.stats[hint] = [float(self.prior), float(self.prior), 1.0]
         table: dict[Key, Node] = {}
+        self.last_table = table
         policy = self._policy(rng)
         limit = self.sims if self.sims is not None else MAX_SIMS
         deadline = start + self.seconds if self.seconds is not None else math.inf
         c = self.c
+        tree_prior = self.prior > 0 and self.guide == "tree"
         done = 0
         clock = time.perf_counter
         if policy is None:
@@ -214,6 +235,8 @@ class IsmctsAgent(Agent):
                 found = table.get(key)
                 if found is None:
                     found = table[key] = Node()
+                    if tree_prior:
+                        self._seed(found, mover, world.legal(mover), world.view(mover), rng)
                 elif id(found) in seen:
                     # Back at an information set of this walk (an action that changes
                     # nothing the seat sees): the tree would choose alike forever; roll out.
@@ -250,6 +273,7 @@ class IsmctsAgent(Agent):
         sample = obs.sample_world
         seat = self.seat
         c = self.c
+        tree_prior = self.prior > 0 and self.guide == "tree"
         clock = time.perf_counter
         done = 0
         while done < limit and (done == 0 or clock() < deadline):
@@ -291,6 +315,19 @@ class IsmctsAgent(Agent):
                 found = table.get(key)
                 if found is None:
                     found = table[key] = Node()
+                    if tree_prior:
+                        self._seed(
+                            found,
+                            mover,
+                            legal_of(state, mover),
+                            {
+                                "viewer": mover,
+                                "state": game.view(state, mover),
+                                "decision": asked[mover].to_json(),
+                                "log": [],
+                            },
+                            rng,
+                        )
                 elif id(found) in seen:
                     break  # back at an information set of this walk (see ``search``)
                 seen.add(id(found))
@@ -322,6 +359,33 @@ class IsmctsAgent(Agent):
                     entry[1] += 1.0
             done += 1
         return done
+
+    def _seed(
+        self,
+        node: Node,
+        mover: Seat,
+        legal: Sequence[Action],
+        view: dict[str, Any],
+        rng: random.Random,
+    ) -> None:
+        """Progressive bias at a new node (``guide=tree``): the mover's heuristic bot, shown
+        the mover's view of this sampled world (in the bare search: its state view and
+        decision, no log), starts with ``prior`` virtual wins on its choice."""
+        if len(legal) < 2:
+            return
+        bot = self._hinters.get(mover)
+        if bot is None:
+            from deathnote.agents import make_agent
+
+            try:
+                bot = make_agent(self.game_id, "heuristic", mover)
+            except DeathNoteError:
+                return
+            self._hinters[mover] = bot
+        hint = bot.choose(Observation(mover, legal, lambda: view, rng))
+        if hint in legal:
+            prior = float(self.prior)
+            node.stats[hint] = [prior, prior, 0.0]
 
     def _policy(self, rng: random.Random) -> Callable[[Match, Seat], Action] | None:
         """The rollout policy: one action for a seat of a world (None: uniformly random)."""
@@ -391,6 +455,8 @@ def parse_ismcts(game_id: str, name: str, seat: Seat) -> IsmctsAgent | None:
                 args["c"] = float(value)
             elif key == "prior":
                 args["prior"] = int(value)
+            elif key == "guide":
+                args["guide"] = value
             elif key == "rollout":
                 args["rollout"] = value
             else:
@@ -398,6 +464,7 @@ def parse_ismcts(game_id: str, name: str, seat: Seat) -> IsmctsAgent | None:
         except ValueError:
             raise DeathNoteError(
                 f"bad ismcts setting {setting!r} in {name!r}: use sims=N, seconds=S, "
-                "rollout=random|heuristic, c=X or prior=N, e.g. ismcts:sims=500:rollout=heuristic"
+                "rollout=random|heuristic, c=X, prior=N or guide=root|tree, "
+                "e.g. ismcts:sims=500:rollout=heuristic"
             ) from None
     return IsmctsAgent(seat, game_id, **args)

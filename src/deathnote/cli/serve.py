@@ -70,6 +70,21 @@ def serve(
         str,
         typer.Option(help="Chat messages per seat or spectator, e.g. 12/minute (more: an error)."),
     ] = DEFAULTS.chat_rate,
+    spectator_chat_rate: Annotated[
+        str,
+        typer.Option(
+            help="Chat messages all the spectators of one room may send together, e.g. "
+            "30/minute (more: an error)."
+        ),
+    ] = DEFAULTS.spectator_chat_rate,
+    max_chat_messages: Annotated[
+        int,
+        typer.Option(help="Chat messages one room keeps per channel (more: an error)."),
+    ] = DEFAULTS.max_chat_messages,
+    name_rate: Annotated[
+        str,
+        typer.Option(help="Nickname changes per seat, e.g. 6/minute (more: an error)."),
+    ] = DEFAULTS.name_rate,
     clock_timeouts: Annotated[
         int,
         typer.Option(
@@ -123,6 +138,9 @@ def serve(
             max_nickname_chars=max_nickname_chars,
             max_chat_chars=max_chat_chars,
             chat_rate=chat_rate,
+            spectator_chat_rate=spectator_chat_rate,
+            max_chat_messages=max_chat_messages,
+            name_rate=name_rate,
             clock_timeouts=clock_timeouts,
         )
         app = create_app(

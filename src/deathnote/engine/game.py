@@ -81,6 +81,9 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     rules_version: ClassVar[str] = "1"
+    #: Our own short summary of the rules, one line per point, for a screen's rules panel
+    #: (player-facing words kept with the game, never in a front end).
+    rules_summary: ClassVar[tuple[str, ...]] = ()
     #: "count": simulate counts Outcome.winners; "mean": it averages Outcome.scores.
     wins_mode: ClassVar[str] = "count"
 

@@ -21,11 +21,14 @@ from typing import Any
 
 import orjson
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from limits.aio.storage import MemoryStorage
+from limits.aio.storage import MemoryStorage, RedisStorage
+from limits.aio.storage import Storage as LimitsStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from deathnote.agents import agent_names, bot_choices
@@ -99,6 +102,20 @@ class MuteBody(BaseModel):
 
 def _page(name: str) -> FileResponse:
     return FileResponse(WEB / "templates" / name, media_type="text/html")
+
+
+def room_rate_limiter(redis: str | None) -> MovingWindowRateLimiter:
+    """The limiter of new rooms per address: in this process's memory, or with ``--redis``
+    in that Redis, so that several processes share one count (otherwise N processes
+    behind a load balancer would let an address make N times as many rooms)."""
+    storage: LimitsStorage
+    if redis is None:
+        storage = MemoryStorage()
+    else:
+        storage = RedisStorage(
+            f"async+{redis}", implementation="redispy", key_prefix="deathnote:limits"
+        )
+    return MovingWindowRateLimiter(storage)
 
 
 class BodyLimit:
@@ -205,9 +222,7 @@ def create_app(
             ) from None
         cluster = Cluster(redis, manager, lease_seconds=lease_seconds)
     room_rate = limits.room_rate_item()
-    # The asyncio flavour: the threaded one starts a timer thread on the loop for each
-    # room made once the previous timer ran out (about 3 ms each on a busy machine).
-    room_limiter = MovingWindowRateLimiter(MemoryStorage())
+    room_limiter = room_rate_limiter(redis)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -232,6 +247,23 @@ def create_app(
     app.state.manager = manager
     app.state.limits = limits
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # Every refusal answers in one shape, {"error": text}, as the API's own answers do
+        # (FastAPI's default would be {"detail": ...}).
+        return JSONResponse(
+            {"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        where = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}"
+            for e in exc.errors()[:5]
+        )
+        return JSONResponse({"error": f"invalid request ({where})"[:500]}, status_code=422)
+
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
 
     async def located(room_id: str) -> tuple[Room, str | None]:
@@ -312,6 +344,8 @@ def create_app(
                 "bots": bot_choices(g.id),
                 "seat_names": g.seat_names(g.min_players, g.parse_options(g.min_players, {})),
                 "board": (WEB / "static" / "boards" / f"{g.id}.js").exists(),
+                # the rules panel of every screen (issue 16 §6)
+                "rules_summary": list(g.rules_summary),
                 # the lobby's form is built from it (issue 16 §5)
                 "options_schema": options_schema(g),
             }
@@ -358,13 +392,14 @@ def create_app(
 
     @app.get("/api/rooms/{room_id}")
     async def room_info(room_id: str, token: str = "") -> Response:
-        """Public room facts; with the creator token also the invite links."""
+        """The room facts as this link's holder sees them; the creator also gets the links."""
         room = await room_or_error(room_id)
-        out: dict[str, Any] = {"room": room.public_info(SPECTATOR)}
         try:
             role, seat = room.role_of(token)
         except IllegalAction as exc:
             return error(403, str(exc))
+        # As this link's holder sees them (a seat: its own time left, even when covert).
+        out: dict[str, Any] = {"room": room.public_info(SPECTATOR if seat is None else seat)}
         if role == CREATOR_ROLE:
             out["links"] = room.links()
         # What this link's holder may know of itself ("my rooms": is it my turn?).
@@ -426,13 +461,13 @@ def create_app(
         """The chat this link may read (both channels once the game is over: the replay)."""
         room = await room_or_error(room_id)
         try:
-            _role, seat = room.role_of(token)
+            role, _seat = room.role_of(token)
         except IllegalAction as exc:
             return error(403, str(exc))
         # From storage, not the room in memory: here it may be another process's copy.
         stored = await asyncio.to_thread(storage.load_chat, room.id)
         finished = room.match.outcome() is not None or room.stored.finished
-        return JSONResponse({"messages": room.chat.filter(stored, seat, finished)})
+        return JSONResponse({"messages": room.chat.filter(stored, role, finished)})
 
     @app.post("/api/rooms/{room_id}/rematch")
     async def rematch(room_id: str, body: TokenBody) -> Response:

@@ -1,14 +1,18 @@
 """Table chat: the players' channel and a separate spectators' channel.
 
 A seat's person writes to the players' channel, which every connection of the room reads
-(players and spectators alike: it is the table talk). Spectators and the room's creator
-write to the spectators' channel, which only they read while the game runs: a spectator
-never writes to the players. Both channels are stored with the room and shown together in
-the replay once the game is over.
+(players and spectators alike: it is the table talk). Spectators write to the spectators'
+channel, which only the spectators' link reads while the game runs: a spectator never
+writes to the players. The room's creator (often a player too) reads the players' channel
+on the room page, to moderate it, and never the spectators' while the game runs; the room
+page writes to neither. Both channels are stored with the room and shown together in the
+replay once the game is over.
 
-Messages are bounded in length (``--max-chat-chars``) and in rate per seat or spectator
-connection (``--chat-rate``), stripped of control characters, stored before anyone hears
-of them, and always rendered as text by the pages. The creator can mute a seat.
+Messages are bounded in length (``--max-chat-chars``), in rate per seat or spectator
+connection (``--chat-rate``) and for all the spectators of a room together
+(``--spectator-chat-rate``: reconnecting gives no new share), and in number per channel
+(``--max-chat-messages``); they are stripped of control characters, stored before anyone
+hears of them, and always rendered as text by the pages. The creator can mute a seat.
 """
 
 from __future__ import annotations
@@ -27,10 +31,13 @@ if TYPE_CHECKING:
 
 PLAYERS = "players"
 SPECTATORS = "spectators"
+#: The connection roles (rooms.py) that read or write the spectators' channel.
+SPECTATOR_ROLE = "spectator"
 #: Messages a connection receives when it opens (the newest ones).
 HISTORY = 200
 
-_limiter = MovingWindowRateLimiter(MemoryStorage())
+#: The room's client rates (chat, spectators' chat, nickname changes), in memory.
+limiter = MovingWindowRateLimiter(MemoryStorage())
 
 
 def clean_text(text: str, max_chars: int) -> str:
@@ -48,15 +55,17 @@ def clean_text(text: str, max_chars: int) -> str:
     return kept
 
 
-def channel_of(conn: Connection) -> str:
-    """The channel a connection writes to."""
-    return PLAYERS if conn.seat is not None else SPECTATORS
+def channel_of(conn: Connection) -> str | None:
+    """The channel a connection writes to (None: the room page, which only reads)."""
+    if conn.seat is not None:
+        return PLAYERS
+    return SPECTATORS if conn.role == SPECTATOR_ROLE else None
 
 
-def readable(conn_seat: int | None, finished: bool) -> tuple[str, ...]:
-    """The channels a viewer reads: a seat reads the players' channel while the game runs
-    (both once it is over); spectators and the creator always read both."""
-    if conn_seat is None or finished:
+def readable(role: str, finished: bool) -> tuple[str, ...]:
+    """The channels a link's holder reads: the spectators' link reads both; a seat and the
+    room's creator read the players' channel while the game runs (both once it is over)."""
+    if role == SPECTATOR_ROLE or finished:
         return (PLAYERS, SPECTATORS)
     return (PLAYERS,)
 
@@ -68,23 +77,21 @@ class RoomChat:
         self.room = room
         self.messages: list[dict[str, Any]] = stored
 
-    def history_for(self, seat: int | None, finished: bool | None = None) -> list[dict[str, Any]]:
-        """The messages this viewer may read, oldest first."""
+    def history_for(self, role: str, finished: bool | None = None) -> list[dict[str, Any]]:
+        """The messages this link's holder may read, oldest first."""
         if finished is None:
             finished = self.room.match.outcome() is not None
-        return self.filter(self.messages, seat, finished)
+        return self.filter(self.messages, role, finished)
 
     @staticmethod
-    def filter(
-        messages: list[dict[str, Any]], seat: int | None, finished: bool
-    ) -> list[dict[str, Any]]:
-        """The messages of a list this viewer may read."""
-        channels = readable(seat, finished)
+    def filter(messages: list[dict[str, Any]], role: str, finished: bool) -> list[dict[str, Any]]:
+        """The messages of a list this link's holder may read."""
+        channels = readable(role, finished)
         return [m for m in messages if m["channel"] in channels]
 
     def send_history(self, conn: Connection) -> None:
         """A new connection gets the newest messages it may read, in one message."""
-        messages = self.history_for(conn.seat)[-HISTORY:]
+        messages = self.history_for(conn.role)[-HISTORY:]
         if messages:
             conn.push({"type": "chat_log", "messages": messages})
 
@@ -93,21 +100,36 @@ class RoomChat:
         room = self.room
         limits = room.manager.limits
         seat = conn.seat
+        channel = channel_of(conn)
+        if channel is None:
+            raise IllegalAction(
+                "the room page only reads the table's chat; to talk with the spectators, "
+                "open the spectators' link"
+            )
         if seat is not None and room.stored.seats[seat].get("muted"):
             raise IllegalAction("the room's creator has muted you in the chat")
         clean = clean_text(text, limits.max_chat_chars)
+        if sum(1 for m in self.messages if m["channel"] == channel) >= limits.max_chat_messages:
+            raise IllegalAction(
+                f"this room's chat is full ({limits.max_chat_messages} messages); "
+                "nothing more can be said here"
+            )
         key = f"{room.id}:{seat}" if seat is not None else f"{room.id}:{conn.key}"
-        if not _limiter.hit(limits.chat_rate_item(), "chat", key):
+        if not limiter.hit(limits.chat_rate_item(), "chat", key):
             raise IllegalAction(
                 f"too many chat messages (at most {limits.chat_rate}); wait a little"
             )
-        if seat is not None:
-            name = room.names().display(seat)
-        else:
-            name = "Room creator" if conn.role == "creator" else "Spectator"
+        if channel == SPECTATORS and not limiter.hit(
+            limits.spectator_chat_rate_item(), "spectators", room.id
+        ):
+            raise IllegalAction(
+                f"the spectators of this room say too much (at most "
+                f"{limits.spectator_chat_rate} together); wait a little"
+            )
+        name = room.names().display(seat) if seat is not None else "Spectator"
         entry = {
             "number": len(self.messages),
-            "channel": channel_of(conn),
+            "channel": channel,
             "seat": seat,
             "name": name,
             "text": clean,
@@ -121,7 +143,7 @@ class RoomChat:
         self.messages.append(entry)
         finished = room.match.outcome() is not None
         for other in room.connections:
-            if entry["channel"] in readable(other.seat, finished):
+            if channel in readable(other.role, finished):
                 other.push({"type": "chat", **entry})
         return entry
 

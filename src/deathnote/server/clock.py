@@ -178,11 +178,14 @@ class RoomClocks:
         due = [(c.deadline, s) for s, c in enumerate(self.seats) if c.deadline is not None]
         return min(due) if due else None
 
-    def shown(self, seat: int, visible: bool, now: float) -> dict[str, Any]:
+    def shown(self, seat: int, visible: bool, now: float, due: bool = False) -> dict[str, Any]:
         """What a viewer is told of a seat's clock: the reserve and timeouts always, the
-        time left only when the viewer sees the seat as asked."""
+        time left only when the viewer sees the seat as asked (0 when ``due``: its time
+        ran out and a bot is choosing its move)."""
         clock = self.seats[seat]
         out: dict[str, Any] = {"reserve": round(clock.reserve, 1), "timeouts": clock.timeouts}
         if visible and clock.deadline is not None:
             out["left"] = round(max(0.0, clock.deadline - now), 1)
+        elif visible and due:
+            out["left"] = 0.0
         return out

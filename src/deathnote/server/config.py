@@ -44,6 +44,13 @@ class Limits:
     #: Chat messages one seat (or one spectator connection) may send, in the ``limits``
     #: notation; more are answered with an error.
     chat_rate: str = "12/minute"
+    #: Chat messages all the spectators of one room may send together (a spectator who
+    #: reconnects gets a new connection, never a new share of this).
+    spectator_chat_rate: str = "30/minute"
+    #: Chat messages one room keeps per channel; more are refused ("the chat is full").
+    max_chat_messages: int = 2000
+    #: Nickname changes of one seat (each renames every screen of the room).
+    name_rate: str = "6/minute"
     #: Clock timeouts of one seat (not counting covert decisions) after which the seat is
     #: handed to a bot until its person takes it back.
     clock_timeouts: int = 3
@@ -58,6 +65,7 @@ class Limits:
             "messages_per_second",
             "max_nickname_chars",
             "max_chat_chars",
+            "max_chat_messages",
             "clock_timeouts",
         ):
             if getattr(self, name) < 1:
@@ -66,6 +74,8 @@ class Limits:
             raise DeathNoteError("unopened-room-seconds must be more than 0")
         self.room_rate_item()  # a bad rate fails at start, not on the first room
         self.chat_rate_item()
+        self.spectator_chat_rate_item()
+        self.name_rate_item()
 
     def room_rate_item(self) -> RateLimitItem:
         """The room-creation rate as a ``limits`` item."""
@@ -74,6 +84,14 @@ class Limits:
     def chat_rate_item(self) -> RateLimitItem:
         """The chat rate as a ``limits`` item."""
         return _rate("chat-rate", self.chat_rate)
+
+    def spectator_chat_rate_item(self) -> RateLimitItem:
+        """The spectators' chat rate (per room) as a ``limits`` item."""
+        return _rate("spectator-chat-rate", self.spectator_chat_rate)
+
+    def name_rate_item(self) -> RateLimitItem:
+        """The nickname-change rate (per seat) as a ``limits`` item."""
+        return _rate("name-rate", self.name_rate)
 
 
 def _rate(option: str, text: str) -> RateLimitItem:

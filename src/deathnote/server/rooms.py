@@ -37,7 +37,7 @@ from deathnote.engine.play import Table
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
 from deathnote.server.botpool import BotPool, searches
-from deathnote.server.chat import RoomChat
+from deathnote.server.chat import SPECTATOR_ROLE, RoomChat, limiter
 from deathnote.server.clock import PRESETS, Clock, RoomClocks, check_clock
 from deathnote.server.config import Limits
 from deathnote.server.names import Names, check_unique, clean_nickname
@@ -46,7 +46,6 @@ from deathnote.server.storage import Storage, StoredRoom
 
 HUMAN = "human"
 BOT = "bot"
-SPECTATOR_ROLE = "spectator"
 CREATOR_ROLE = "creator"
 SEAT_ROLE = "seat"
 MAX_BOT_STEPS = 100_000  # a bound on one run of the bots (every game ends long before)
@@ -246,7 +245,9 @@ class Room:
                     "idle": round(now - since, 1) if since is not None else None,
                     # Only a seat whose person may come back with its link can be taken back.
                     "taken_over": info["kind"] == BOT and bool(info.get("token")),
-                    "clock": clocks.shown(seat, seat in seen_waiting, wall)
+                    "clock": clocks.shown(
+                        seat, seat in seen_waiting, wall, due=seat in self._timing_out
+                    )
                     if clocks is not None and timed
                     else None,
                 }
@@ -318,6 +319,14 @@ class Room:
                 "your player key already holds another seat of this room; open this link "
                 "in another browser (one player, one seat)"
             )
+        current = self.stored.seats[conn.seat]
+        if current.get("nick") == nick and (player is None or current.get("player") == player):
+            return nick  # nothing changes: nothing to store or tell
+        limits = self.manager.limits
+        if not limiter.hit(limits.name_rate_item(), "name", f"{self.id}:{conn.seat}"):
+            raise IllegalAction(
+                f"too many name changes (at most {limits.name_rate}); wait a little"
+            )
         seats = [dict(s) for s in self.stored.seats]
         seats[conn.seat]["nick"] = nick
         if player is not None:
@@ -374,7 +383,8 @@ class Room:
             return True
         bots_busy = self._bot_task is not None and not self._bot_task.done()
         clock_runs = self.clocks is not None and self.clocks.next_deadline() is not None
-        return not bots_busy and not clock_runs and not self._bots_to_move()
+        timing_out = bool(self._timing_out)  # a clock's bot is choosing a move
+        return not (bots_busy or clock_runs or timing_out or self._bots_to_move())
 
     def broadcast(self) -> None:
         """Every connection gets its fresh view (built when its writer runs)."""
@@ -444,6 +454,7 @@ class Room:
             except Exception as exc:
                 # Not stored means not accepted: go back to the stored record.
                 self.match.rewind(step)
+                self._note_pending()  # the clocks follow the stored match again
                 self.manager.log(f"room {self.id}: storing step {step} failed: {exc!r}")
                 if self.manager.cluster is not None:
                     self.manager.cluster.store_failed(self.id)
@@ -539,7 +550,8 @@ class Room:
         for seat, clock in enumerate(clocks.seats):
             asked = seat in pending and seat not in self.bots and seat not in self._timing_out
             if asked and clock.deadline is None:
-                clocks.ask(seat, self.pending_step.get(seat, 0), pending[seat].covert, wall)
+                step = self.pending_step.get(seat, len(self.match.actions))
+                clocks.ask(seat, step, pending[seat].covert, wall)
             elif not asked and clock.deadline is not None:
                 clocks.done(seat, wall)
         self._save_clocks()
@@ -601,9 +613,19 @@ class Room:
 
     async def _on_timeout(self, seat: Seat) -> None:
         """A seat's clock ran out: a bot moves for it (after too many timeouts, the bot
-        keeps the seat until its person takes it back)."""
+        keeps the seat until its person takes it back).
+
+        The move stands as long as the seat is still asked the question it timed out on,
+        whatever other seats did meanwhile: seats asked one covert question together share
+        one deadline, and each gets its own bot's move (another's move does not give it a
+        fresh deadline, which would time seats apart).
+        """
         clocks = self.clocks
         assert clocks is not None
+        if self.storing:
+            # An action is being stored: look at the match once it counts (or is undone).
+            async with self._submitting:
+                pass
         clock = clocks.seats[seat]
         if (
             self.match.outcome() is not None
@@ -612,9 +634,10 @@ class Room:
             or seat not in self.match.pending()
             or seat in self.bots
         ):
-            self._arm_clock()
+            # Early, or stale (the seat is no longer asked): the clocks follow the match.
+            self._update_clocks()
             return
-        step = len(self.match.actions)
+        asked_since = self.pending_step.get(seat)
         counted = clocks.timed_out(seat)
         agent_name = self.stand_in(seat)
         if counted and clock.timeouts >= self.manager.limits.clock_timeouts:
@@ -623,20 +646,42 @@ class Room:
         self._timing_out.add(seat)
         try:
             self._update_clocks()
-            self.broadcast()
+            if counted:
+                self.broadcast()  # the seat's reserve and timeouts are everyone's to see
+            else:
+                # A covert timeout tells no one else anything: only the seat's own screens
+                # change (its time left shows 0 while the bot chooses).
+                for conn in self.connections:
+                    if conn.seat == seat:
+                        conn.mark_stale()
             agent = make_agent(self.match.game.id, agent_name, seat)
-            seen = snapshot(self.match, seat, self.table.rng(seat))
-            action = await asyncio.to_thread(agent.choose, seen)
+            for _ in range(BOT_RETRIES):
+                seen = snapshot(self.match, seat, self.table.rng(seat))
+                action = await asyncio.to_thread(agent.choose, seen)
+                if not self._asked_since(seat, asked_since):
+                    return  # the person (or a take-over) moved meanwhile
+                try:
+                    await self.submit(seat, action)
+                    return
+                except IllegalAction as exc:
+                    # The choices changed while the bot thought (or storing failed): again.
+                    self.manager.log(f"room {self.id}: the clock's bot move failed: {exc}")
+                except DeathNoteError as exc:
+                    self.manager.log(f"room {self.id}: the clock's bot move failed: {exc}")
+                    return
         finally:
             self._timing_out.discard(seat)
-        if len(self.match.actions) != step or seat not in self.match.pending() or seat in self.bots:
+            # Still asked (the move failed): its clock starts again rather than never.
             self._update_clocks()
-            return  # the person (or a take-over) moved meanwhile
-        try:
-            await self.submit(seat, action)
-        except DeathNoteError as exc:
-            self.manager.log(f"room {self.id}: the clock's bot move failed: {exc}")
-            self._arm_clock()
+
+    def _asked_since(self, seat: Seat, step: int | None) -> bool:
+        """Whether a person's seat is still asked the question it was asked at ``step``."""
+        return (
+            self.match.outcome() is None
+            and seat in self.match.pending()
+            and seat not in self.bots
+            and self.pending_step.get(seat) == step
+        )
 
     def take_back(self, conn: Connection) -> None:
         """The person of a seat a bot plays (after timeouts, or handed over by the
@@ -718,7 +763,10 @@ class Room:
 
     def stand_in(self, seat: Seat) -> str:
         """The bot that takes this person's seat over: the level the creator chose for the
-        room's idle seats, else the game's heuristic."""
+        room's idle seats, else the game's heuristic; in a rated room always the weakest
+        (the result counts for the person: nobody may gain by leaving their seat)."""
+        if self.stored.rated:
+            return weakest_bot(self.match.game.id)
         info = self.stored.seats[seat] if 0 <= seat < len(self.stored.seats) else {}
         chosen = info.get("stand_in")
         if isinstance(chosen, str) and chosen in agent_names(self.match.game.id):
@@ -732,6 +780,11 @@ class Room:
             raise IllegalAction(f"there is no seat {seat} in this room")
         if agent is None:
             agent = self.stand_in(seat)
+        elif self.stored.rated and agent != self.stand_in(seat):
+            raise IllegalAction(
+                "in a rated room an idle seat is played by the weakest bot "
+                f"({self.stand_in(seat)}): the result counts for its person"
+            )
         info = self.stored.seats[seat]
         if self.match.outcome() is not None:
             raise IllegalAction("the game is over")
@@ -801,6 +854,12 @@ def parse_action(data: Any) -> Action:
     except TypeError:
         # A field name that clashes with a parameter of Action.make (e.g. "cls").
         raise IllegalAction("malformed action: a field name is not allowed") from None
+
+
+def weakest_bot(game_id: str) -> str:
+    """The stand-in of a rated room's seats: random play, so that a person never gains
+    rating by letting a bot play for them."""
+    return "random" if "random" in agent_names(game_id) else default_bot(game_id)
 
 
 def default_bot(game_id: str) -> str:
@@ -967,6 +1026,10 @@ class RoomManager:
             )
             raise OptionsError(f"{game.name} is played by {allowed} players, not {count}")
         specs = seat_specs(game_id, count, seats)
+        if rated:
+            for spec in specs:
+                if spec["kind"] == HUMAN:
+                    spec["stand_in"] = weakest_bot(game_id)
         clock_name = check_clock(clock)
         if rated and seed is not None:
             raise OptionsError("a rated room cannot have a chosen seed (it tells the deal)")

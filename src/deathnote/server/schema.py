@@ -296,13 +296,23 @@ and closed with code 4403; an unknown room with 4404.
    "step": STEP}` where STEP is the view's `step` (an action chosen on an older view is
    refused with "the game moved on", and nothing changes).
 4. You get `accepted` (or `error` with the reason: choose again), then everyone's views.
+   Send no other action before that answer: while a question is put to several seats at
+   once, the views that others' answers bring still show it to you until yours is stored.
 5. When `view.outcome` is not null the game is over.
+
+Clocks: in a room with a clock, `view.room.seats[YOUR SEAT].clock.left` is your time left
+(seconds) while you are asked. When it runs out a bot moves for you; after the server's
+number of timeouts a bot keeps your seat (`room.seats[YOUR SEAT].taken_over` is true, your
+actions are refused) until you send `{"type": "take_back"}`. The server sends nothing
+while others think (minutes, with a relaxed clock): send `ping` now and then to stay
+connected.
 
 Every message gets an answer on its own connection. Optional: `{"type": "name", "name":
 ...}` (your nickname), `{"type": "chat", "text": ...}`, `{"type": "take_back"}` (your seat
 back after a clock's timeouts gave it to a bot), `{"type": "ping"}`.
 
-`examples/bot_client.py URL` is a complete client in about a hundred lines of Python.
+`examples/bot_client.py URL` is a complete client in about 150 lines of Python (it
+waits for its answers, keeps the connection alive and takes its seat back).
 
 ## Client messages (JSON Schema)
 

@@ -288,8 +288,15 @@ def on_cluster(address: str, tasks: Sequence[tuple[Batch, int, range]]) -> Itera
 
 
 def bench(game: str, players: int, options: Mapping[str, Any], seconds: float) -> dict[str, Any]:
-    """Random self-play on one core for about ``seconds``: actions/s and games/s."""
+    """Random self-play on one core for about ``seconds``: actions/s and games/s.
+
+    One game is played before the clock starts: loading the game's modules and content
+    (once per process, about a second with every game's imports) is not self-play, and
+    in a short run it weighed more than the games."""
     batch = Batch(game, players, tuple(["random"] * players), options)
+    warm = play_one(batch, game_seed(0, 0), 0)
+    if "error" in warm:
+        raise DeathNoteError(warm["error"])
     start = time.perf_counter()
     games = actions = 0
     while time.perf_counter() - start < seconds:

@@ -54,3 +54,27 @@ def test_observations_have_a_fixed_shape_and_only_what_the_viewer_sees(players: 
             m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
         assert m.observation_tensor(0).shape == m.observation_shape()
     assert differ > 0
+
+
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_state_vector_equals_the_vector_of_the_view(players: int) -> None:
+    """The vector read from the state is exactly the view's vector, for every viewer at
+    every step of random games, the end included."""
+    from deathnote.games.enquete.learning import encode, encode_state
+
+    for seed in range(3):
+        m = Match.create("enquete", players, seed)
+        rng = random.Random(seed)
+        while True:
+            state = m.state
+            asked = next(iter(m.pending()), None)
+            for viewer in [*range(players), SPECTATOR, OMNISCIENT]:
+                fast = encode_state(state, viewer, asked)
+                slow = encode(m.game.view(state, viewer), players, asked)
+                assert fast.dtype == np.float32
+                assert np.array_equal(fast, slow), (seed, viewer, len(m.actions))
+            if m.outcome() is not None:
+                break
+            s = min(m.pending())
+            legal = m.legal(s)
+            m.submit(s, legal[rng.randrange(len(legal))])

@@ -88,3 +88,21 @@ def test_observation_equal_in_sampled_worlds() -> None:
                 assert np.array_equal(
                     world.observation_tensor(viewer), m.observation_tensor(viewer)
                 )
+
+
+@pytest.mark.parametrize("players", [4, 5, 7])
+def test_state_observation_equals_the_observation_of_the_view(players: int) -> None:
+    """The tensor read from the state is exactly the view's tensor, for every viewer at
+    every step of random games, the end included."""
+    from deathnote.games.werewolf.observe import observation, state_observation
+    from deathnote.games.werewolf.view import build_view
+
+    for seed in range(6):
+        for m in random_steps(players, seed):
+            state, asked = m.state, m.pending()
+            for viewer in [*range(players), SPECTATOR, OMNISCIENT]:
+                ask = viewer in asked
+                fast = state_observation(state, viewer, ask)
+                slow = observation(build_view(state, viewer), players, viewer, ask)
+                assert fast.dtype == np.float32
+                assert np.array_equal(fast, slow), (seed, viewer, state.step)

@@ -14,7 +14,7 @@ from deathnote.engine.game import Game
 from deathnote.engine.options import GameOptions, lobby
 from deathnote.games.confrontation import content, rules, sample
 from deathnote.games.confrontation.state import ConfState
-from deathnote.games.confrontation.view import build_view
+from deathnote.games.confrontation.view import RULES_SUMMARY, build_view
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,6 +54,7 @@ class Confrontation(Game):
 
     id = "confrontation"
     name = "Death Note: Confrontation"
+    rules_summary = RULES_SUMMARY
     min_players = 2
     max_players = 2
     rules_version = "3"

@@ -78,6 +78,25 @@ from deathnote.games.confrontation.rules import (
 )
 from deathnote.games.confrontation.state import KIRA, NO_CHOICE, OVER, SIDES, ConfState, L
 
+# Our own short summary of the rules, for a screen's rules panel (player-facing words).
+RULES_SUMMARY = (
+    "Two players: Kira, hidden among the lettered Suspects on the Map, and L, who hunts him.",
+    "Day: L reveals a Lead card with two crime scenes, A and B. Kira and L each choose A "
+    "or B in secret, then both are shown.",
+    "Different scenes: Kira wins the Chase and scores the criminal at his scene (and its "
+    "Apples in Chapter 2). Same scene: L wins the Chase and draws a Suspect card, "
+    "clearing that Suspect.",
+    "Night: three dice are rolled; L names three criminals of those types for the Nightly"
+    " News, and Kira must kill one of them.",
+    "Kills inside the 5x5 Local Area around Kira's Home are unlimited; only two (three in"
+    " Chapter 2) may be outside it. With none left and all three outside, it is a Quiet "
+    "Night.",
+    "Kira wins at 15 points (20 in Chapter 2), or when there are more Quiet Nights than L"
+    " can afford.",
+    "L wins by naming Kira once every other Suspect is cleared; a wrong name loses. The "
+    "notebook clears Suspects for L from the kills and Quiet Nights.",
+)
+
 #: The phases as players call them (the browser's board shows these words).
 PHASE_NAMES = {
     "day": "Day: a Lead card",

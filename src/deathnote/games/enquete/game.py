@@ -20,7 +20,7 @@ from . import cards, rounds, tiles  # noqa: F401  (registers the step functions)
 from .cards import window_options, window_play, window_prompt
 from .content import ROLE_IDS, load
 from .flow import FN, SUSPICION_LIMIT, Ctx, advance, card, role_info, tile
-from .learning import action_table, encode, observation_size
+from .learning import action_table, encode_state, observation_size
 from .sampling import fork_state, sample_state
 from .series import MAX_SERIES, next_options, series_facts, series_length, series_totals
 from .state import EnqState, InactiveRole, SeatState, Step
@@ -29,6 +29,28 @@ if TYPE_CHECKING:
     import numpy as np
 
     from deathnote.agents.base import Agent
+
+
+# Our own short summary of the rules, for a screen's rules panel (player-facing words).
+RULES_SUMMARY = (
+    "One player is the Detective (face up). Every other player has a secret Role: Light "
+    "and the Kira Roles, or the Investigators. Each Role has objectives worth Apples.",
+    "Five rounds. At the start of a round the Detective gives one of their Actions to a player.",
+    "Then each player in turn, from the Detective's neighbour in the round's direction, "
+    "secretly looks at the Investigation on top of the pile: put it back and draw an "
+    "Action, or discard it face down and draw nothing (not the round's last one). The "
+    "Ryuk pawn holder always draws.",
+    "Then the Detective reveals the top Investigation: a Ryuk icon gives the Ryuk pawn "
+    "holder a Suspicion, its effect is applied, and the Detective shares its Suspicions "
+    "among the unrevealed players.",
+    "A player who reaches the table's Suspicion limit (7 at 4 players, 6 at 5 to 7, 5 at "
+    "8) reveals their Role.",
+    "Actions are played at the start of your turn, at any time or as a reaction, as each "
+    "card says; a Ryuk Action takes the Ryuk pawn.",
+    "The game ends at once when Light is revealed, when three Roles are dead and "
+    "revealed, or after the fifth round. Everyone, the dead too, earns Apples for each "
+    "objective met.",
+)
 
 
 class EnqueteOptions(GameOptions):
@@ -173,6 +195,7 @@ class EnqueteGame(Game):
 
     id = "enquete"
     name = "Death Note: Le Jeu d'Enquête"
+    rules_summary = RULES_SUMMARY
     min_players = 4
     max_players = 8
     #: 3: a series of games by default (ENQ-OPT-03), its end and winner in the log.
@@ -438,9 +461,10 @@ class EnqueteGame(Game):
         return (observation_size(players),)
 
     def observation_tensor(self, state: EnqState, viewer: Viewer) -> np.ndarray:
-        """Encoded from the viewer's own view and the seat asked (public here)."""
+        """What the viewer's own view shows and the seat asked (public here): read from the
+        state without building the view (equal to ``learning.encode`` of the view, tested)."""
         asked = next(iter(self.pending(state)), None)
-        return encode(self.view(state, viewer), state.players, asked)
+        return encode_state(state, viewer, asked)
 
     # -- copies and hidden worlds -----------------------------------------------------------
     def fork_state(self, state: EnqState) -> EnqState:
@@ -489,6 +513,7 @@ def _display(st: EnqState) -> dict[str, Any]:
         ],
         "faction_names": dict(FACTION_NAMES),
         "action_names": {str(c["number"]): c["name"] for c in st.content["actions"]},
+        "action_texts": {str(c["number"]): c["text"] for c in st.content["actions"]},
         "direction_name": DIRECTION_NAMES.get(st.direction, st.direction),
         "token_status_names": dict(TOKEN_STATUS_NAMES),
         "table_notes": [

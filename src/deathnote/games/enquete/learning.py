@@ -6,14 +6,17 @@ being asked (public in this game), so it can hold nothing the viewer may not see
 
 from __future__ import annotations
 
+import struct
+from functools import cache
 from typing import Any
 
 import numpy as np
 
-from deathnote.engine.actions import Action
+from deathnote.engine.actions import OMNISCIENT, Action, Viewer
 
 from .content import ROLE_IDS
-from .flow import SUSPICION_LIMIT
+from .flow import SUSPICION_LIMIT, tile
+from .state import EnqState
 
 CARDS = 46
 TILES = 25
@@ -45,6 +48,7 @@ PER_SEAT = 15 + len(ROLE_IDS)
 PER_INACTIVE = 2 + len(ROLE_IDS)
 
 
+@cache
 def observation_size(players: int) -> int:
     """Length of the flat observation vector."""
     me = CARDS + TILES + players * CARDS
@@ -121,3 +125,98 @@ def encode(view: dict[str, Any], players: int, asked: int | None) -> np.ndarray:
             for n in cards:
                 out[hands + int(target) * CARDS + n - 1] += 1
     return out
+
+
+_ROLE = {r: k for k, r in enumerate(ROLE_IDS)}
+_ENDING = {e: k for k, e in enumerate(ENDINGS)}
+
+
+def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
+    """``encode(view, players, asked)`` read from the state without building the view (the
+    learning adapters ask for it at every step). It reads only what ``EnqueteGame.view``
+    shows this viewer, by the view's own rules (a Role revealed, the Detective's, the
+    viewer's own, all at the end; the viewer's hand, looks and the tile it looks at); a
+    test checks it equals the view's vector for every viewer at every step of random
+    games."""
+    players = st.players
+    size = observation_size(players)
+    out = [0.0] * size  # a list is cheaper per item than an array; packed at the end
+    limit = SUSPICION_LIMIT[players]
+    everything = viewer == OMNISCIENT or st.over
+    me = st.seats[viewer] if isinstance(viewer, int) else None
+    known = me.known_roles if me is not None else {}
+    this_round = st.round
+    out[:14] = (
+        st.round / 5,
+        float(st.direction == "clockwise"),
+        len(st.deck) / CARDS,
+        len(st.discard) / CARDS,
+        len(st.tiles) / TILES,
+        sum(1 for t in st.tiles if tile(st, t)["pile"] == this_round) / 5,
+        limit / 7,
+        st.extra_susp / 5,
+        float(st.light_silenced),
+        float(st.friend),
+        float(st.pursuit),
+        float(st.pawn is None),
+        float(st.current is not None),
+        float(st.over),
+    )
+    if st.ending is not None:
+        out[14 + _ENDING[st.ending]] = 1.0
+    if st.revealed_tile is not None:
+        out[14 + len(ENDINGS) + tile(st, st.revealed_tile)["number"] - 1] = 1.0
+    base = GLOBAL
+    detective, current, pawn = st.detective, st.current, st.pawn
+    alibi, no_draw = st.alibi, st.no_draw
+    for s, seat in enumerate(st.seats):
+        row = base + s * PER_SEAT
+        stats = st.stats[s]
+        out[row : row + 15] = (
+            float(s == detective),
+            float(viewer == s),
+            float(seat.revealed or s == detective),
+            float(seat.dead),
+            seat.suspicions / limit,
+            len(seat.hand) / 10,
+            float(s in alibi),
+            float(s in no_draw),
+            float(pawn == s),
+            stats["keeps"] / 5,
+            stats["discards"] / 5,
+            stats["plays"] / 10,
+            stats["ryuk_plays"] / 10,
+            float(current == s),
+            float(asked == s),
+        )
+        shown = seat.revealed or s == detective or everything or viewer == s
+        role = seat.role if shown else None
+        role = role or known.get(f"p{s}")
+        if role is not None:
+            out[row + 15 + _ROLE[role]] = 1.0
+    base += players * PER_SEAT
+    for i, r in enumerate(st.inactive):
+        row = base + i * PER_INACTIVE
+        out[row] = float(r.revealed)
+        out[row + 1] = float(r.dead)
+        role = r.role if (r.revealed or everything) else None
+        role = role or known.get(f"i{i}")
+        if role is not None:
+            out[row + 2 + _ROLE[role]] = 1.0
+    base += MAX_INACTIVE * PER_INACTIVE
+    if me is not None:
+        for n in me.hand:
+            out[base + n - 1] += 1.0
+        if st.looking is not None and current == viewer:
+            out[base + CARDS + tile(st, st.looking)["number"] - 1] = 1.0
+        hands = base + CARDS + TILES
+        for target, cards in me.known_hands.items():
+            for n in cards:
+                out[hands + int(target) * CARDS + n - 1] += 1.0
+    return np.frombuffer(bytearray(_packer(size).pack(*out)), dtype=np.float32)
+
+
+@cache
+def _packer(size: int) -> struct.Struct:
+    """Packs ``size`` floats as float32 (far cheaper than ``np.array`` of a list)."""
+    return struct.Struct(f"={size}f")

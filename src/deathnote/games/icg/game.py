@@ -58,6 +58,7 @@ class IcgGame(Game):
 
     id = "icg"
     name = "Death Note Investigation Card Game"
+    rules_summary = rules.RULES_SUMMARY
     min_players = 4
     max_players = 8
     #: 2: the audit (Shinigami Eyes decided after the answer, no question without an X-Kira
@@ -137,9 +138,10 @@ class IcgGame(Game):
         return (observe.size(players),)
 
     def observation_tensor(self, state: IcgState, viewer: Viewer) -> np.ndarray:
-        """The viewer's vector, built from its view alone."""
+        """The viewer's vector: what its view shows (read from the state without building
+        the view; equal to ``observe.encode`` of the view, tested)."""
         decision = rules.pending(state).get(viewer) if isinstance(viewer, int) else None
-        return observe.encode(self.view(state, viewer), viewer, decision is not None)
+        return observe.encode_state(state, viewer, decision is not None)
 
     # -- play --------------------------------------------------------------------------------
     def pending(self, state: IcgState) -> dict[Seat, Decision]:
@@ -200,7 +202,11 @@ class IcgGame(Game):
             "to_investigate": list(st.order),
             "chased": list(st.chased),
             "identities": [{"id": c["id"], "name": c["name"]} for c in st.content["identities"]],
-            "missions": [{"id": c["id"], "name": c["name"]} for c in st.content["missions"]],
+            "missions": [
+                {"id": c["id"], "name": c["name"], "text": rules.MISSION_TEXTS[c["id"]]}
+                for c in st.content["missions"]
+            ],
+            "card_texts": dict(rules.CARD_KIND_TEXTS),
             "clues": list(st.clue_ids),
             "mission_box": {k: st.mission_box.count(k) for k in ("x_kira", "team_member")},
             "seats": seats,

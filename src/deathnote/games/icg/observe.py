@@ -6,13 +6,17 @@ always 8 Identities, 4 Missions and 12 Clues (the content check makes sure of it
 
 from __future__ import annotations
 
+import struct
+from functools import cache
 from typing import Any
 
 import numpy as np
 
 from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Viewer
 
+from . import rules
 from .content import IDENTITY_COUNT, MISSION_IDS
+from .state import IcgState
 
 PHASES = (
     "investigate",
@@ -51,6 +55,7 @@ def header(players: int) -> int:
     )
 
 
+@cache
 def size(players: int) -> int:
     """Length of the whole vector."""
     return header(players) + players * SEAT
@@ -136,3 +141,135 @@ def encode(view: dict[str, Any], viewer: Viewer, asked: bool) -> np.ndarray:
         many(misses.get(s, []), IDENTITY_COUNT)
     assert at == len(out)
     return out
+
+
+_PHASE = {phase: k for k, phase in enumerate(PHASES)}
+_MISSION = {m: k for k, m in enumerate(MISSION_IDS)}
+_TYPE = {"identity": 0, "mission": 1}
+#: per content (by id, the content kept alive): its Identity numbers
+_IDENT: dict[int, tuple[Any, dict[str, int]]] = {}
+
+
+def _identities(content: dict[str, Any]) -> dict[str, int]:
+    hit = _IDENT.get(id(content))
+    if hit is None or hit[0] is not content:
+        if len(_IDENT) > 64:
+            _IDENT.clear()
+        numbers = {c["id"]: k for k, c in enumerate(content["identities"])}
+        hit = _IDENT[id(content)] = (content, numbers)
+    return hit[1]
+
+
+def encode_state(st: IcgState, viewer: Viewer, asked: bool) -> np.ndarray:
+    """``encode(view, viewer, asked)`` read from the state without building the view (the
+    learning adapters ask for it at every step). It reads only what ``Game.view`` shows
+    this viewer, by the view's own rules (a Mission once revealed, an Identity at the end
+    or once killed, the viewer's own cards and looks); a test checks it equals the view's
+    vector for every viewer at every step of random games."""
+    n = st.players
+    width = size(n)
+    out = [0.0] * width  # a list is cheaper per item than an array; packed at the end
+    ident = _identities(st.content)
+    clue = {c: k for k, c in enumerate(st.clue_ids)}
+    everything = st.phase == "over" or viewer == OMNISCIENT
+    me = st.seats[viewer] if isinstance(viewer, int) else None
+    if viewer == SPECTATOR:
+        out[n] = 1.0
+    elif viewer == OMNISCIENT:
+        out[n + 1] = 1.0
+    else:
+        out[int(viewer)] = 1.0
+    at = n + 2
+    if me is not None:
+        out[at + ident[me.identity]] = 1.0
+    at += IDENTITY_COUNT
+    if me is not None:
+        out[at + _MISSION[me.mission]] = 1.0
+    at += len(MISSION_IDS)
+    out[at] = 1.0 if asked else 0.0
+    out[at + 1 + _PHASE[st.phase]] = 1.0
+    at += 1 + len(PHASES)
+    box = st.mission_box
+    out[at : at + 5] = (
+        st.turn / st.turn_limit,
+        1.0 if st.rules == "kira" else 0.0,
+        1.0 if st.eyes else 0.0,
+        box.count("x_kira") / 6,
+        box.count("team_member") / 6,
+    )
+    at += 5
+    for who in (st.red, st.current, st.target):
+        if who is not None:
+            out[at + who] = 1.0
+        at += n
+    kind = _TYPE.get(st.inv_type or "")
+    if kind is not None:
+        out[at + kind] = 1.0
+    at += 2
+    if me is not None and rules.is_asked(st, int(viewer)):
+        for c in st.picks:
+            out[at + clue[c]] = 1.0
+    at += CLUES
+    if me is not None and me.mission == "kira" and st.phase == "dn_placement" and st.dn_identity:
+        out[at + ident[st.dn_identity]] = 1.0
+    at += IDENTITY_COUNT
+    looks = me.looks if me is not None else {}
+    received = [0] * n
+    for h in st.history:
+        received[h["seat"]] += 1
+    claims: dict[int, str] = {}
+    for claim in st.claims:
+        claims[claim["seat"]] = claim["identity"]
+    dead: dict[int, str] = {}
+    misses: dict[int, list[int]] = {}
+    for d in st.death_notes:
+        if d["hit"]:
+            dead.setdefault(d["seat"], d["identity"])
+        elif d["seat"] is not None:
+            misses.setdefault(d["seat"], []).append(ident[d["identity"]])
+    light = st.rules == "light"
+    order, chased = st.order, st.chased
+    for s, x in enumerate(st.seats):
+        known = x.identity if everything else dead.get(s)
+        if me is not None and s == viewer:
+            known = me.identity
+        known = known or looks.get(s)
+        out[at] = 1.0 if x.out else 0.0
+        at += 1
+        if x.mission and (x.mission_revealed or everything):
+            out[at + _MISSION[x.mission]] = 1.0
+        at += len(MISSION_IDS)
+        if known:
+            out[at + ident[known]] = 1.0
+        at += IDENTITY_COUNT
+        out[at] = 1.0 if rules.has_eyes(st, s) else 0.0
+        at += 1
+        if light:
+            for c in x.covered:
+                out[at + clue[c]] = 1.0
+        at += CLUES
+        if not light:
+            for c in x.table:
+                out[at + clue[c]] = 1.0
+        at += CLUES
+        out[at : at + 4] = (
+            (0 if light else len(x.hand)) / CLUES,
+            received[s] / 10,
+            1.0 if s in order else 0.0,
+            1.0 if s in chased else 0.0,
+        )
+        at += 4
+        said = claims.get(s)
+        if said is not None:
+            out[at + ident[said]] = 1.0
+        at += IDENTITY_COUNT
+        for k in misses.get(s, ()):
+            out[at + k] = 1.0
+        at += IDENTITY_COUNT
+    return np.frombuffer(bytearray(_packer(width).pack(*out)), dtype=np.float32)
+
+
+@cache
+def _packer(width: int) -> struct.Struct:
+    """Packs ``width`` floats as float32 (far cheaper than ``np.array`` of a list)."""
+    return struct.Struct(f"={width}f")

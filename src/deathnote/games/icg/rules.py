@@ -66,6 +66,52 @@ DEATH_NOTE_PROMPT = "Death Note phase: everyone closes their eyes; only Kira act
 # Words the view carries for screens (display only: no rule reads them).
 TEAM_NAMES = {"kira": "Kira's team", "l": "L's team"}
 INVESTIGATION_NAMES = {"identity": "Identity", "mission": "Mission"}
+# What each Mission asks of its player, in our words after the rulebook's "Goal of the Game".
+MISSION_TEXTS = {
+    "kira": "Put L out of the game: find who holds the L Mission and their Identity, then "
+    "write both in the Death Note. A wrong arrest by L puts L out too, so lead the "
+    "investigation astray. Kira's team.",
+    "l": "Arrest the player with the Kira Mission in the Arrest phase: reveal this card and "
+    "name them. The arrest ends the game; a wrong one puts L out and Kira's team wins. "
+    "L's team.",
+    "x_kira": "Help Kira without knowing who Kira is: drive the investigation the wrong way, "
+    "even onto yourself (an arrest of X-Kira is a wrong one). You win with Kira, even when "
+    "out of the game. Kira's team.",
+    "team_member": "Help L without knowing who L is. You win with L, even when out of the "
+    "game, and lose if Kira wins. L's team.",
+}
+# The card kinds a screen names (Identity cards; Clue cards, ID-Clue and Mission-Clue).
+CARD_KIND_TEXTS = {
+    "identity": "An Identity card: the character this player is. Kept secret all game; Kira "
+    "writes an Identity and a Placement in the Death Note.",
+    "id_clue": "An ID-Clue card (each player holds one of each of the 8 Identities). An "
+    "investigated player never covers the ID-Clue of their own Identity (Light rules); in "
+    "the Kira rules at least one revealed Clue must match their Identity or Mission.",
+    "mission_clue": "A Mission-Clue card (each player holds one of each of the 4 Missions). "
+    "Covered only when two ID-Clues cannot be (Light rules); in the Kira rules revealed as "
+    "an answer like the ID-Clues.",
+}
+# Our own short summary of the rules, for a screen's rules panel (player-facing words).
+RULES_SUMMARY = (
+    "Everyone has a secret Identity (one of eight characters) and a secret Mission: Kira "
+    "or X-Kira (Kira's team), L or Investigation Team Member (L's team).",
+    "Each turn, from the red Placement and clockwise, every player investigates an opponent.",
+    "Light rules: the investigated player covers two ID-Clues that are not their Identity"
+    " (else a Mission-Clue that is not their Mission).",
+    "Kira rules: the investigated player first takes back two Clues revealed before, then"
+    " reveals three from their hand (Identity investigation: two ID-Clues and one "
+    "Mission-Clue; Mission investigation: one and two), at least one matching their "
+    "Identity or Mission.",
+    "Arrest: L may reveal the L Mission and arrest a player. Kira: L's team wins. Anyone "
+    "else: L is out and Kira's team wins.",
+    "Death Note: everyone closes their eyes and Kira may write an Identity and a "
+    "Placement. If they match, that player is out and reveals their Mission; if it is L, "
+    "Kira's team wins. Then the red Placement passes to the right.",
+    "Shinigami Eyes (option): an X-Kira may reveal their Mission at the end of an "
+    "investigation to see the Identity of the player investigated, and may say what they "
+    "saw (or bluff). Any player may give up an investigation to chase a revealed X-Kira.",
+)
+
 PHASE_NAMES = {
     "investigate": "A) Investigation",
     "cover": "A) Investigation: covering Clues",

@@ -10,7 +10,7 @@ from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat, Vie
 from deathnote.engine.game import Game
 from deathnote.games.tcg import rules, worlds
 from deathnote.games.tcg.state import ACTION, CHARACTER, MULLIGAN, TcgState
-from deathnote.games.tcg.view import build_view
+from deathnote.games.tcg.view import RULES_SUMMARY, build_view
 
 if TYPE_CHECKING:
     import numpy as np
@@ -30,6 +30,7 @@ class TcgGame(Game):
 
     id = "tcg"
     name = "Death Note Trading Card Game"
+    rules_summary = RULES_SUMMARY
     min_players = 2
     max_players = 2
     rules_version = "4"

@@ -9,6 +9,26 @@ from deathnote.games.tcg.cards import Card, per_pool
 from deathnote.games.tcg.effects import EFFECTS
 from deathnote.games.tcg.state import WIN_POINTS, FieldCharacter, TcgState
 
+# Our own short summary of the rules, for a screen's rules panel (player-facing words).
+RULES_SUMMARY = (
+    "Two players. You win at 13 victory points, or when your opponent must draw from an "
+    "empty deck.",
+    "A turn: Recovery (sideways cards stand up), Draw, Character phase, Action phase. The"
+    " first player draws nothing in turn 1, and nobody has a Recovery or Action phase in "
+    "their first turn.",
+    "Costs are paid with victory points.",
+    "Character phase: place one Character (two when your opponent has more), at most six "
+    "and one of each name on your side; attach a Special face down to a Character of its "
+    "name (a Shinigami to any), turn it face up in a later turn; turn Characters face "
+    "down or up.",
+    "Action phase: each upright face-up Character may act once (Work: turn it sideways "
+    "and gain its points; or an ability it has), and Events are played, paying their "
+    "cost.",
+    "Death Note (added by some Specials): secretly mark a name from the Character File. "
+    "At the start of your next turn it is announced, and if that Character is face up on "
+    "your opponent's field it is destroyed. A face-down Character escapes it.",
+)
+
 # Words the view carries for screens (display only: no rule reads them).
 PHASE_NAMES = {
     "mulligan": "Mulligan",
@@ -33,8 +53,14 @@ def face_copy(state: TcgState, number: str) -> dict[str, Any]:
 
 
 def short_view(card: Card) -> dict[str, Any]:
-    """A card in a pile: enough to name it (its text is on its face in hands and fields)."""
-    return {"id": card.number, "number": card.printed, "name": card.name, "kind": card.kind}
+    """A card in a pile: its name, and its printed text for a screen to show on a tap."""
+    return {
+        "id": card.number,
+        "number": card.printed,
+        "name": card.name,
+        "kind": card.kind,
+        "text": card.text,
+    }
 
 
 def card_view(card: Card) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from . import rules as R
 from .content import load
 from .state import SeatState, WwState
 from .tables import Tables
-from .view import TEAM_NAMES, build_view
+from .view import RULES_SUMMARY, TEAM_NAMES, build_view
 
 if TYPE_CHECKING:
     import numpy as np
@@ -58,6 +58,7 @@ class WerewolfGame(Game):
 
     id = "werewolf"
     name = "Death Note Werewolf"
+    rules_summary = RULES_SUMMARY
     min_players = 4
     max_players = 7
     rules_version = "3"
@@ -306,11 +307,12 @@ class WerewolfGame(Game):
         return (observation_size(players),)
 
     def observation_tensor(self, state: WwState, viewer: Viewer) -> np.ndarray:
-        """The viewer's observation, built from its view only."""
-        from .observe import observation
+        """The viewer's observation: what its view shows (read from the state without
+        building the view; equal to ``observe.observation`` of the view, tested)."""
+        from .observe import state_observation
 
         asked = isinstance(viewer, int) and viewer in self.pending(state)
-        return observation(build_view(state, viewer), state.players, viewer, asked)
+        return state_observation(state, viewer, asked)
 
     # -- extras --------------------------------------------------------------------------------
     def agents(self) -> Mapping[str, type[Agent]]:

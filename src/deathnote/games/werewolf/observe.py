@@ -8,6 +8,8 @@ Role blocks in the order of ``content.CARD_IDS`` and ``content.ROLE_IDS``) is in
 
 from __future__ import annotations
 
+import struct
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -15,6 +17,9 @@ import numpy as np
 from deathnote.engine.actions import OMNISCIENT, Viewer
 
 from .content import CARD_IDS, ROLE_IDS, TEAMS
+from .rules import seat_of
+from .state import WwState
+from .view import public_step
 
 CARD = {c: i for i, c in enumerate(CARD_IDS)}
 ROLE = {r: i for i, r in enumerate(ROLE_IDS)}
@@ -62,6 +67,7 @@ def sections(players: int) -> list[tuple[str, int]]:
     ]
 
 
+@cache
 def observation_size(players: int) -> int:
     """The length of the vector for this table size."""
     return sum(n for _, n in sections(players))
@@ -148,3 +154,100 @@ def observation(view: dict[str, Any], players: int, viewer: Viewer, asked: bool)
     i += 1
     assert i == out.size
     return out
+
+
+def state_observation(st: WwState, viewer: Viewer, asked: bool) -> np.ndarray:
+    """``observation(build_view(st, viewer), ...)`` read from the state without building
+    the view (the learning adapters ask for it at every step). It reads only what that
+    view shows this viewer, by the view's own rules (``public_step``, a Role shown to its
+    holder, when dead and at the end); a test checks it equals the view's vector for
+    every viewer at every step of random games."""
+    p = st.players
+    size = observation_size(p)
+    out = [0.0] * size  # a list is cheaper per item than an array; packed at the end
+    everything = viewer == OMNISCIENT or st.winner is not None
+    mine = isinstance(viewer, int)
+    me = st.seats[viewer] if isinstance(viewer, int) else None
+    if isinstance(viewer, int):
+        out[viewer] = 1.0
+    elif viewer == OMNISCIENT:
+        out[p + 1] = 1.0
+    else:
+        out[p] = 1.0
+    i = p + 2
+    if me is not None:
+        out[i + ROLE[me.role]] = 1.0
+    i += NR
+    if me is not None:
+        for c in me.hand:
+            out[i + CARD[c]] += 1.0
+    i += NC
+    out[i] = float(asked)
+    i += 1
+    known = me.known_roles if me is not None else {}
+    seen = me.seen_hands if me is not None else {}
+    first, current = st.first, st.current
+    for s, x in enumerate(st.seats):
+        out[i] = float(x.alive)
+        out[i + 1] = float(len(x.hand))
+        out[i + 2] = float(s == first)
+        out[i + 3] = float(s == current)
+        role = x.role if everything or not x.alive or viewer == s else known.get(s)
+        if role is not None:
+            out[i + 4 + ROLE[role]] = 1.0
+        at = i + 4 + NR
+        for c in x.hand if everything else seen.get(s, ()):
+            out[at + CARD[c]] += 1.0
+        i += SEAT_BLOCK
+    for c in st.discard:
+        out[i + CARD[c]] += 1.0
+    i += NC
+    for c in st.removed:
+        out[i + CARD[c]] += 1.0
+    i += NC
+    out[i] = float(len(st.deck))
+    i += 1
+    out[i + _PHASE[st.phase]] = 1.0
+    i += len(PHASES)
+    out[i] = float(st.judgments)
+    out[i + 1] = float(len(st.order))
+    i += 2
+    step = public_step(st) or {}
+    if step:
+        out[i + _STEP[step["kind"]]] = 1.0
+    i += len(STEP_KINDS)
+    if "player" in step:
+        out[i + step["player"]] = 1.0
+    i += p
+    if "named" in step:
+        out[i + step["named"]] = 1.0
+    i += p
+    if "card" in step:
+        out[i + CARD[step["card"]]] = 1.0
+    i += NC
+    if "dir" in step:
+        out[i + (0 if step["dir"] == "left" else 1)] = 1.0
+    i += 2
+    secret = st.step
+    if mine and secret is not None:
+        if secret["k"] == "give_back" and secret["seat"] == viewer:
+            out[i + CARD[secret["took"]]] = 1.0
+        pointed = secret.get("suggested") if secret["k"] == "judgment" else None
+        if pointed is not None and viewer == seat_of(st, "kira"):
+            out[i + NC + (p if pointed < 0 else pointed)] = 1.0
+    i += NC + p + 1
+    if st.winner is not None:
+        out[i + TEAMS.index(st.winner)] = 1.0
+    i += len(TEAMS)
+    out[i] = float(st.options["handgun_reveal"] == "shooter")
+    return np.frombuffer(bytearray(_packer(size).pack(*out)), dtype=np.float32)
+
+
+_PHASE = {phase: i for i, phase in enumerate(PHASES)}
+_STEP = {kind: i for i, kind in enumerate(STEP_KINDS)}
+
+
+@cache
+def _packer(size: int) -> struct.Struct:
+    """Packs ``size`` floats as float32 (far cheaper than ``np.array`` of a list)."""
+    return struct.Struct(f"={size}f")

@@ -15,6 +15,23 @@ def _card(st: WwState, cid: str) -> dict[str, Any]:
     return {"id": cid, "number": c["number"], "name": c["name"], "text": c["text"]}
 
 
+# Our own short summary of the rules, for a screen's rules panel (player-facing words).
+RULES_SUMMARY = (
+    "Two teams: Kira's team (Kira, the Worshipper) against L's team (L, the Police, "
+    "Watari). Your Role is secret.",
+    "On your turn draw a card, then play one card or pass by discarding one. Played and "
+    "discarded cards are face up.",
+    "When everyone has had a turn (two turns before the first Judgment at 4 or 5 "
+    "players), the Judgment: everyone closes their eyes; Kira and the Worshipper open "
+    "theirs and see each other.",
+    "At the Judgment, Kira holding the DEATH NOTE must write a player's name: that player"
+    " dies and their Role is revealed (an Alias saves them).",
+    "L's team wins when L arrests Kira with an Arrest card (an Alibi denies it).",
+    "Kira's team wins when every L is dead, when L's team is down to one player, or when "
+    "every Arrest card is out of the game.",
+    "Card numbers matter: Handgun, Exchange and Interrogation take the lowest-numbered card.",
+)
+
 # Player-facing words the view carries for screens (display only: no rule reads them).
 TEAM_NAMES = {"kira": "Kira's team", "l": "L's team"}
 PHASE_NAMES = {"investigation": "Investigation", "judgment": "Judgment"}

@@ -9,20 +9,23 @@ function entry(message) {
 }
 
 // A chat panel placed after #app. `role`: "seat", "spectator" or "creator"; `send(text)`
-// is null on pages that only read (the replay).
+// is null on pages that only read (the replay). While the game runs a seat and the
+// creator's room page read the players' channel only (the creator often plays too), and
+// the room page writes to neither; the spectators' link reads both.
 export function chatPanel({ role, send, readOnly = false }) {
   const panel = h("section", { class: "panel chat", id: "chat" });
   const app = document.getElementById("app");
   app.parentNode.insertBefore(panel, app.nextSibling);
   const writes = role === "seat" ? "players" : "spectators";
-  const channels = role === "seat" && !readOnly ? ["players"] : ["players", "spectators"];
+  const channels = readOnly || role === "spectator" ? ["players", "spectators"] : ["players"];
+  const canWrite = Boolean(send) && !readOnly && role !== "creator";
   const lists = {};
   for (const channel of channels) {
     lists[channel] = h("ol", { id: `chat-${channel}`, "aria-live": "polite" });
     const note = channel === "spectators" && !readOnly ? h("p", { class: "muted" }, "Only spectators read this channel while the game runs.") : null;
     panel.append(...[h("h2", {}, TITLES[channel]), note, lists[channel]].filter(Boolean));
   }
-  if (!readOnly && send) {
+  if (canWrite) {
     const input = h("input", { id: "chat-text", name: "chat", maxlength: 1000, autocomplete: "off", placeholder: writes === "players" ? "Say something to the table" : "Say something to the spectators" });
     const form = h("form", { id: "chat-form" }, input, h("button", { type: "submit", class: "small" }, "Send"));
     form.addEventListener("submit", (event) => {

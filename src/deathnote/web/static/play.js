@@ -118,6 +118,7 @@ async function draw(message) {
     board,
     onChoose: message.role === "seat" ? choose : null,
     extra: extra.length ? h("div", {}, extra) : null,
+    rules: info ? info.rules_summary : [],
   });
   root.dataset.step = String(message.step);
   root.dataset.over = message.view.outcome ? "yes" : "no";

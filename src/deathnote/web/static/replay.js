@@ -50,17 +50,17 @@ async function show() {
     h(
       "div",
       { class: "buttons" },
-      h("button", { type: "button", onclick: go(0) }, "«"),
-      h("button", { type: "button", id: "prev", onclick: go(data.step - 1) }, "◀"),
+      h("button", { type: "button", "aria-label": "First step", title: "First step", onclick: go(0) }, "«"),
+      h("button", { type: "button", id: "prev", "aria-label": "Previous step", title: "Previous step", onclick: go(data.step - 1) }, "◀"),
       h("span", { id: "step-count" }, `step ${data.step} / ${data.steps}`),
-      h("button", { type: "button", id: "next", onclick: go(data.step + 1) }, "▶"),
-      h("button", { type: "button", onclick: go(data.steps) }, "»"),
+      h("button", { type: "button", id: "next", "aria-label": "Next step", title: "Next step", onclick: go(data.step + 1) }, "▶"),
+      h("button", { type: "button", "aria-label": "Last step", title: "Last step", onclick: go(data.steps) }, "»"),
     ),
     range,
     data.last ? h("p", { class: "muted" }, `Last action: ${data.last}`) : null,
   );
   const seat = /^\d+$/.test(String(viewer)) ? Number(viewer) : null;
-  paint(root, { view: { ...data.view, legal: [] }, room: data.room, seat, board, onChoose: null, extra: controls, replay: true });
+  paint(root, { view: { ...data.view, legal: [] }, room: data.room, seat, board, onChoose: null, extra: controls, replay: true, rules: info ? info.rules_summary : [] });
   status.textContent = "";
 }
 

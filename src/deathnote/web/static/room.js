@@ -109,10 +109,9 @@ async function main() {
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
   let attempts = 0;
   let socket = null;
-  const chat = chatPanel({
-    role: "creator",
-    send: (text) => socket && socket.readyState === WebSocket.OPEN && socket.send(JSON.stringify({ type: "chat", text })),
-  });
+  // The table's chat, to moderate it (mute a seat): read only, and never the spectators'
+  // channel while the game runs (the creator often holds a seat too).
+  const chat = chatPanel({ role: "creator", send: null });
   const connect = () => {
     socket = new WebSocket(`${scheme}://${window.location.host}/ws/${roomId}?token=${encodeURIComponent(token)}`);
     socket.addEventListener("message", (event) => {

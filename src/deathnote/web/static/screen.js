@@ -151,7 +151,7 @@ export function paint(root, options) {
 
 let justChose = false;
 
-function build(root, { view, room, seat, board, onChoose, extra, replay = false }) {
+function build(root, { view, room, seat, board, onChoose, extra, replay = false, rules = [] }) {
   const legal = view.legal || [];
   const header = h(
     "header",
@@ -180,7 +180,8 @@ function build(root, { view, room, seat, board, onChoose, extra, replay = false 
         onChoose(action);
       }
     : null;
-  const ctx = { legal, onChoose: chose, room, seat, replay };
+  // rules: the game's own summary of its rules (GET /api/games), for the board's rules panel
+  const ctx = { legal, onChoose: chose, room, seat, replay, rules: rules || [] };
   if (!(board && board.ownsSeats)) root.append(renderSeats(room, view, seat));
   if (view.outcome) root.append(board && board.outcome ? board.outcome(view, ctx) : renderOutcome(view.outcome, view.seats));
   if (extra) root.append(extra);

@@ -141,7 +141,9 @@ export function tableBar({ onName, onTakeBack }) {
         mine = isSeat;
         clear(bar);
         if (isSeat) {
-          bar.append(nick ? h("p", { id: "nick-shown" }, "You play as ", h("strong", {}, nick)) : null, nickForm(nick));
+          // (never append null: the DOM writes it as the word "null")
+          if (nick) bar.append(h("p", { id: "nick-shown" }, "You play as ", h("strong", {}, nick)));
+          bar.append(nickForm(nick));
         }
         bar.append(soundLabel, rated, takeBack, clocks);
       }

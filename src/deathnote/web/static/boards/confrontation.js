@@ -2,16 +2,6 @@
 import { h } from "../dom.js";
 import { infoName, rulesPanel } from "./parts.js";
 
-// Our own short summary of the rules (issue 16 §6).
-const RULES = [
-  "Two players: Kira, hidden among the lettered Suspects on the Map, and L, who hunts him.",
-  "Day: L reveals a Lead card with two crime scenes, A and B. Kira and L each choose A or B in secret, then both are shown.",
-  "Different scenes: Kira wins the Chase and scores the criminal at his scene (and its Apples in Chapter 2). Same scene: L wins the Chase and draws a Suspect card, clearing that Suspect.",
-  "Night: three dice are rolled; L names three criminals of those types for the Nightly News, and Kira must kill one of them.",
-  "Kills inside the 5x5 Local Area around Kira's Home are unlimited; only two (three in Chapter 2) may be outside it. With none left and all three outside, it is a Quiet Night.",
-  "Kira wins at 15 points (20 in Chapter 2), or when there are more Quiet Nights than L can afford.",
-  "L wins by naming Kira once every other Suspect is cleared; a wrong name loses. The notebook clears Suspects for L from the kills and Quiet Nights.",
-];
 
 const GLYPH = { knife: "K", gun: "G", bomb: "B", any: "*" };
 const REASON = { card: "Suspect card", regional: "Regional kill", quiet: "Quiet Night" };
@@ -282,7 +272,7 @@ export function render(view, ctx) {
     notebook(state),
     state.notebooks && !state.notebook ? tracker("Ryuk's tracker", state.notebooks.kira.ryuk) : null,
     history(state),
-    rulesPanel(RULES),
+    rulesPanel(ctx.rules),
   );
 }
 

@@ -7,16 +7,6 @@ import { backs, card, choiceButton, infoName, leftover, foldable, outcomePanel, 
 export const ownsSeats = true;
 export const ownsChoices = true;
 
-// Our own short summary of the rules (issue 16 §6); each card's text is on the card.
-const RULES = [
-  "One player is the Detective (face up). Every other player has a secret Role: Light and the Kira Roles, or the Investigators. Each Role has objectives worth Apples.",
-  "Five rounds. At the start of a round the Detective gives one of their Actions to a player.",
-  "Then each player in turn, from the Detective's neighbour in the round's direction, secretly looks at the Investigation on top of the pile: put it back and draw an Action, or discard it face down and draw nothing (not the round's last one). The Ryuk pawn holder always draws.",
-  "Then the Detective reveals the top Investigation: a Ryuk icon gives the Ryuk pawn holder a Suspicion, its effect is applied, and the Detective shares its Suspicions among the unrevealed players.",
-  "A player who reaches the table's Suspicion limit (7 at 4 players, 6 at 5 to 7, 5 at 8) reveals their Role.",
-  "Actions are played at the start of your turn, at any time or as a reaction, as each card says; a Ryuk Action takes the Ryuk pawn.",
-  "The game ends at once when Light is revealed, when three Roles are dead and revealed, or after the fifth round. Everyone, the dead too, earns Apples for each objective met."
-];
 
 function roleNamer(state) {
   const roles = new Map(state.role_list.map((r) => [r.id, r]));
@@ -29,6 +19,12 @@ function roleInfo(state, id, shown) {
   if (!role) return shown || "?";
   const side = role.faction_name && role.faction_name !== role.name ? `Side: ${role.faction_name}.` : null;
   return infoName(shown || role.name, [side, ...role.objectives], { what: "Role", title: role.name });
+}
+
+// An Action card named on the table (one seen in a hand): a tap shows its text.
+function actionInfo(state, number) {
+  const key = String(number);
+  return infoName((state.action_names || {})[key] || "?", (state.action_texts || {})[key], { what: "Action" });
 }
 
 // What the decision's values point at (the decision's structured data says which kind).
@@ -85,7 +81,7 @@ function seatTile(view, ctx, x, roleName, placed) {
     marks.length ? h("div", { class: "marks" }, marks) : null,
     x.detective ? null : suspicionTokens(x.suspicions, state.suspicion_limit),
     x.hand_size ? backs(x.hand_size, "Action card") : h("small", { class: "muted" }, "no Actions"),
-    seen ? h("p", { class: "seen" }, `You saw: ${seen.map((n) => state.action_names[String(n)] || "?").join(", ")}`) : null,
+    seen ? h("p", { class: "seen" }, "You saw: ", seen.map((n, i) => [i ? ", " : "", actionInfo(state, n)])) : null,
     placedOn(view, ctx, `p${x.seat}`, placed),
   );
 }
@@ -213,13 +209,13 @@ export function render(view, ctx) {
     h("ul", { class: "seats enq-seats" }, state.seats.map((x) => seatTile(view, ctx, x, roleName, placed))),
     inactiveRoles(view, ctx, roleName, placed),
     tokens.length
-      ? h("p", { class: "tokens-line" }, "Role tokens: ", tokens.map((t) => h("span", { class: `clue-chip ${t.status}` }, `${roleName(t.role)}: ${state.token_status_names[t.status]}`)))
+      ? h("p", { class: "tokens-line" }, "Role tokens: ", tokens.map((t) => h("span", { class: `clue-chip ${t.status}` }, roleInfo(state, t.role), `: ${state.token_status_names[t.status]}`)))
       : null,
   );
   const hand = mine(view, ctx, roleName, placed);
   const byCard = (ctx.legal || []).some((a) => String(choiceTarget(view, a) || "").startsWith("c"));
   const prompt = promptPanel(view, ctx, leftover(ctx, placed), byCard ? "Tap a button on one of your Actions." : "Tap a button on a player or a Role.");
-  return h("div", { class: "board enquete" }, byCard ? [prompt, hand, table] : [prompt, table, hand], apples(view), rulesPanel(RULES, state.role_list.map((r) => [`${r.name} (${r.faction_name})`, r.objectives.join(" ")])));
+  return h("div", { class: "board enquete" }, byCard ? [prompt, hand, table] : [prompt, table, hand], apples(view), rulesPanel(ctx.rules, state.role_list.map((r) => [`${r.name} (${r.faction_name})`, r.objectives.join(" ")])));
 }
 
 export function outcome(view) {

@@ -1,21 +1,11 @@
 // The Investigation Card Game, drawn from the view only: the ring of Placements with the red
 // one marked, each seat's Clue cards, the Death Note board, my Identity, Mission and Clues.
 import { h } from "../dom.js";
-import { actionsOn, backs, choiceButton, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags } from "./parts.js";
+import { actionsOn, backs, choiceButton, infoName, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags } from "./parts.js";
 
 export const ownsSeats = true;
 export const ownsChoices = true;
 
-// Our own short summary of the rules (issue 16 §6); each card's text is on the card.
-const RULES = [
-  "Everyone has a secret Identity (one of eight characters) and a secret Mission: Kira or X-Kira (Kira's team), L or Investigation Team Member (L's team).",
-  "Each turn, from the red Placement and clockwise, every player investigates an opponent.",
-  "Light rules: the investigated player covers two ID-Clues that are not their Identity (else a Mission-Clue that is not their Mission).",
-  "Kira rules: the investigated player first takes back two Clues revealed before, then reveals three from their hand (Identity investigation: two ID-Clues and one Mission-Clue; Mission investigation: one and two), at least one matching their Identity or Mission.",
-  "Arrest: L may reveal the L Mission and arrest a player. Kira: L's team wins. Anyone else: L is out and Kira's team wins.",
-  "Death Note: everyone closes their eyes and Kira may write an Identity and a Placement. If they match, that player is out and reveals their Mission; if it is L, Kira's team wins. Then the red Placement passes to the right.",
-  "Shinigami Eyes (option): an X-Kira may reveal their Mission at the end of an investigation to see the Identity of the player investigated, and may say what they saw (or bluff). Any player may give up an investigation to chase a revealed X-Kira."
-];
 
 const SEAT_KEYS = ["target", "placement", "x_kira"];
 
@@ -26,24 +16,40 @@ function names(state) {
   return (id) => out.get(id) || "?";
 }
 
-function chip(name, cls = "") {
-  return h("span", { class: `clue-chip ${cls}` }, name);
+// Names that show their text on a tap (issue 16 §6); every text comes from the view.
+function texts(state) {
+  const name = names(state);
+  const missions = new Map(state.missions.map((m) => [m.id, m]));
+  const kinds = state.card_texts || {};
+  const mission = (id) => infoName(name(id), (missions.get(id) || {}).text, { what: "Mission", title: `Mission: ${name(id)}` });
+  const identity = (id) => infoName(name(id), kinds.identity, { what: "Identity", title: `Identity: ${name(id)}` });
+  const clue = (id) => {
+    const m = missions.get(id);
+    const lines = m ? [kinds.mission_clue, `The ${m.name} Mission: ${m.text}`] : [kinds.id_clue];
+    return infoName(name(id), lines, { what: "Clue card", title: `${m ? "Mission-Clue" : "ID-Clue"}: ${name(id)}` });
+  };
+  return { mission, identity, clue };
+}
+
+function chip(content, cls = "") {
+  return h("span", { class: `clue-chip ${cls}` }, content);
 }
 
 function seatClues(state, row, name) {
+  const info = texts(state);
   if (state.rules === "light") {
     const up = state.clues.filter((c) => !row.covered.includes(c));
     return h(
       "div",
       { class: "clue-row" },
-      up.map((c) => chip(name(c), state.missions.some((m) => m.id === c) ? "mission" : "")),
+      up.map((c) => chip(info.clue(c), state.missions.some((m) => m.id === c) ? "mission" : "")),
       row.covered.length ? backs(row.covered.length, "covered Clue") : null,
     );
   }
   return h(
     "div",
     { class: "clue-row" },
-    row.table.length ? row.table.map((c) => chip(name(c))) : h("small", { class: "muted" }, "no Clue revealed"),
+    row.table.length ? row.table.map((c) => chip(info.clue(c), state.missions.some((m) => m.id === c) ? "mission" : "")) : h("small", { class: "muted" }, "no Clue revealed"),
     h("span", { class: "in-hand" }, backs(row.hand_size, "Clue card in hand")),
   );
 }
@@ -59,10 +65,11 @@ function seatTile(view, ctx, row, name, placed) {
   if (state.current === row.seat) marks.push(h("span", { class: "marker turn" }, "investigating"));
   if (state.target === row.seat) marks.push(h("span", { class: "marker" }, "investigated"));
   if (row.eyes) marks.push(h("span", { class: "marker" }, "Shinigami Eyes"));
+  const info = texts(state);
   const facts = [];
-  if (row.mission) facts.push(h("span", { class: "role-chip shown" }, `Mission: ${name(row.mission)}`));
-  if (row.identity) facts.push(h("span", { class: "role-chip shown" }, `Identity: ${name(row.identity)}`));
-  else if (look) facts.push(h("span", { class: "role-chip known" }, `Your eyes saw: ${name(look)}`));
+  if (row.mission) facts.push(h("span", { class: "role-chip shown" }, "Mission: ", info.mission(row.mission)));
+  if (row.identity) facts.push(h("span", { class: "role-chip shown" }, "Identity: ", info.identity(row.identity)));
+  else if (look) facts.push(h("span", { class: "role-chip known" }, "Your eyes saw: ", info.identity(look)));
   return h(
     "li",
     { class: `${seatClass(view, ctx, row.seat)} icg-seat${row.out ? " dead" : ""}${row.red ? " red" : ""}`, "data-seat": row.seat },
@@ -152,7 +159,14 @@ function mine(view, ctx, name, placed) {
       "div",
       { class: "cards" },
       h("div", { class: "card role" }, h("small", {}, "Your Identity"), h("strong", { class: "card-name" }, name(me.identity))),
-      h("div", { class: `card role ${me.team}` }, h("small", {}, "Your Mission"), h("strong", { class: "card-name" }, name(me.mission)), h("small", {}, state.team_names[me.team])),
+      h(
+        "div",
+        { class: `card role ${me.team}` },
+        h("small", {}, "Your Mission"),
+        h("strong", { class: "card-name" }, name(me.mission)),
+        h("small", {}, state.team_names[me.team]),
+        h("p", { class: "card-text" }, (state.missions.find((m) => m.id === me.mission) || {}).text),
+      ),
     ),
     notes.map((n) => h("p", { class: "note" }, n)),
     clues,
@@ -197,7 +211,14 @@ export function render(view, ctx) {
   const byCard = (ctx.legal || []).some((a) => a.clue !== undefined);
   const prompt = promptPanel(view, ctx, leftover(ctx, placed), byCard ? "Tap a button on one of your Clue cards." : "Tap a button on a player.");
   const order = byCard ? [prompt, hand, table] : [prompt, table, hand];
-  return h("div", { class: "board icg" }, order, deathNoteBoard(view, name), history(view, name), rulesPanel(RULES));
+  const kinds = state.card_texts || {};
+  const cardTexts = [
+    ...state.missions.map((m) => [`Mission: ${m.name}`, m.text]),
+    ["Identity cards", kinds.identity],
+    ["ID-Clue cards", kinds.id_clue],
+    ["Mission-Clue cards", kinds.mission_clue],
+  ].filter(([, text]) => text);
+  return h("div", { class: "board icg" }, order, deathNoteBoard(view, name), history(view, name), rulesPanel(ctx.rules, cardTexts));
 }
 
 export function outcome(view) {

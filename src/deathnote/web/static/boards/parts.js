@@ -95,7 +95,8 @@ export function foldable(key, attrs, summary, ...children) {
   return el;
 }
 
-// The game's rules in short, and the texts of its cards and Roles, folded until tapped.
+// The game's rules in short (its own words, from GET /api/games: ctx.rules), and the texts
+// of its cards and Roles, folded until tapped.
 export function rulesPanel(lines, texts = []) {
   return foldable(
     "rules",

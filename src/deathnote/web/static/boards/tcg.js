@@ -2,20 +2,14 @@
 // toward the goal, decks and discards, the Character File, my hand; the Death Note's pending
 // mark (the view holds it for its owner only).
 import { h } from "../dom.js";
-import { actionsOn, back, backs, choiceButton, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags } from "./parts.js";
+import { actionsOn, back, backs, choiceButton, infoName, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags } from "./parts.js";
+
+// A card named in a pile: a tap shows its printed text (from the view).
+const named = (c) => infoName(c.name, c.text, { what: "Card" });
 
 export const ownsSeats = true;
 export const ownsChoices = true;
 
-// Our own short summary of the rules (issue 16 §6); each card's text is on the card.
-const RULES = [
-  "Two players. You win at 13 victory points, or when your opponent must draw from an empty deck.",
-  "A turn: Recovery (sideways cards stand up), Draw, Character phase, Action phase. The first player draws nothing in turn 1, and nobody has a Recovery or Action phase in their first turn.",
-  "Costs are paid with victory points.",
-  "Character phase: place one Character (two when your opponent has more), at most six and one of each name on your side; attach a Special face down to a Character of its name (a Shinigami to any), turn it face up in a later turn; turn Characters face down or up.",
-  "Action phase: each upright face-up Character may act once (Work: turn it sideways and gain its points; or an ability it has), and Events are played, paying their cost.",
-  "Death Note (added by some Specials): secretly mark a name from the Character File. At the start of your next turn it is announced, and if that Character is face up on your opponent's field it is destroyed. A face-down Character escapes it."
-];
 
 function buttonsFor(ctx, acts, placed) {
   for (const a of acts) placed.add(a);
@@ -104,8 +98,8 @@ function side(view, ctx, seat, placed, used) {
         "div",
         { class: "pile" },
         h("h3", {}, `Discard (${p.discard.length})`),
-        top ? h("span", {}, top.name) : h("span", { class: "muted" }, "empty"),
-        p.discard.length > 1 ? foldable(`tcg-discard-${seat}`, {}, "All", h("p", {}, p.discard.map((c) => c.name).join(", "))) : null,
+        top ? h("span", {}, named(top)) : h("span", { class: "muted" }, "empty"),
+        p.discard.length > 1 ? foldable(`tcg-discard-${seat}`, {}, "All", h("p", {}, p.discard.map((c, i) => [i ? ", " : "", named(c)]))) : null,
       ),
       h("div", { class: "pile" }, h("h3", {}, "Kira card"), h("span", {}, p.kira_card)),
     ),
@@ -143,7 +137,7 @@ export function render(view, ctx) {
   const file = foldable("tcg-file", { class: "panel" }, `Character File (${state.character_file.length} names)`, h("p", {}, state.character_file.join(", ")));
   const byCard = (ctx.legal || []).some((a) => a.card !== undefined && placed.has(a));
   const prompt = promptPanel(view, ctx, leftover(ctx, placed), byCard ? "Tap a button on a card in your hand." : "Tap a button on a Character.");
-  return h("div", { class: "board tcg" }, head, sides[0], prompt, sides[1], myHand, file, rulesPanel(RULES));
+  return h("div", { class: "board tcg" }, head, sides[0], prompt, sides[1], myHand, file, rulesPanel(ctx.rules));
 }
 
 export function outcome(view) {

@@ -6,16 +6,6 @@ import { actionsOn, backs, card, choiceButton, infoName, leftover, foldable, out
 export const ownsSeats = true;
 export const ownsChoices = true;
 
-// Our own short summary of the rules (issue 16 §6); each card's text is on the card.
-const RULES = [
-  "Two teams: Kira's team (Kira, the Worshipper) against L's team (L, the Police, Watari). Your Role is secret.",
-  "On your turn draw a card, then play one card or pass by discarding one. Played and discarded cards are face up.",
-  "When everyone has had a turn (two turns before the first Judgment at 4 or 5 players), the Judgment: everyone closes their eyes; Kira and the Worshipper open theirs and see each other.",
-  "At the Judgment, Kira holding the DEATH NOTE must write a player's name: that player dies and their Role is revealed (an Alias saves them).",
-  "L's team wins when L arrests Kira with an Arrest card (an Alibi denies it).",
-  "Kira's team wins when every L is dead, when L's team is down to one player, or when every Arrest card is out of the game.",
-  "Card numbers matter: Handgun, Exchange and Interrogation take the lowest-numbered card."
-];
 
 function lookups(state) {
   const cards = new Map(state.card_list.map((c) => [c.id, c]));
@@ -141,7 +131,7 @@ export function render(view, ctx) {
           h("ul", {}, state.hands.map((hand, i) => h("li", {}, `${view.seats[i]}: `, hand.length ? look.cardList(hand) : "no cards"))),
         )
       : null;
-  return h("div", { class: "board werewolf" }, byCard ? [prompt, hand, table] : [prompt, table, hand], endHands, rulesPanel(RULES, texts(state)));
+  return h("div", { class: "board werewolf" }, byCard ? [prompt, hand, table] : [prompt, table, hand], endHands, rulesPanel(ctx.rules, texts(state)));
 }
 
 export function outcome(view) {
