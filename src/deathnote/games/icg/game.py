@@ -146,8 +146,8 @@ class IcgGame(Game):
     def observation_tensor(self, state: IcgState, viewer: Viewer) -> np.ndarray:
         """The viewer's vector: what its view shows (read from the state without building
         the view; equal to ``observe.encode`` of the view, tested)."""
-        decision = rules.pending(state).get(viewer) if isinstance(viewer, int) else None
-        return observe.encode_state(state, viewer, decision is not None)
+        asked = isinstance(viewer, int) and state.phase != "over" and rules.is_asked(state, viewer)
+        return observe.encode_state(state, viewer, asked)
 
     # -- play --------------------------------------------------------------------------------
     def pending(self, state: IcgState) -> dict[Seat, Decision]:
