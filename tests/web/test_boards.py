@@ -36,6 +36,14 @@ def check_page(page: Any, game: str, width: int) -> None:
     # A phone widens its layout viewport to fit what overflows: compare with the screen's width.
     scroll = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert scroll[0] <= width and scroll[1] <= width, f"{game}: the page scrolls sideways"
+    # The bar above the game and the chat below it line up with the game screen.
+    edges = page.evaluate(
+        """() => ['#table-bar', '#app .panel', '#chat'].map(s => document.querySelector(s))
+             .filter(Boolean).map(e => [Math.round(e.getBoundingClientRect().left),
+                                        Math.round(e.getBoundingClientRect().right)])"""
+    )
+    lefts = {left for left, _ in edges}
+    assert max(lefts) - min(lefts) <= 4, f"{game}: the page's panels do not line up: {edges}"
     # Everything a person taps to choose: the buttons and the choosable cells of a map.
     small = page.evaluate(
         """() => [...document.querySelectorAll('#app button.choice, #app .clickable')]
