@@ -183,6 +183,7 @@ def test_bench_counts_the_search_simulations() -> None:
     assert result["moves_searched"] >= 1
     assert result["simulations"] == 20 * result["moves_searched"]
     assert result["simulations_per_second"] > 0
+    assert result["simulations_per_cpu_second"] > 0
     with pytest.raises(DeathNoteError, match="not a search agent"):
         bench_search("confrontation", 2, {}, 0.1, "heuristic")
 

@@ -33,11 +33,12 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from deathnote.agents.base import Agent, Observation
-from deathnote.engine.actions import Action, Seat
+from deathnote.engine.actions import Action, Decision, Seat
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.rng import below
 
@@ -172,6 +173,7 @@ class IsmctsAgent(Agent):
         return action
 
     def _fallback(self) -> Agent:
+        """This seat's own heuristic bot (random where a game has none), for real moves."""
         from deathnote.agents import make_agent
 
         if self._plain is None:
@@ -187,6 +189,9 @@ class IsmctsAgent(Agent):
         sample = obs.sample_world
         seat = self.seat
         root = Node()
+        # The heuristic bots of the play-outs and the prior, fresh for each search (a bot
+        # that keeps notes between calls keeps them only within one search).
+        self._hinters = {}
         if self.prior:
             # Progressive bias: the heuristic bot's choice (it reads only this seat's view)
             # starts with ``prior`` virtual wins, the others are still all tried first.
@@ -236,7 +241,12 @@ class IsmctsAgent(Agent):
                 if found is None:
                     found = table[key] = Node()
                     if tree_prior:
-                        self._seed(found, mover, world.legal(mover), world.view(mover), rng)
+                        legal = world.legal(mover)
+                        if len(legal) > 1:
+                            hint = self._hinter(mover).choose(
+                                Observation(mover, legal, partial(world.view, mover), rng)
+                            )
+                            found.stats[hint] = [float(self.prior), float(self.prior), 0.0]
                 elif id(found) in seen:
                     # Back at an information set of this walk (an action that changes
                     # nothing the seat sees): the tree would choose alike forever; roll out.
@@ -274,6 +284,7 @@ class IsmctsAgent(Agent):
         seat = self.seat
         c = self.c
         tree_prior = self.prior > 0 and self.guide == "tree"
+        heuristic = self.rollout == "heuristic"
         clock = time.perf_counter
         done = 0
         while done < limit and (done == 0 or clock() < deadline):
@@ -316,23 +327,32 @@ class IsmctsAgent(Agent):
                 if found is None:
                     found = table[key] = Node()
                     if tree_prior:
-                        self._seed(
-                            found,
-                            mover,
-                            legal_of(state, mover),
-                            {
-                                "viewer": mover,
-                                "state": game.view(state, mover),
-                                "decision": asked[mover].to_json(),
-                                "log": [],
-                            },
-                            rng,
-                        )
+                        legal = legal_of(state, mover)
+                        if len(legal) > 1:
+                            hint = self._hint(game, state, mover, legal, asked, rng)
+                            if hint is not None:
+                                found.stats[hint] = [float(self.prior), float(self.prior), 0.0]
                 elif id(found) in seen:
                     break  # back at an information set of this walk (see ``search``)
                 seen.add(id(found))
                 node = found
-            if rollout:
+            if rollout and heuristic:
+                # The heuristic play-out: each seat's bot shown its view of the state.
+                for _ in range(MAX_ROLLOUT):
+                    asked = pending_of(state)
+                    mover = min(asked)
+                    legal = legal_of(state, mover)
+                    if len(legal) > 1:
+                        action = self._hint(game, state, mover, legal, asked, rng)
+                    elif legal:
+                        action = legal[0]
+                    else:
+                        raise DeathNoteError(f"seat {mover} is asked but has no legal action")
+                    apply(state, mover, action, wrng)
+                    outcome = outcome_of(state)
+                    if outcome is not None:
+                        break
+            elif rollout:
                 # The random play-out, as ``_rewards`` plays it (same draws).
                 bits = self._rng.getrandbits
                 for _ in range(MAX_ROLLOUT):
@@ -360,19 +380,8 @@ class IsmctsAgent(Agent):
             done += 1
         return done
 
-    def _seed(
-        self,
-        node: Node,
-        mover: Seat,
-        legal: Sequence[Action],
-        view: dict[str, Any],
-        rng: random.Random,
-    ) -> None:
-        """Progressive bias at a new node (``guide=tree``): the mover's heuristic bot, shown
-        the mover's view of this sampled world (in the bare search: its state view and
-        decision, no log), starts with ``prior`` virtual wins on its choice."""
-        if len(legal) < 2:
-            return
+    def _hinter(self, mover: Seat) -> Agent:
+        """The heuristic bot (or the random one, where a game has none) of a seat."""
         bot = self._hinters.get(mover)
         if bot is None:
             from deathnote.agents import make_agent
@@ -380,30 +389,38 @@ class IsmctsAgent(Agent):
             try:
                 bot = make_agent(self.game_id, "heuristic", mover)
             except DeathNoteError:
-                return
-            self._hinters[mover] = bot
-        hint = bot.choose(Observation(mover, legal, lambda: view, rng))
-        if hint in legal:
-            prior = float(self.prior)
-            node.stats[hint] = [prior, prior, 0.0]
+                bot = make_agent(self.game_id, "random", mover)
+            bot = self._hinters[mover] = bot
+        return bot
+
+    def _hint(
+        self,
+        game: Any,
+        state: Any,
+        mover: Seat,
+        legal: Sequence[Action],
+        asked: Mapping[Seat, Decision],
+        rng: random.Random,
+    ) -> Action:
+        """The mover's heuristic choice on a sampled world's bare state: the bot is shown
+        the mover's view of that state (its state view and decision; no log, which a bare
+        state does not keep), as a person in that seat of that world would see it."""
+
+        def view() -> dict[str, Any]:
+            return {
+                "viewer": mover,
+                "state": game.view(state, mover),
+                "decision": asked[mover].to_json(),
+                "log": [],
+            }
+
+        return self._hinter(mover).choose(Observation(mover, legal, view, rng))
 
     def _policy(self, rng: random.Random) -> Callable[[Match, Seat], Action] | None:
-        """The rollout policy: one action for a seat of a world (None: uniformly random)."""
+        """The rollout policy through each world's Match: one action for a seat of a world.
+        None: the bare search (``_search_bare``) plays the built-in play-outs (random or
+        heuristic) on the state itself."""
         self._rng = rng
-        if self.rollout == "heuristic":
-            from deathnote.agents import make_agent
-
-            bots: dict[Seat, Agent] = {}
-
-            def heuristic(world: Match, seat: Seat) -> Action:
-                bot = bots.get(seat)
-                if bot is None:
-                    bot = bots[seat] = make_agent(self.game_id, "heuristic", seat)
-                return bot.choose(
-                    Observation(seat, world.legal(seat), lambda: world.view(seat), rng)
-                )
-
-            return heuristic
         return None
 
     def _rewards(

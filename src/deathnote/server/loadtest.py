@@ -56,6 +56,8 @@ class Figures:
     bot_rooms: int = 0
     bot_level: str = ""
     bot_games: int = 0
+    #: Seconds to make every room and connect every seat, before the play.
+    connect_seconds: float = 0.0
 
     def percentile(self, q: float) -> float:
         """The q-quantile of the latencies in milliseconds (0 when there are none)."""
@@ -81,7 +83,8 @@ class Figures:
         )
         return [
             *bots,
-            f"rooms: {self.rooms} concurrent ({self.games_finished} games finished, "
+            f"rooms: {self.rooms} concurrent, made and connected in "
+            f"{self.connect_seconds:.1f} s ({self.games_finished} games finished, "
             f"{self.failed_rooms} rooms failed)",
             f"accepted actions: {self.accepted} in {self.seconds:.1f} s = "
             f"{self.accepted / max(self.seconds, 1e-9):.1f} actions/s "
@@ -415,11 +418,14 @@ async def run_loadtest(
             bots = BotRooms(base, game, bot_rooms, bot_level)
             bot_task = asyncio.create_task(bots.run()) if bot_rooms else None
             go = asyncio.Event()
-            deadline = time.monotonic() + seconds
+            # Making and connecting the rooms has its own bound; ``seconds`` of play start
+            # once every room is live (each driver's deadline is moved then).
+            deadline = time.monotonic() + 2 * seconds
             drivers = [
                 RoomDriver(base, game, actions, deadline, seed=i, go=go) for i in range(rooms)
             ]
             # Open the rooms in waves so the connection burst stays bounded.
+            connecting = time.monotonic()
             tasks = []
             for driver in drivers:
                 tasks.append(asyncio.create_task(driver.run()))
@@ -429,6 +435,9 @@ async def run_loadtest(
             await asyncio.wait(live, timeout=seconds)
             after = await asyncio.to_thread(_get, f"{base}/api/debug/memory?stop=true")
             start = time.monotonic()
+            connect_seconds = start - connecting
+            for driver in drivers:
+                driver.deadline = start + seconds
             cpu_start = _cpu_seconds(server.pid)
             go.set()
             if kill_after is not None:
@@ -491,6 +500,7 @@ async def run_loadtest(
         server_cpu=cpu,
         crash=crash,
         errors=errors,
+        connect_seconds=connect_seconds,
         bot_rooms=bot_rooms,
         bot_level=bot_level,
         bot_games=bots.played,

@@ -27,6 +27,7 @@ from deathnote.agents import (
     Observation,
     agent_names,
     bot_choices,
+    bot_label,
     make_agent,
     world_sampler,
 )
@@ -240,6 +241,8 @@ class Room:
                     "muted": bool(info.get("muted")),
                     "kind": info["kind"],
                     "agent": info.get("agent"),
+                    # what a person reads for the bot ("easy"), never the agent's name
+                    "bot": bot_label(info.get("agent")) if info["kind"] == BOT else None,
                     "stand_in": info.get("stand_in") if info["kind"] == HUMAN else None,
                     "connected": info["kind"] == BOT or self.connected(seat),
                     "idle": round(now - since, 1) if since is not None else None,

@@ -46,6 +46,13 @@ class ConfOptions(GameOptions):
         "standard",
         description="standard: the printed game; tiny: Chapter 1 on a 3-Suspect Map with 2 "
         "criminals and 2 Lead cards, where L must accuse after Day 2 (small enough to solve)",
+        json_schema_extra=lobby(
+            labels={
+                "standard": "The printed game",
+                "tiny": "Tiny: Chapter 1 on a 3-Suspect Map (small enough to solve)",
+            },
+            help="The tiny game has 2 criminals and 2 Lead cards; L must accuse after Day 2.",
+        ),
     )
 
 

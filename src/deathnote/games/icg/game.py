@@ -48,8 +48,14 @@ class IcgOptions(GameOptions):
         None,
         ge=0,
         le=OTHER_MISSIONS,
+        title="X-Kira cards",
         description="X-Kira cards among the 6 Mission cards besides Kira and L "
         "(the rest are Team Members); none: the content's mix.",
+        json_schema_extra=lobby(
+            help="How many of the 6 Mission cards besides Kira and L are X-Kira (the rest "
+            "are Investigation Team Members).",
+            empty="the usual mix",
+        ),
     )
 
 

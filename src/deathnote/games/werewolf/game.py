@@ -44,7 +44,8 @@ class WerewolfOptions(GameOptions):
         description='Who sees the card a Handgun reveals: "table" (everyone) or '
         '"shooter" (only the shooter and the named player).',
         json_schema_extra=lobby(
-            labels={"table": "Everyone", "shooter": "Only the shooter and the named player"}
+            labels={"table": "Everyone", "shooter": "Only the shooter and the named player"},
+            help="Who sees the card a Handgun reveals.",
         ),
     )
 
