@@ -81,23 +81,30 @@ class Figures:
             if self.bot_rooms
             else []
         )
-        return [
-            *bots,
-            f"rooms: {self.rooms} concurrent, made and connected in "
-            f"{self.connect_seconds:.1f} s ({self.games_finished} games finished, "
-            f"{self.failed_rooms} rooms failed)",
-            f"accepted actions: {self.accepted} in {self.seconds:.1f} s = "
-            f"{self.accepted / max(self.seconds, 1e-9):.1f} actions/s "
-            f"(rejected: {self.rejected})",
-            f"action sent -> every seat's view updated: p50 {self.percentile(0.5):.1f} ms, "
-            f"p99 {self.percentile(0.99):.1f} ms ({len(self.latencies)} samples)",
-            f"server memory with every room live: RSS +{rss / 2**20:.1f} MiB for "
-            f"{self.rooms_in_memory} rooms in memory "
-            f"= {rss / per / 1024:.1f} KiB/room; tracemalloc +{traced / 2**20:.1f} MiB "
-            f"= {traced / per / 1024:.1f} KiB/room",
-            f"server CPU: {self.server_cpu:.1f} s = "
-            f"{1000 * self.server_cpu / max(1, self.accepted):.3f} ms per accepted action",
-        ] + (self.crash_lines() if self.crash is not None else [])
+        return (
+            [
+                *bots,
+                f"rooms: {self.rooms} concurrent, made and connected in "
+                f"{self.connect_seconds:.1f} s ({self.games_finished} games finished, "
+                f"{self.failed_rooms} rooms failed)",
+                f"accepted actions: {self.accepted} in {self.seconds:.1f} s = "
+                f"{self.accepted / max(self.seconds, 1e-9):.1f} actions/s "
+                f"(rejected: {self.rejected})",
+                f"action sent -> every seat's view updated: p50 {self.percentile(0.5):.1f} ms, "
+                f"p99 {self.percentile(0.99):.1f} ms ({len(self.latencies)} samples)",
+                f"server memory with every room live: RSS +{rss / 2**20:.1f} MiB for "
+                f"{self.rooms_in_memory} rooms in memory "
+                f"= {rss / per / 1024:.1f} KiB/room; tracemalloc +{traced / 2**20:.1f} MiB "
+                f"= {traced / per / 1024:.1f} KiB/room",
+                f"server CPU: {self.server_cpu:.1f} s = "
+                f"{1000 * self.server_cpu / max(1, self.accepted):.3f} ms per accepted action",
+            ]
+            + (self.crash_lines() if self.crash is not None else [])
+            + [
+                f"  allocated since the start, by line: {site}"
+                for site in self.memory_after.get("sites", [])
+            ]
+        )
 
     def crash_lines(self) -> list[str]:
         """The kill -9 figures."""
@@ -397,6 +404,7 @@ async def run_loadtest(
     kill_after: float | None = None,
     server_pythonpath: str | None = None,
     profile: str | None = None,
+    memory_sites: int = 0,
 ) -> Figures:
     """Start a server, drive ``rooms`` rooms for ``actions`` actions each or ``seconds``
     (and keep ``bot_rooms`` rooms of ``bot_level`` bots playing meanwhile).
@@ -414,7 +422,7 @@ async def run_loadtest(
         cpu = 0.0
         try:
             await _wait_ready(base, server)
-            before = await asyncio.to_thread(_get, f"{base}/api/debug/memory")
+            before = await asyncio.to_thread(_get, f"{base}/api/debug/memory?top={memory_sites}")
             bots = BotRooms(base, game, bot_rooms, bot_level)
             bot_task = asyncio.create_task(bots.run()) if bot_rooms else None
             go = asyncio.Event()
@@ -433,7 +441,9 @@ async def run_loadtest(
             # Memory while every room is live (all N rooms made and connected), then play.
             live = [asyncio.create_task(d.connected.wait()) for d in drivers]
             await asyncio.wait(live, timeout=seconds)
-            after = await asyncio.to_thread(_get, f"{base}/api/debug/memory?stop=true")
+            after = await asyncio.to_thread(
+                _get, f"{base}/api/debug/memory?stop=true&top={memory_sites}"
+            )
             start = time.monotonic()
             connect_seconds = start - connecting
             for driver in drivers:
