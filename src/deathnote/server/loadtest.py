@@ -47,6 +47,8 @@ class Figures:
     memory_after: dict[str, Any] = field(default_factory=dict)
     rooms_in_memory: int = 0
     failed_rooms: int = 0
+    #: Rooms still making a room, connecting or closing 30 s after the play's end.
+    cut_off_rooms: int = 0
     #: Server CPU seconds (user + system) while the rooms played.
     server_cpu: float = 0.0
     #: With ``kill_after``: what survived the server's kill -9 and restart.
@@ -86,7 +88,8 @@ class Figures:
                 *bots,
                 f"rooms: {self.rooms} concurrent, made and connected in "
                 f"{self.connect_seconds:.1f} s ({self.games_finished} games finished, "
-                f"{self.failed_rooms} rooms failed)",
+                f"{self.failed_rooms} rooms failed, {self.cut_off_rooms} cut off at the end)",
+                *[f"  error: {e}" for e in self.errors[:3]],
                 f"accepted actions: {self.accepted} in {self.seconds:.1f} s = "
                 f"{self.accepted / max(self.seconds, 1e-9):.1f} actions/s "
                 f"(rejected: {self.rejected})",
@@ -463,14 +466,17 @@ async def run_loadtest(
                 cpu_start = _cpu_seconds(server.pid)
                 restarted = time.monotonic()
             await asyncio.wait(tasks, timeout=seconds + 30)
-            elapsed = time.monotonic() - start
+            # The rate is over the play: from the start to the last action acknowledged
+            # (not the rooms' closing afterwards).
+            told = [a[4] for d in drivers for a in d.acked]
+            elapsed = (max(told) if told else time.monotonic()) - start
             cpu += _cpu_seconds(server.pid) - cpu_start
-            failed = 0
+            failed = cut_off = 0
             errors: list[str] = []
             for task in tasks:
                 if not task.done():
                     task.cancel()
-                    failed += 1
+                    cut_off += 1
                 elif task.exception() is not None:
                     failed += 1
                     errors.append(repr(task.exception()))
@@ -503,6 +509,7 @@ async def run_loadtest(
         rejected=sum(d.rejected for d in drivers),
         games_finished=sum(d.finished for d in drivers),
         failed_rooms=failed,
+        cut_off_rooms=cut_off,
         latencies=[x for d in drivers for x in d.latencies],
         memory_before=before,
         memory_after=after,
