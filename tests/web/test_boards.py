@@ -44,14 +44,37 @@ def check_page(page: Any, game: str, width: int) -> None:
     )
     lefts = {left for left, _ in edges}
     assert max(lefts) - min(lefts) <= 4, f"{game}: the page's panels do not line up: {edges}"
-    # Everything a person taps to choose: the buttons and the choosable cells of a map.
+    # Everything a person taps: every button, link and [role=button] on the page (choices,
+    # names that open their text, the bar's and the chat's controls) and the choosable cells
+    # of a map, at least 44 px each way.
     small = page.evaluate(
-        """() => [...document.querySelectorAll('#app button.choice, #app .clickable')]
-             .filter(b => b.offsetParent !== null)
-             .map(b => b.getBoundingClientRect())
-             .filter(r => r.height < 44 || r.width < 44).length"""
+        """() => [...document.querySelectorAll(
+                 'button, a[href], [role=button], summary, #app .clickable')]
+             .filter(b => b.checkVisibility())
+             .map(b => [b.getBoundingClientRect(), (b.innerText || b.title).slice(0, 30)])
+             .filter(([r]) => r.width > 0 && (r.height < 44 || r.width < 44))
+             .map(([r, t]) => `${t} (${Math.round(r.width)}x${Math.round(r.height)})`)"""
     )
-    assert small == 0, f"{game}: {small} choice buttons or cells smaller than 44 px"
+    assert small == [], f"{game}: controls smaller than 44 px: {small}"
+    # ... and no target covers another's middle (a larger hit area reaches over the gaps
+    # around it, never over a neighbour), wherever one is in sight.
+    covered = page.evaluate(
+        """() => [...document.querySelectorAll('#app button, #app [role=button], #app .clickable')]
+             .filter(b => b.checkVisibility()).filter(b => {
+               const r = b.getBoundingClientRect();
+               const x = r.left + r.width / 2, y = r.top + r.height / 2;
+               if (y < 0 || y >= innerHeight || x < 0 || x >= innerWidth) return false;
+               // a cell scrolled out of its map's frame is out of sight too
+               for (let p = b.parentElement; p; p = p.parentElement) {
+                 if (getComputedStyle(p).overflow === 'visible') continue;
+                 const f = p.getBoundingClientRect();
+                 if (x < f.left || x > f.right || y < f.top || y > f.bottom) return false;
+               }
+               const hit = document.elementFromPoint(x, y);
+               return hit && !b.contains(hit) && !hit.closest('.notice, dialog');
+             }).map(b => b.outerHTML.slice(0, 80) + " under " + document.elementFromPoint(b.getBoundingClientRect().left + b.getBoundingClientRect().width / 2, b.getBoundingClientRect().top + b.getBoundingClientRect().height / 2).outerHTML.slice(0, 60))"""
+    )
+    assert covered == [], f"{game}: controls covered by another: {covered}"
     # ... and every one of them is reachable by the keyboard.
     unreachable = page.evaluate(
         """() => [...document.querySelectorAll('#app button.choice, #app .clickable, #app [onclick]')]
@@ -280,7 +303,23 @@ def test_icg_against_bots_on_the_drawn_table(
         mission = check_info_dialog(page, f"icg-{size}-mission-text.png", ".seat-role")
         assert mission.startswith("Mission: ") and "team" in mission, mission
         clue = check_info_dialog(page, f"icg-{size}-clue-text.png", ".clue-row")
-        assert re.match(r"(ID|Mission)-Clue: ", clue), clue
+        assert re.match(r"Clue cards face up \(\d+\)\n(ID|Mission)-Clue: ", clue), clue
+        # The Death Note board as the rulebook draws it: the eight Identities and the
+        # Placement numbers; each name written so far is marked with its turn on the board.
+        board = page.locator("#death-note")
+        assert board.locator(".dn-identities .dn-id").count() == 8
+        assert board.locator(".dn-placements .placement").all_inner_texts() == [
+            str(n) for n in range(1, 9)
+        ]
+        assert board.locator(".dn-placements .unused").count() == 3  # 5 players
+        for entry in board.locator(".dn-page li:not(.claim)").all_inner_texts():
+            if "left empty" in entry:
+                continue
+            turn, who = re.match(r"Turn (\d+): (.+) at Placement", entry).groups()
+            tile = board.locator(".dn-id", has_text=who)
+            assert f"Turn {turn}" in tile.locator(".dn-written").inner_text(), entry
+        board.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"icg-{size}-death-note-board.png"))
     finally:
         page.context.close()
 
@@ -325,6 +364,20 @@ def test_tcg_against_a_bot_on_the_drawn_table(browser: Any, server: LiveServer, 
         # A card in a discard pile shows its printed text on a tap (issue 16 §6).
         text = check_info_dialog(page, f"tcg-{size}-discard-text.png", ".tcg-side .pile")
         assert len(text.splitlines()) >= 2, text
+        # The Character File is drawn as cards, one per Character: name, cost and points,
+        # and its printed text on a tap.
+        page.locator("#character-file summary").click()
+        files = page.locator("#character-file .file-card")
+        assert files.count() >= 10
+        assert re.fullmatch(
+            r"Character · cost \d+ · \d+ points?", files.first.locator(".facts-line").inner_text()
+        )
+        page.locator("#character-file").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"tcg-{size}-character-file.png"))
+        check_page(page, "tcg", SIZES[size][0])
+        text = check_info_dialog(page, f"tcg-{size}-file-text.png", "#character-file")
+        name = files.first.locator(".card-name").inner_text()
+        assert text.startswith(name) and len(text.splitlines()) >= 2, text
         if size == "phone":  # a two-player game fits a phone without a page 11,000 px tall
             assert page.evaluate("document.documentElement.scrollHeight") < 6000
     finally:

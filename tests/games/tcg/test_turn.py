@@ -49,6 +49,14 @@ def test_character_file_lists_every_character() -> None:
     assert set(state.file_names) == names
     view = GAME.view(state, 1)
     assert view["character_file"] == sorted(names)
+    # ... and shows each as the card it is: its printed face, name, cost, points and text.
+    file = view["character_file_cards"]
+    assert {c["name"] for c in file} == names
+    for face in file:
+        card = state.cards[face["id"]]
+        assert card.kind == "character" and face["text"] == card.text
+        assert (face["cost"], face["points"]) == (card.cost, card.points)
+    assert len({c["number"] for c in file}) == len(file)  # one face per printed card
 
 
 def test_first_player_option_and_random() -> None:

@@ -101,6 +101,17 @@ def field_view(state: TcgState, fc: FieldCharacter, own: bool) -> dict[str, Any]
     return out
 
 
+def file_cards(state: TcgState) -> list[dict[str, Any]]:
+    """The Character File as cards: the printed face of each Character of the pool (a
+    parallel printing shows its base card's face once), by name. The pool is public."""
+    printed: dict[str, str] = {}
+    for number, card in state.cards.items():
+        if card.kind == "character" and (card.printed not in printed or number == card.printed):
+            printed[card.printed] = number
+    cards = [face_copy(state, number) for number in printed.values()]
+    return sorted(cards, key=lambda c: (c["name"], c["number"]))
+
+
 def player_view(state: TcgState, seat: int, viewer: Viewer) -> dict[str, Any]:
     """One player's side as the viewer sees it."""
     player = state.players[seat]
@@ -137,6 +148,7 @@ def build_view(state: TcgState, viewer: Viewer) -> dict[str, Any]:
         "first": state.first,
         "win_points": WIN_POINTS,
         "character_file": list(state.file_names),
+        "character_file_cards": file_cards(state),
         "players": [player_view(state, s, viewer) for s in (0, 1)],
     }
     if viewer == OMNISCIENT or viewer == state.current:

@@ -2,7 +2,7 @@
 // one marked, each seat's Clue cards, the Death Note board, my Identity, Mission and Clues.
 import { h } from "../dom.js";
 import { choiceAttrs } from "../screen.js";
-import { actionsOn, backs, choiceButton, infoName, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags } from "./parts.js";
+import { actionsOn, backs, choiceButton, infoName, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags, showInfo } from "./parts.js";
 
 export const ownsSeats = true;
 export const ownsChoices = true;
@@ -24,35 +24,42 @@ function texts(state) {
   const kinds = state.card_texts || {};
   const mission = (id) => infoName(name(id), (missions.get(id) || {}).text, { what: "Mission", title: `Mission: ${name(id)}` });
   const identity = (id) => infoName(name(id), kinds.identity, { what: "Identity", title: `Identity: ${name(id)}` });
-  const clue = (id) => {
-    const m = missions.get(id);
-    const lines = m ? [kinds.mission_clue, `The ${m.name} Mission: ${m.text}`] : [kinds.id_clue];
-    return infoName(name(id), lines, { what: "Clue card", title: `${m ? "Mission-Clue" : "ID-Clue"}: ${name(id)}` });
-  };
-  return { mission, identity, clue };
+  return { mission, identity };
 }
 
 function chip(content, cls = "") {
   return h("span", { class: `clue-chip ${cls}` }, content);
 }
 
+// The Clue cards face up at a seat, named in small chips; the whole row is one button (a
+// finger-sized target, where a chip each would make the table far taller) whose dialog
+// gives each card's text, from the view.
+function clueRow(state, ids, name, rest) {
+  const missions = new Map(state.missions.map((m) => [m.id, m]));
+  const kinds = state.card_texts || {};
+  const chips = ids.map((c) => chip(name(c), missions.has(c) ? "mission" : ""));
+  if (!ids.length) return h("div", { class: "clue-row" }, h("small", { class: "muted" }, "no Clue revealed"), rest);
+  const lines = ids.map((c) => {
+    const m = missions.get(c);
+    return m ? `Mission-Clue: ${name(c)} (the ${m.name} Mission: ${m.text})` : `ID-Clue: ${name(c)}`;
+  });
+  if (ids.some((c) => !missions.has(c))) lines.push(kinds.id_clue);
+  if (ids.some((c) => missions.has(c))) lines.push(kinds.mission_clue);
+  const button = h(
+    "button",
+    { type: "button", class: "info-link clue-row-link", "aria-haspopup": "dialog", title: "Texts of these Clue cards" },
+    chips,
+  );
+  button.addEventListener("click", () => showInfo(`Clue cards face up (${ids.length})`, lines));
+  return h("div", { class: "clue-row" }, button, rest);
+}
+
 function seatClues(state, row, name) {
-  const info = texts(state);
   if (state.rules === "light") {
     const up = state.clues.filter((c) => !row.covered.includes(c));
-    return h(
-      "div",
-      { class: "clue-row" },
-      up.map((c) => chip(info.clue(c), state.missions.some((m) => m.id === c) ? "mission" : "")),
-      row.covered.length ? backs(row.covered.length, "covered Clue") : null,
-    );
+    return clueRow(state, up, name, row.covered.length ? backs(row.covered.length, "covered Clue") : null);
   }
-  return h(
-    "div",
-    { class: "clue-row" },
-    row.table.length ? row.table.map((c) => chip(info.clue(c), state.missions.some((m) => m.id === c) ? "mission" : "")) : h("small", { class: "muted" }, "no Clue revealed"),
-    h("span", { class: "in-hand" }, backs(row.hand_size, "Clue card in hand")),
-  );
+  return clueRow(state, row.table, name, h("span", { class: "in-hand" }, backs(row.hand_size, "Clue card in hand")));
 }
 
 function seatTile(view, ctx, row, name, placed) {
@@ -90,28 +97,60 @@ function seatButton(ctx, state, action) {
   return h("button", choiceAttrs(ctx, action, { class: "choice big", "aria-label": action.label, title: action.label }), short);
 }
 
+// The Death Note board as the rulebook has it: the eight Identities and the Placement
+// numbers, with Kira's two round tokens where they lie this turn (only Kira sees them while
+// the eyes are closed: the view's own pick); under each Identity the turns its name was
+// written, then the page written so far.
+const BOARD_PLACEMENTS = 8;
+
 function deathNoteBoard(view, name) {
   const state = view.state;
-  if (!state.death_notes.length && !state.claims.length) return null;
   const placementOf = (seat) => (state.seats[seat] ? state.seats[seat].placement : "?");
+  const latest = state.death_notes.length ? state.death_notes[state.death_notes.length - 1] : null;
+  const now = latest && latest.turn === state.turn && latest.identity !== null && latest.identity !== undefined ? latest : null;
+  const pending = state.me && state.me.death_note ? state.me.death_note : null;
+  const tokenIdentity = now ? now.identity : pending;
+  const tokenPlacement = now ? placementOf(now.seat) : null;
+  const inPlay = new Set(state.seats.map((s) => s.placement));
+  const written = (id) => state.death_notes.filter((d) => d.identity === id);
+  const token = (what) => h("span", { class: "dn-token", title: `Kira's token on ${what}`, "aria-label": `Kira's token on ${what}` });
+  const identities = state.identities.map((c) => {
+    const turns = written(c.id);
+    const hit = turns.some((d) => d.hit);
+    return h(
+      "li",
+      { class: `dn-id${c.id === tokenIdentity ? " covered" : ""}${hit ? " hit" : ""}`, "data-identity": c.id },
+      c.id === tokenIdentity ? token(c.name) : null,
+      h("strong", { class: "dn-name" }, name(c.id)),
+      turns.length ? h("small", { class: "dn-written" }, turns.map((d) => `Turn ${d.turn}${d.hit ? " ✝" : ""}`).join(", ")) : null,
+    );
+  });
+  const placements = Array.from({ length: BOARD_PLACEMENTS }, (_, i) => i + 1).map((n) =>
+    h(
+      "li",
+      { class: `dn-place${inPlay.has(n) ? "" : " unused"}${n === tokenPlacement ? " covered" : ""}` },
+      n === tokenPlacement ? token(`Placement ${n}`) : null,
+      h("span", { class: "placement" }, String(n)),
+    ),
+  );
+  const page = [
+    ...state.death_notes.map((d) =>
+      h(
+        "li",
+        { class: d.hit ? "hit" : "" },
+        d.identity === null || d.identity === undefined
+          ? `Turn ${d.turn}: left empty`
+          : `Turn ${d.turn}: ${name(d.identity)} at Placement ${placementOf(d.seat)}: ${d.hit ? `${view.seats[d.seat]} dies` : "no one dies"}`,
+      ),
+    ),
+    ...state.claims.map((c) => h("li", { class: "claim" }, `${view.seats[c.by]} (eyes) says ${view.seats[c.seat]} is ${name(c.identity)}`)),
+  ];
   return h(
     "section",
     { class: "panel dn-board", id: "death-note" },
     h("h2", {}, "Death Note board"),
-    h(
-      "ol",
-      { class: "plain" },
-      state.death_notes.map((d) =>
-        h(
-          "li",
-          { class: d.hit ? "hit" : "" },
-          d.identity === null || d.identity === undefined
-            ? `Turn ${d.turn}: left empty`
-            : `Turn ${d.turn}: ${name(d.identity)} at Placement ${placementOf(d.seat)}: ${d.hit ? `${view.seats[d.seat]} dies` : "no one dies"}`,
-        ),
-      ),
-      state.claims.map((c) => h("li", { class: "claim" }, `${view.seats[c.by]} (eyes) says ${view.seats[c.seat]} is ${name(c.identity)}`)),
-    ),
+    h("div", { class: "dn-sheet" }, h("ul", { class: "dn-identities" }, identities), h("ul", { class: "dn-placements" }, placements)),
+    page.length ? [h("h3", {}, "Written so far"), h("ol", { class: "plain dn-page" }, page)] : h("p", { class: "muted" }, "Nothing written yet."),
   );
 }
 

@@ -128,7 +128,7 @@ export function infoName(name, text, extra = {}) {
   );
 }
 
-function showInfo(title, lines) {
+export function showInfo(title, lines) {
   let dialog = document.getElementById("info");
   if (!dialog) {
     dialog = h(

@@ -125,6 +125,34 @@ function hand(view, ctx, placed) {
   );
 }
 
+// The Character File (the book the Death Note names from) as small cards: each Character's
+// name, number, cost and points, its text on a tap; the name my Death Note page marks, if any.
+function characterFile(view, ctx) {
+  const state = view.state;
+  const me = typeof ctx.seat === "number" ? state.players[ctx.seat] : null;
+  const marked = me ? me.mark : null;
+  const cards = state.character_file_cards || [];
+  return foldable(
+    "tcg-file",
+    { class: "panel character-file", id: "character-file" },
+    `Character File (${state.character_file.length} names)`,
+    h(
+      "div",
+      { class: "cards file" },
+      cards.map((c) =>
+        h(
+          "div",
+          { class: `card face tcg-card file-card${c.name === marked ? " marked" : ""}`, "data-card": c.id },
+          h("span", { class: "card-num" }, String(c.number)),
+          h("strong", { class: "card-name" }, infoName(c.name, c.text, { what: "Card", title: `${c.name} (${c.number})` })),
+          h("small", { class: "facts-line" }, faceFacts(c)),
+          c.name === marked ? h("span", { class: "state-tag" }, "your Death Note page") : null,
+        ),
+      ),
+    ),
+  );
+}
+
 export function render(view, ctx) {
   const state = view.state;
   const placed = new Set();
@@ -134,7 +162,7 @@ export function render(view, ctx) {
   const sides = order.map((s) => side(view, ctx, s, placed, used));
   const myHand = hand(view, ctx, placed);
   const head = h("div", { class: "bar tcg-head" }, h("h2", {}, `Turn ${state.turn}: ${state.phase_name}`));
-  const file = foldable("tcg-file", { class: "panel" }, `Character File (${state.character_file.length} names)`, h("p", {}, state.character_file.join(", ")));
+  const file = characterFile(view, ctx);
   const byCard = (ctx.legal || []).some((a) => a.card !== undefined && placed.has(a));
   const prompt = promptPanel(view, ctx, leftover(ctx, placed), byCard ? "Tap a button on a card in your hand." : "Tap a button on a Character.");
   return h("div", { class: "board tcg" }, head, sides[0], prompt, sides[1], myHand, file, rulesPanel(ctx.rules));
