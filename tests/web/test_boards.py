@@ -36,6 +36,14 @@ def check_page(page: Any, game: str, width: int) -> None:
     # A phone widens its layout viewport to fit what overflows: compare with the screen's width.
     scroll = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert scroll[0] <= width and scroll[1] <= width, f"{game}: the page scrolls sideways"
+    # The bar above the game and the chat below it line up with the game screen.
+    edges = page.evaluate(
+        """() => ['#table-bar', '#app .panel', '#chat'].map(s => document.querySelector(s))
+             .filter(Boolean).map(e => [Math.round(e.getBoundingClientRect().left),
+                                        Math.round(e.getBoundingClientRect().right)])"""
+    )
+    lefts = {left for left, _ in edges}
+    assert max(lefts) - min(lefts) <= 4, f"{game}: the page's panels do not line up: {edges}"
     # Everything a person taps to choose: the buttons and the choosable cells of a map.
     small = page.evaluate(
         """() => [...document.querySelectorAll('#app button.choice, #app .clickable')]
@@ -220,6 +228,11 @@ def test_confrontation_map_cells_are_big_enough_to_tap(
         )
         assert cell_taps >= 2 and keyboard_taps >= 1
         assert page.locator("#rules li").first.is_visible()
+        # The log speaks as the rulebook does: dice faces by name ("Knife", never the id
+        # "knife"), Kira's Home by column and row counted from 1 (never "(10, 13)").
+        log = page.locator("#log").inner_text()
+        assert "L rolls" in log
+        assert not re.search(r"\b(knife|gun|bomb)\b|\(\d+, \d+\)|\d pts\b", log), log
         assert errors == []
     finally:
         context.close()
@@ -343,9 +356,15 @@ def test_two_people_play_werewolf_on_two_screens(browser: Any, server: LiveServe
             assert time.monotonic() < deadline, "the game did not end"
             acted = False
             for seat, page in enumerate(pages):
-                other = page.locator(f".board.werewolf li.seat[data-seat='{1 - seat}']")
-                if page.locator("#app").get_attribute("data-over") != "yes":
-                    tile = other.inner_text().lower()
+                # Read the end mark and the tile at one moment: the last view (which shows
+                # every Role) may arrive between two separate reads.
+                over, tile = page.evaluate(
+                    """s => [document.getElementById('app').dataset.over,
+                             (document.querySelector(`.board.werewolf li.seat[data-seat='${s}']`)
+                              || {innerText: 'role hidden'}).innerText.toLowerCase()]""",
+                    1 - seat,
+                )
+                if over != "yes":
                     # the other person's Role: hidden, known through a card, or shown by death
                     assert "role hidden" in tile or "(you know)" in tile or "dead" in tile, tile
                     acted = click_a_choice(page, rng) or acted
@@ -362,7 +381,12 @@ def test_two_people_play_werewolf_on_two_screens(browser: Any, server: LiveServe
 
 @pytest.mark.parametrize(
     ("game", "players", "options"),
-    [("werewolf", 7, {}), ("icg", 8, {"rules": "light"}), ("enquete", 8, {})],
+    [
+        ("werewolf", 7, {}),
+        ("icg", 8, {"rules": "light"}),
+        ("icg", 8, {"rules": "kira", "shinigami_eyes": True}),
+        ("enquete", 8, {}),
+    ],
 )
 def test_the_largest_table_fits_two_phone_screens(
     browser: Any, server: LiveServer, game: str, players: int, options: dict[str, Any]
@@ -385,9 +409,26 @@ def test_the_largest_table_fits_two_phone_screens(
         page.goto(server.base + created["links"]["seats"][0])
         page.locator(f".board.{game} #table ul.seats li.seat").first.wait_for(timeout=10000)
         assert page.locator("#table ul.seats li.seat").count() == players
-        height = page.evaluate("document.querySelector('#table ul.seats').offsetHeight")
-        assert height <= 2 * 844, f"{players} seats take {height} px"
         check_page(page, game, 390)
+        # At every step of a whole game (the seats carry their buttons when a player is to
+        # be chosen, and more Clues, marks and Roles as the game goes on), not only the first.
+        rng = random.Random(players)
+        tallest = 0
+        deadline = time.monotonic() + MAX_SECONDS
+        while page.locator("#app").get_attribute("data-over") != "yes":
+            assert time.monotonic() < deadline, f"{game}: the game did not end"
+            height = page.evaluate("document.querySelector('#table ul.seats').offsetHeight")
+            if height > tallest:
+                tallest = height
+                page.screenshot(
+                    path=str(
+                        ARTIFACTS / f"{game}-{players}{options.get('rules', '')}-seats-tallest.png"
+                    )
+                )
+            assert height <= 2 * 844, f"{players} seats take {height} px"
+            if not click_a_choice(page, rng):
+                page.wait_for_timeout(50)
+        assert tallest > 0
     finally:
         context.close()
 
@@ -418,5 +459,42 @@ def test_confrontation_abilities_show_their_text(
         page.locator("#notebook").scroll_into_view_if_needed()
         text = check_info_dialog(page, f"confrontation-chapter2-seat{seat}-ability.png")
         assert len(text) > 20
+    finally:
+        context.close()
+
+
+def test_an_icg_investigation_is_chosen_on_the_seat_by_its_kind(
+    browser: Any, server: LiveServer
+) -> None:
+    """Kira rules, 8 seats: each seat carries two buttons, "Identity" and "Mission" (the seat
+    names the player), whose accessible names are the full choice; a tap investigates."""
+    created = server.post(
+        "/api/rooms",
+        {
+            "game": "icg",
+            "players": 8,
+            "seats": [{"kind": "human"}] + [{"kind": "bot"}] * 7,
+            "seed": 3,
+            "options": {"rules": "kira"},
+        },
+    )
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(server.base + created["links"]["seats"][0])
+        page.locator(".icg-seat button.choice").first.wait_for(timeout=10000)
+        tile = page.locator(".icg-seat[data-seat='2']")
+        assert tile.locator("button.choice").all_inner_texts() == ["Identity", "Mission"]
+        check_page(page, "icg", 390)
+        tile.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "icg-phone-investigate-by-kind.png"))
+        step = page.locator("#app").get_attribute("data-step")
+        page.get_by_role("button", name="Investigate Player 3 (Mission)").click()
+        page.wait_for_function(
+            "s => document.getElementById('app').dataset.step !== s", arg=step, timeout=5000
+        )
+        page.locator("#log", has_text="Player 1 investigates Player 3 (Mission").wait_for(
+            timeout=5000
+        )
     finally:
         context.close()

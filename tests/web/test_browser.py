@@ -239,7 +239,9 @@ def test_the_creator_hands_an_absent_seat_to_a_bot_from_the_room_page(
         page.locator("#links a.invite").first.wait_for(timeout=10000)
         assert page.locator("#links a.invite").count() == 4  # two seats, spectators, this page
         page.click("button.hand[data-seat='0']")
-        page.locator("li.seat[data-seat='0'] .tag", has_text="bot:").wait_for(timeout=10000)
+        # the bot by its level in words, never its agent's name ("heuristic")
+        page.locator("li.seat[data-seat='0'] .tag", has_text="bot, easy").wait_for(timeout=10000)
+        assert "heuristic" not in page.locator("#app").inner_text()
         info = server.get(f"/api/rooms/{created['room']}?token={created['creator_token']}")
         assert info["room"]["seats"][0]["kind"] == "bot"
     finally:

@@ -19,6 +19,13 @@ PHONE = {"width": 390, "height": 844}
 RAW = re.compile(r"\b[a-z]+_[a-z_]+\b|\bSeat \d\b|\bundefined\b|\bnull\b|\[object")
 
 
+def enum_values(prop: dict[str, Any]) -> list[Any]:
+    """The values a schema field allows, a nullable one's included."""
+    return list(prop.get("enum", [])) + [
+        v for option in prop.get("anyOf", []) for v in option.get("enum", [])
+    ]
+
+
 def created_options(page: Any) -> dict[str, Any]:
     """Press "Create the room"; the options the form sent (the room was made)."""
     with page.expect_request(lambda r: r.url.endswith("/api/rooms") and r.method == "POST") as sent:
@@ -45,6 +52,16 @@ def test_every_games_options_are_a_form_without_json(browser: Any, server: LiveS
             text = page.locator("#new-room").inner_text()
             raw = RAW.search(text)
             assert raw is None, f"{game['id']}: {raw.group(0)!r} in the lobby"
+            # A menu shows words for its values, and no help text quotes a value ("tiny:").
+            helps = " ".join(page.locator("#options .help").all_inner_texts())
+            for name in asked:
+                prop = properties[name]
+                values = [v for v in enum_values(prop) if isinstance(v, str)]
+                menu = page.locator(f"#options select[data-option='{name}'] option")
+                shown = set(menu.all_inner_texts())
+                assert not shown & set(values), f"{game['id']}.{name}: {shown & set(values)}"
+                for value in values:
+                    assert not re.search(rf'"{value}"|\b{value}:', helps), (game["id"], value)
             assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     finally:
         page.close()

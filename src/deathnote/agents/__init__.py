@@ -27,6 +27,25 @@ LEVEL_LABELS = {
 }
 
 
+def bot_label(agent: str | None) -> str | None:
+    """What a person reads for a seat's bot: its level ("easy", "normal", "hard") or its
+    kind in words, never the agent's name ("heuristic", "ismcts-hard").
+
+    >>> bot_label("ismcts-hard"), bot_label("heuristic"), bot_label("random")
+    ('hard', 'easy', 'random moves')
+    """
+    if not agent:
+        return None
+    base, _, settings = agent.partition(":")
+    level = next((lv for lv, name in LEVEL_AGENTS.items() if name == base), None)
+    if base == "ismcts":
+        level = "normal"
+    words = level or (
+        "random moves" if base == "random" else base.replace("-", " ").replace("_", " ")
+    )
+    return f"{words}, tuned" if settings else words
+
+
 def bot_choices(game_id: str) -> list[dict[str, str]]:
     """The bots a lobby offers for a game, as ``{"agent", "label"}``: the three levels
     first, then the game's other bots (``ismcts`` is the normal level under another name)."""

@@ -124,6 +124,8 @@ class _Table:
         # Games hand back the same tuple for a recurring choice (e.g. "A or B"): its
         # numbers and mask are made once (keyed by the tuple's id, the tuple kept alive).
         self._by_tuple: dict[int, tuple[tuple[Action, ...], dict[int, Action], np.ndarray]] = {}
+        #: masks by the numbers of the legal actions (never handed out: observe copies)
+        self._masks: dict[tuple[int, ...], np.ndarray] = {}
 
     def new_match(self, seed: int | None) -> Match:
         """A fresh match: seeded with ``seed``, else with the next seed of the last one."""
@@ -152,8 +154,14 @@ class _Table:
             else:
                 space_id = match.action_space.id
                 ids = {space_id(a): a for a in legal}
-                mask = np.zeros(match.action_space.size, np.int8)
-                mask[list(ids)] = 1  # the same as Match.legal_mask, numbers kept
+                # The same sets of numbers recur (the choices of a phase): one mask each.
+                numbers = tuple(ids)
+                mask = self._masks.get(numbers)
+                if mask is None:
+                    mask = np.zeros(match.action_space.size, np.int8)
+                    mask[list(ids)] = 1  # the same as Match.legal_mask, numbers kept
+                    if len(self._masks) < 4096:
+                        self._masks[numbers] = mask
                 self._legal_ids, self._mask = ids, mask
                 if type(legal) is tuple and len(self._by_tuple) < 4096:
                     self._by_tuple[id(legal)] = (legal, ids, mask)

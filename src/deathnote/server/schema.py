@@ -99,6 +99,9 @@ class SeatInfo(ServerModel):
     muted: bool
     kind: Literal["human", "bot"]
     agent: str | None
+    bot: str | None = Field(
+        None, description="what a person reads for the seat's bot: its level (easy, normal, hard)"
+    )
     stand_in: str | None = None
     connected: bool
     idle: float | None

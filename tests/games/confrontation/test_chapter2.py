@@ -110,7 +110,7 @@ def test_kira_changes_the_dice() -> None:
     ev = act(state, KIRA, "dice", faces=["knife", "bomb", "bomb"])
     assert state.dice == ["knife", "bomb", "bomb"] and state.phase == NEWS
     assert sorted(state.faces_left) == ["bomb", "bomb", "knife"]
-    assert "Kira changes the dice: knife, bomb, bomb." in texts(ev)
+    assert "Kira changes the dice: Knife, Bomb, Bomb." in texts(ev)
     assert state.ryuk_used[0]
     set_news(state, ["gun", "gun", "gun"])
     _finish_night(state)

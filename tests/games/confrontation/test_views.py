@@ -59,6 +59,25 @@ def test_spectator_and_omniscient_views() -> None:
     assert omni["notebooks"]["kira"]["identity"] == "G"
 
 
+def test_the_view_words_every_elimination_reason_and_crime_type() -> None:
+    """Screens read the notebook's reasons and the Map's letters from the view (issue 16 §2:
+    no raw id reaches a person; front ends know no words of the game)."""
+    for chapter in (1, 2):
+        match = Match.create("confrontation", 2, seed=3, options={"chapter": chapter})
+        reasons: set[str] = set()
+        while match.outcome() is None:
+            seat = min(match.pending())
+            legal = match.legal(seat)
+            match.submit(seat, next((a for a in legal if a.kind != "accuse"), legal[0]))
+            view = match.view(L)["state"]
+            reasons |= {s["reason"] for s in view["notebook"]["suspects"] if s["reason"]}
+        names = view["elimination_names"]
+        assert reasons and reasons <= set(names), reasons
+        assert all(n[0].isupper() and "_" not in n for n in names.values())
+        glyphs = [crime["glyph"] for crime in view["crime_types"].values()]
+        assert all(len(g) == 1 and g.isupper() for g in glyphs) and len(set(glyphs)) == 3
+
+
 def _random_game(
     chapter: int, seed: int
 ) -> tuple[ConfState, random.Random, list[tuple[int, Action]], list[str]]:

@@ -73,6 +73,7 @@ def test_state_vector_equals_the_vector_of_the_view(players: int) -> None:
                 slow = encode(m.game.view(state, viewer), players, asked)
                 assert fast.dtype == np.float32
                 assert np.array_equal(fast, slow), (seed, viewer, len(m.actions))
+                assert np.array_equal(m.observation_tensor(viewer), slow)
             if m.outcome() is not None:
                 break
             s = min(m.pending())

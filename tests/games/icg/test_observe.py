@@ -37,6 +37,7 @@ def test_state_vector_equals_the_vector_of_the_view(players: int, options: dict)
                 slow = observe.encode(game.view(state, viewer), viewer, ask)
                 assert fast.dtype == np.float32
                 assert np.array_equal(fast, slow), (seed, viewer, state.phase)
+                assert np.array_equal(m.observation_tensor(viewer), slow)
             if m.outcome() is not None:
                 break
             seat = min(asked)

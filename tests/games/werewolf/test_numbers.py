@@ -106,3 +106,4 @@ def test_state_observation_equals_the_observation_of_the_view(players: int) -> N
                 slow = observation(build_view(state, viewer), players, viewer, ask)
                 assert fast.dtype == np.float32
                 assert np.array_equal(fast, slow), (seed, viewer, state.step)
+                assert np.array_equal(m.observation_tensor(viewer), slow)

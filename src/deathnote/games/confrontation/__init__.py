@@ -12,7 +12,7 @@ from deathnote.engine.actions import Event, Outcome, Viewer
 from deathnote.engine.errors import OptionsError
 from deathnote.engine.game import Game
 from deathnote.engine.options import GameOptions, lobby
-from deathnote.games.confrontation import content, rules, sample
+from deathnote.games.confrontation import content, numbers, rules, sample
 from deathnote.games.confrontation.state import ConfState
 from deathnote.games.confrontation.view import RULES_SUMMARY, build_view
 
@@ -46,6 +46,13 @@ class ConfOptions(GameOptions):
         "standard",
         description="standard: the printed game; tiny: Chapter 1 on a 3-Suspect Map with 2 "
         "criminals and 2 Lead cards, where L must accuse after Day 2 (small enough to solve)",
+        json_schema_extra=lobby(
+            labels={
+                "standard": "The printed game",
+                "tiny": "Tiny: Chapter 1 on a 3-Suspect Map (small enough to solve)",
+            },
+            help="The tiny game has 2 criminals and 2 Lead cards; L must accuse after Day 2.",
+        ),
     )
 
 
@@ -116,20 +123,14 @@ class Confrontation(Game):
 
     def action_space(self, players: int, options: Mapping[str, Any]) -> ActionSpace:
         """Every action of the chapter, numbered (the table: rules doc CONF-NUM-01)."""
-        from deathnote.games.confrontation import numbers
-
         return numbers.action_table(int(options.get("chapter", 1)), _variant(options))
 
     def observation_shape(self, players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
         """One float32 vector per viewer (layout: rules doc CONF-NUM-02)."""
-        from deathnote.games.confrontation import numbers
-
         return numbers.shape(int(options.get("chapter", 1)), _variant(options))
 
     def observation_tensor(self, state: ConfState, viewer: Viewer) -> np.ndarray:
         """The viewer's observation, built from that viewer's view alone."""
-        from deathnote.games.confrontation import numbers
-
         fast = numbers.state_tensor(state, viewer)
         if fast is not None:
             return fast

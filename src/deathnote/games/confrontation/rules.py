@@ -9,6 +9,7 @@ until someone must decide again.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import cache
 from itertools import combinations_with_replacement
 
@@ -98,9 +99,19 @@ CHASE_ACTIONS = (
 )
 SWITCH_YES = Action.make("switch", "Use the Last Minute A/B Switch", use=True)
 SWITCH_NO = Action.make("switch", "Keep your token", use=False)
+#: The Crime Type dice's faces as the rulebook calls them ("L rolls one Bomb, one Gun, and
+#: one Knife"): what a person reads in labels and the log, never the type's id.
+DIE_FACES = {"knife": "Knife", "gun": "Gun", "bomb": "Bomb"}
+
+
+def faces_text(faces: Sequence[str]) -> str:
+    """Dice faces in words: "Knife, Gun, Bomb"."""
+    return ", ".join(DIE_FACES.get(f, f.capitalize()) for f in faces)
+
+
 DICE_KEEP = Action.make("dice", "Keep the dice as rolled", faces=())
 DICE_SETS = tuple(
-    Action.make("dice", "Change the dice to " + ", ".join(combo), faces=combo)
+    Action.make("dice", "Change the dice to " + faces_text(combo), faces=combo)
     for combo in combinations_with_replacement(CRIME_TYPES, DICE_CHANGES)
 )
 DAY_ACTIONS = (FOLLOW, START_ACCUSE)
@@ -215,8 +226,9 @@ def _setup_events(t: Tables, me: int) -> list[Event]:
         ),
         Event.private(
             [KIRA],
-            f"You are Kira: your secret identity is Suspect {t.letters[me]}, Home at "
-            f"({x}, {y}); {REGIONAL_LIMIT[chapter]} Regional Kills outside your Local Area.",
+            f"You are Kira: your secret identity is Suspect {t.letters[me]}, Home at column "
+            f"{x + 1}, row {y + 1}; {REGIONAL_LIMIT[chapter]} Regional Kills outside your "
+            "Local Area.",
             identity=t.letters[me],
         ),
         Event.private(
@@ -509,7 +521,7 @@ def apply(state: ConfState, seat: Seat, action: Action, rng: random.Random) -> l
             who = "Kira" if seat == KIRA else "L"
             ev.append(
                 Event.public(
-                    f"{who} changes the dice: {', '.join(faces)}.", seat=seat, dice=list(faces)
+                    f"{who} changes the dice: {faces_text(faces)}.", seat=seat, dice=list(faces)
                 )
             )
         if seat == L:
@@ -564,8 +576,8 @@ def _lead_text(t: Tables, lead: int) -> str:
         (ta, aa), (tb, ab) = t.leads[lead]
         text = (
             f"L reveals Lead card {t.lead_numbers[lead]}: "
-            f"A = {t.type_names[ta]} ({t.points[ta]} pts{_apples(aa)}), "
-            f"B = {t.type_names[tb]} ({t.points[tb]} pts{_apples(ab)})."
+            f"A = {t.type_names[ta]} ({points_text(t.points[ta])}{_apples(aa)}), "
+            f"B = {t.type_names[tb]} ({points_text(t.points[tb])}{_apples(ab)})."
         )
         hit = _LEAD_TEXT[id(t), lead] = (t, text)
     return hit[1]
@@ -743,7 +755,7 @@ def _start_night(state: ConfState, ev: list[Event], rng: random.Random) -> None:
     event = t.memo.get(key)
     if event is None:
         event = t.memo[key] = Event(
-            f"Night {state.day}: L rolls {', '.join(dice)}.", {"dice": list(dice)}, None
+            f"Night {state.day}: L rolls {faces_text(dice)}.", {"dice": list(dice)}, None
         )
     ev.append(event)
     if t.chapter == 2:

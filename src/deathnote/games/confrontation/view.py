@@ -20,7 +20,8 @@ Public part (every viewer)::
     map                {"width", "height",
                         "criminals": [{"number", "type", "x", "y", "killed"}],
                         "suspects": [{"letter", "x", "y"}]}
-    crime_types        {"knife": {"name": "Stabber", "points": 1}, ...}
+    crime_types        {"knife": {"name": "Stabber", "points": 1, "glyph": "K"}, ...}
+    elimination_names  {"card": "Suspect card", ...}: the notebook's reasons in words
     lead               None or {"number", "A": {"type", "points", "apples"}, "B": {...}}
     leads_left         cards left in the Lead deck
     chase              {"chosen": {"kira": bool, "l": bool},      # has each side chosen
@@ -97,6 +98,11 @@ RULES_SUMMARY = (
     "notebook clears Suspects for L from the kills and Quiet Nights.",
 )
 
+#: Why a Suspect was eliminated, as players call it (the notebook's reasons).
+ELIMINATION_NAMES = {"card": "Suspect card", "regional": "Regional kill", "quiet": "Quiet Night"}
+#: The letter a crime type is drawn with on the Map (its legend names the type).
+CRIME_GLYPHS = {"knife": "K", "gun": "G", "bomb": "B"}
+
 #: The phases as players call them (the browser's board shows these words).
 PHASE_NAMES = {
     "day": "Day: a Lead card",
@@ -130,6 +136,7 @@ def build_view(state: ConfState, viewer: Viewer) -> dict[str, Any]:
         "day": state.day,
         "phase": state.phase,
         "phase_name": PHASE_NAMES.get(state.phase, state.phase),
+        "elimination_names": dict(ELIMINATION_NAMES),
         "target_points": TARGET_POINTS[t.chapter],
         "regional_limit": REGIONAL_LIMIT[t.chapter],
         "quiet_nights": state.quiet_nights,
@@ -154,7 +161,14 @@ def build_view(state: ConfState, viewer: Viewer) -> dict[str, Any]:
                 for s in range(len(t.letters))
             ],
         },
-        "crime_types": {k: {"name": t.type_names[k], "points": t.points[k]} for k in t.points},
+        "crime_types": {
+            k: {
+                "name": t.type_names[k],
+                "points": t.points[k],
+                "glyph": CRIME_GLYPHS.get(k, t.type_names[k][:1]),
+            }
+            for k in t.points
+        },
         "lead": lead,
         "leads_left": len(state.lead_deck),
         "chase": {

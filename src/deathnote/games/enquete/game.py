@@ -463,7 +463,10 @@ class EnqueteGame(Game):
     def observation_tensor(self, state: EnqState, viewer: Viewer) -> np.ndarray:
         """What the viewer's own view shows and the seat asked (public here): read from the
         state without building the view (equal to ``learning.encode`` of the view, tested)."""
-        asked = next(iter(self.pending(state)), None)
+        asked = None
+        if not state.over and state.stack:
+            top = state.stack[-1]  # the seat ``pending`` asks, without its decision
+            asked = top["seats"][0] if top["k"] == "window" else top["seat"]
         return encode_state(state, viewer, asked)
 
     # -- copies and hidden worlds -----------------------------------------------------------

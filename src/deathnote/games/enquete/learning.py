@@ -131,6 +131,20 @@ _ROLE = {r: k for k, r in enumerate(ROLE_IDS)}
 _ENDING = {e: k for k, e in enumerate(ENDINGS)}
 
 
+#: per content (by id, the content kept alive): each Investigation tile's pile, by number
+_PILES: dict[int, tuple[Any, dict[int, int]]] = {}
+
+
+def _piles(content: dict[str, Any]) -> dict[int, int]:
+    hit = _PILES.get(id(content))
+    if hit is None or hit[0] is not content:
+        if len(_PILES) > 64:
+            _PILES.clear()
+        piles = {k + 1: t["pile"] for k, t in enumerate(content["investigations"])}
+        hit = _PILES[id(content)] = (content, piles)
+    return hit[1]
+
+
 def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
     """``encode(view, players, asked)`` read from the state without building the view (the
     learning adapters ask for it at every step). It reads only what ``EnqueteGame.view``
@@ -146,13 +160,14 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
     me = st.seats[viewer] if isinstance(viewer, int) else None
     known = me.known_roles if me is not None else {}
     this_round = st.round
+    piles = _piles(st.content)
     out[:14] = (
         st.round / 5,
         float(st.direction == "clockwise"),
         len(st.deck) / CARDS,
         len(st.discard) / CARDS,
         len(st.tiles) / TILES,
-        sum(1 for t in st.tiles if tile(st, t)["pile"] == this_round) / 5,
+        [piles[t] for t in st.tiles].count(this_round) / 5,
         limit / 7,
         st.extra_susp / 5,
         float(st.light_silenced),

@@ -48,8 +48,14 @@ class IcgOptions(GameOptions):
         None,
         ge=0,
         le=OTHER_MISSIONS,
+        title="X-Kira cards",
         description="X-Kira cards among the 6 Mission cards besides Kira and L "
         "(the rest are Team Members); none: the content's mix.",
+        json_schema_extra=lobby(
+            help="How many of the 6 Mission cards besides Kira and L are X-Kira (the rest "
+            "are Investigation Team Members).",
+            empty="the usual mix",
+        ),
     )
 
 
@@ -140,8 +146,8 @@ class IcgGame(Game):
     def observation_tensor(self, state: IcgState, viewer: Viewer) -> np.ndarray:
         """The viewer's vector: what its view shows (read from the state without building
         the view; equal to ``observe.encode`` of the view, tested)."""
-        decision = rules.pending(state).get(viewer) if isinstance(viewer, int) else None
-        return observe.encode_state(state, viewer, decision is not None)
+        asked = isinstance(viewer, int) and state.phase != "over" and rules.is_asked(state, viewer)
+        return observe.encode_state(state, viewer, asked)
 
     # -- play --------------------------------------------------------------------------------
     def pending(self, state: IcgState) -> dict[Seat, Decision]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat, Viewer
 from deathnote.engine.game import Game
-from deathnote.games.tcg import rules, worlds
+from deathnote.games.tcg import numbers, rules, worlds
 from deathnote.games.tcg.state import ACTION, CHARACTER, MULLIGAN, TcgState
 from deathnote.games.tcg.view import RULES_SUMMARY, build_view
 
@@ -98,20 +98,14 @@ class TcgGame(Game):
 
     def action_space(self, players: int, options: Mapping[str, Any]) -> ActionSpace:
         """Every action over the sample pool, numbered (TCG-NUM-01)."""
-        from deathnote.games.tcg import numbers
-
         return numbers.default_space()
 
     def observation_shape(self, players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
         """One flat vector (TCG-NUM-02)."""
-        from deathnote.games.tcg import numbers
-
         return numbers.shape(players, options)
 
     def observation_tensor(self, state: TcgState, viewer: Viewer) -> np.ndarray:
         """What the viewer may see, as float32 (TCG-NUM-02)."""
-        from deathnote.games.tcg import numbers
-
         return numbers.observation(state, viewer)
 
     def agents(self) -> Mapping[str, type[Agent]]:

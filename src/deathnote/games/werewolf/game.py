@@ -17,6 +17,7 @@ from deathnote.engine.spaces import ActionSpace, TableSpace
 
 from . import rules as R
 from .content import load
+from .observe import observation_size, state_observation
 from .state import SeatState, WwState
 from .tables import Tables
 from .view import RULES_SUMMARY, TEAM_NAMES, build_view
@@ -43,7 +44,8 @@ class WerewolfOptions(GameOptions):
         description='Who sees the card a Handgun reveals: "table" (everyone) or '
         '"shooter" (only the shooter and the named player).',
         json_schema_extra=lobby(
-            labels={"table": "Everyone", "shooter": "Only the shooter and the named player"}
+            labels={"table": "Everyone", "shooter": "Only the shooter and the named player"},
+            help="Who sees the card a Handgun reveals.",
         ),
     )
 
@@ -302,16 +304,12 @@ class WerewolfGame(Game):
 
     def observation_shape(self, players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
         """One flat float32 vector (layout in the rules doc, WW-OBS-01)."""
-        from .observe import observation_size
-
         return (observation_size(players),)
 
     def observation_tensor(self, state: WwState, viewer: Viewer) -> np.ndarray:
         """The viewer's observation: what its view shows (read from the state without
         building the view; equal to ``observe.observation`` of the view, tested)."""
-        from .observe import state_observation
-
-        asked = isinstance(viewer, int) and viewer in self.pending(state)
+        asked = isinstance(viewer, int) and is_asked(state, viewer)
         return state_observation(state, viewer, asked)
 
     # -- extras --------------------------------------------------------------------------------
@@ -324,6 +322,18 @@ class WerewolfGame(Game):
     def turn_count(self, state: WwState) -> int:
         """Judgment Phases played."""
         return state.judgments
+
+
+def is_asked(state: WwState, seat: Seat) -> bool:
+    """Whether ``pending`` asks ``seat`` (without making the decisions)."""
+    step = state.step
+    if state.winner or step is None:
+        return False
+    k = step["k"]
+    if k == "vote" or k == "interrogate" or k == "judgment" or k == "shinigami":
+        answered = step["votes" if k == "vote" else "picks" if k == "interrogate" else "done"]
+        return state.seats[seat].alive and seat not in answered
+    return bool(seat == step["seat"])
 
 
 def _space_tables(players: int) -> Tables:

@@ -33,7 +33,7 @@ export function renderSeats(room, view, mySeat) {
         h("span", { class: "dot", title: s.connected ? "connected" : "not connected" }),
         h("strong", {}, s.name),
         s.seat === mySeat ? h("span", { class: "tag" }, "you") : null,
-        s.kind === "bot" ? h("span", { class: "tag" }, `bot: ${s.agent}`) : null,
+        s.kind === "bot" ? h("span", { class: "tag" }, s.bot ? `bot, ${s.bot}` : "bot") : null,
         s.kind !== "bot" && !s.connected ? h("span", { class: "tag warn" }, "away") : null,
         waiting.has(s.seat) ? h("span", { class: "tag ask" }, s.idle != null ? `deciding ${Math.round(s.idle)}s` : "deciding") : null,
       ),

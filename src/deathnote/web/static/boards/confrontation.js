@@ -3,15 +3,18 @@ import { h } from "../dom.js";
 import { infoName, rulesPanel } from "./parts.js";
 
 
-const GLYPH = { knife: "K", gun: "G", bomb: "B", any: "*" };
-const REASON = { card: "Suspect card", regional: "Regional kill", quiet: "Quiet Night" };
 
 function typeName(state, type) {
   return (state.crime_types[type] || {}).name || type;
 }
 
-function glyph(type) {
-  return GLYPH[type] || type.charAt(0).toUpperCase();
+// The Map's letter for a crime type and the notebook's reasons: words from the view.
+function glyph(state, type) {
+  return (state.crime_types[type] || {}).glyph || "?";
+}
+
+function reasonName(state, reason) {
+  return (state.elimination_names || {})[reason] || "eliminated";
 }
 
 function facts(state) {
@@ -34,7 +37,7 @@ function leadCard(state) {
       "div",
       { class: `scene ${s.type}` },
       h("span", { class: "ab" }, name),
-      h("span", {}, `${glyph(s.type)} ${typeName(state, s.type)}`),
+      h("span", {}, `${glyph(state, s.type)} ${typeName(state, s.type)}`),
       h("small", {}, `${s.points} pts${s.apples ? `, ${s.apples} apple${s.apples > 1 ? "s" : ""}` : ""}`),
     );
   };
@@ -127,7 +130,7 @@ function grid(state, ctx) {
         if (c.killed) classes.push("killed");
         if (news.has(c.number)) classes.push("news");
         parts.push(h("span", { class: "num" }, String(c.number)));
-        parts.push(h("span", { class: "glyph" }, glyph(c.type)));
+        parts.push(h("span", { class: "glyph" }, glyph(state, c.type)));
         if (c.killed) parts.push(h("span", { class: "x" }, "✕"));
         key = c.number;
         title = `Criminal ${c.number} (${typeName(state, c.type)})${c.killed ? ", killed" : ""}`;
@@ -139,9 +142,9 @@ function grid(state, ctx) {
         if (status && status.status === "eliminated") classes.push("eliminated", `by-${status.reason}`);
         if (state.identity === s.letter) classes.push("kira-home");
         parts.push(h("span", { class: "letter" }, s.letter));
-        if (status && status.status === "eliminated") parts.push(h("span", { class: "reason" }, REASON[status.reason] || status.reason));
+        if (status && status.status === "eliminated") parts.push(h("span", { class: "reason" }, reasonName(state, status.reason)));
         key = s.letter;
-        title = `Suspect ${s.letter}'s Home` + (status && status.status === "eliminated" ? `: eliminated (${REASON[status.reason] || status.reason})` : "");
+        title = `Suspect ${s.letter}'s Home` + (status && status.status === "eliminated" ? `: eliminated (${reasonName(state, status.reason)})` : "");
       }
       const action = ctx.onChoose
         ? (here.suspect && actionFor("suspect", here.suspect.letter)) || (here.criminal && actionFor("criminal", here.criminal.number))
@@ -224,9 +227,9 @@ function notebook(state) {
       nb.suspects.map((s) =>
         h(
           "span",
-          { class: `suspect ${s.status}`, title: s.reason ? REASON[s.reason] || s.reason : "still a suspect" },
+          { class: `suspect ${s.status}`, title: s.reason ? reasonName(state, s.reason) : "still a suspect" },
           s.letter,
-          s.reason ? h("small", {}, REASON[s.reason] || s.reason) : null,
+          s.reason ? h("small", {}, reasonName(state, s.reason)) : null,
         ),
       ),
     ),
@@ -265,7 +268,7 @@ export function render(view, ctx) {
       h(
         "p",
         { class: "legend muted" },
-        Object.keys(state.crime_types).map((t) => h("span", { class: `key ${t}` }, `${glyph(t)} = ${typeName(state, t)} (${state.crime_types[t].points} pts)`)),
+        Object.keys(state.crime_types).map((t) => h("span", { class: `key ${t}` }, `${glyph(state, t)} = ${typeName(state, t)} (${state.crime_types[t].points} pts)`)),
         " ✕ = killed",
       ),
     ),

@@ -1,6 +1,7 @@
 // The Investigation Card Game, drawn from the view only: the ring of Placements with the red
 // one marked, each seat's Clue cards, the Death Note board, my Identity, Mission and Clues.
 import { h } from "../dom.js";
+import { choiceAttrs } from "../screen.js";
 import { actionsOn, backs, choiceButton, infoName, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags } from "./parts.js";
 
 export const ownsSeats = true;
@@ -77,8 +78,16 @@ function seatTile(view, ctx, row, name, placed) {
     marks.length ? h("div", { class: "marks" }, marks) : null,
     facts.length ? h("div", { class: "seat-role" }, facts) : null,
     seatClues(state, row, name),
-    acts.length ? h("div", { class: "buttons" }, acts.map((a) => choiceButton(ctx, a))) : null,
+    acts.length ? h("div", { class: `buttons${acts.length > 1 ? " pair" : ""}` }, acts.map((a) => seatButton(ctx, state, a))) : null,
   );
+}
+
+// On a seat the player is already named: an Identity or Mission investigation's button
+// says only which (the view's words); its full label stays its accessible name.
+function seatButton(ctx, state, action) {
+  const short = action.kind === "investigate" && action.type ? (state.investigation_names || {})[action.type] : null;
+  if (!short) return choiceButton(ctx, action);
+  return h("button", choiceAttrs(ctx, action, { class: "choice big", "aria-label": action.label, title: action.label }), short);
 }
 
 function deathNoteBoard(view, name) {
