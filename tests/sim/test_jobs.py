@@ -55,3 +55,32 @@ def test_games_sharing_loaded_content_play_as_fresh_ones(game: str) -> None:
         for match in (shared, fresh):
             play(match, [make_agent(game, "heuristic", s) for s in range(players)])
         assert shared.record() == fresh.record()
+
+
+@pytest.mark.parametrize("game", ["confrontation", "tcg"])
+def test_a_match_made_with_seed_starts_as_a_created_one(game: str) -> None:
+    """``Match.with_seed`` fills the fields itself (not through ``Match.__init__``): it
+    must set every field a new match has, to the same value."""
+    from deathnote.engine import Match
+
+    template = Match.create(game, 2, seed=0)
+    for seed in (5, 2**61 + 7):
+        shared = template.with_seed(seed)
+        fresh = Match(
+            template.game, template.players, seed, template.options, template.content, None
+        )
+        assert set(vars(shared)) == set(vars(fresh))
+        for name, value in vars(fresh).items():
+            if name not in ("rng", "_snap_clock"):
+                assert getattr(shared, name) == value, name
+        assert shared.rng.getstate() == fresh.rng.getstate()
+
+
+def test_game_seeds_are_those_of_a_generator_seeded_with_the_text() -> None:
+    """The batch's game seeds (which games a simulation plays) are the first 62 bits of
+    ``random.Random("deathnote:SEED:INDEX")``."""
+    import random
+
+    for seed, index in [(0, 0), (0, 1), (3, 149), (-2, 7), (10**30, 123_456)]:
+        expected = random.Random(f"deathnote:{seed}:{index}").getrandbits(62)
+        assert game_seed(seed, index) == expected

@@ -93,6 +93,9 @@ def check_versions(record: Mapping[str, Any], game: Game) -> None:
         )
 
 
+_new_match = object.__new__
+
+
 class Match:
     """One running game: the full truth, the seeded generator and the accepted actions.
 
@@ -179,9 +182,50 @@ class Match:
         the content is shared (it is never changed), not loaded and checked again."""
         if not isinstance(seed, int):
             raise OptionsError(f"the seed must be an integer, not {seed!r}")
-        twin = Match(self.game, self.players, seed, self.options, self.content, self.content_path)
-        twin._space = self._space  # the same game, players and options: the same numbers
+        # ``Match(...)`` written out for the simulator (a match per game): the fields that
+        # start the same in every match are copied from one prepared dict.
+        twin = _new_match(Match)
+        fields = twin.__dict__
+        fields.update(self._fresh_fields())
+        fields["seed"] = seed
+        fields["_space"] = self._space  # the same game, players and options: the same numbers
+        fields["rng"] = rng = rng_new(seed)
+        game = self.game
+        fields["state"], setup_events = game.setup(self.players, self.options, self.content, rng)
+        fields["_outcome"] = game.outcome(twin.state)
+        events = fields["events"] = list(setup_events)
+        fields["_steps"] = [len(events)]
+        fields["actions"] = []
+        fields["_blobs"] = []
+        fields["_seen"] = {}
+        fields["_legal"] = {}
+        fields["_sent"] = {}
+        fields["_snap_clock"] = time.perf_counter()
         return twin
+
+    def _fresh_fields(self) -> dict[str, Any]:
+        """The fields of a new match of this one's game, players, options and content
+        that are the same whatever the seed (mutable ones are replaced by ``with_seed``)."""
+        fresh = self.__dict__.get("_fresh")
+        if fresh is None:
+            fresh = {
+                "game": self.game,
+                "players": self.players,
+                "options": self.options,
+                "content": self.content,
+                "content_path": self.content_path,
+                "_indexed": 0,
+                "_index_shared": False,
+                "_snapshot": None,
+                "_snap_step": 0,
+                "_snap_next": SNAPSHOT_EVERY,
+                "sampled": False,
+                "_pending": None,
+                "_digest": None,
+                "_default_check": self._default_check,
+            }
+            self.__dict__["_fresh"] = fresh
+        return fresh
 
     @classmethod
     def replay(cls, record: Mapping[str, Any]) -> Match:

@@ -65,7 +65,9 @@ class Table:
     ) -> None:
         self.match = match
         self.agents: dict[Seat, Agent] = (
-            dict(agents) if isinstance(agents, Mapping) else dict(enumerate(agents))
+            dict(enumerate(agents))
+            if type(agents) is list or not isinstance(agents, Mapping)
+            else dict(agents)
         )
         self.seed = match.seed if seed is None else seed
         self.rngs: dict[Seat, random.Random] = {}
@@ -206,6 +208,7 @@ class Table:
         actions, events, steps = match.actions, match.events, match._steps
         match_rng = match.rng
         outcome = match._outcome
+        snap_next = match._snap_next
         count = 0
         try:
             while outcome is None:
@@ -238,8 +241,9 @@ class Table:
                     r = bits(k)
                 action = legal[r]
                 step = len(actions)
-                if step >= match._snap_next:
+                if step >= snap_next:
                     match._take_snapshot(step)
+                    snap_next = match._snap_next
                 try:
                     made = apply(state, seat, action, match_rng)
                 except Exception:
