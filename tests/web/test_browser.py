@@ -385,3 +385,49 @@ def test_a_page_reconnects_by_itself_after_the_server_is_killed_and_restarted(
     finally:
         context.close()
         live.stop()
+
+
+def small_targets(page: Any) -> list[str]:
+    """Every visible control of the page under 44 px either way (a checkbox counts by the
+    label it sits in, which is what a finger taps)."""
+    return list(
+        page.evaluate(
+            """() => [...document.querySelectorAll(
+                   'button, a[href], [role=button], summary, select, input, textarea')]
+                 .filter(b => b.checkVisibility())
+                 .map(b => (b.type === 'checkbox' || b.type === 'radio')
+                           && b.closest('label') ? b.closest('label') : b)
+                 .map(b => [b.getBoundingClientRect(), (b.innerText || b.name || '').slice(0, 30)])
+                 .filter(([r]) => r.width > 0 && (r.height < 44 || r.width < 44))
+                 .map(([r, t]) => `${t} (${Math.round(r.width)}x${Math.round(r.height)})`)"""
+        )
+    )
+
+
+def test_the_pages_around_a_game_have_44_px_targets_on_a_phone(
+    browser: Any, server: LiveServer
+) -> None:
+    """The lobby (every game's form), my rooms, the creator's room page and a leaderboard:
+    every control at least 44 px each way on a 390 px phone, none scrolling sideways."""
+    created = server.post("/api/rooms", {"game": "werewolf", "players": 5})
+    page = browser.new_page(viewport=PHONE)
+    try:
+        page.goto(server.base + "/")
+        page.locator("select[data-seat='1']").wait_for(timeout=10000)
+        for game in sorted(games()):
+            page.select_option("#game", game)
+            page.locator("select[data-seat='1']").wait_for(timeout=10000)
+            assert small_targets(page) == [], game
+        for path, ready in (
+            ("/rooms", "main"),
+            (created["links"]["admin"], "ul.links a"),
+            ("/leaderboard/werewolf", "main"),
+        ):
+            page.goto(server.base + path)
+            page.locator(ready).first.wait_for(timeout=10000)
+            page.wait_for_load_state("networkidle")
+            assert small_targets(page) == [], path
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], (path, width)
+    finally:
+        page.close()

@@ -33,7 +33,7 @@ async function main() {
   root.append(h("h1", {}, "My rooms"));
   const rooms = savedRooms();
   if (!rooms.length) {
-    root.append(h("p", { class: "muted", id: "no-rooms" }, "This browser holds no room links yet. ", h("a", { href: "/" }, "Start a new game")));
+    root.append(h("p", { class: "muted", id: "no-rooms" }, "This browser holds no room links yet. ", h("a", { href: "/", class: "button" }, "Start a new game")));
     return;
   }
   root.append(h("p", { class: "muted" }, "The links this browser opened, kept only in this browser."));
