@@ -217,6 +217,78 @@ def test_the_loop_answers_while_a_bot_thinks(
     assert chose
 
 
+def _slow(monkeypatch: pytest.MonkeyPatch, name: str) -> tuple[threading.Event, Any, list[bool]]:
+    """Make ``Storage.<name>`` wait (up to 10 s) for ``release``: a slow database write."""
+    started, release = threading.Event(), threading.Event()
+    finished: list[bool] = []
+    real = getattr(Storage, name)
+
+    def slow(self: Storage, *args: Any) -> Any:
+        started.set()
+        release.wait(timeout=10)
+        finished.append(True)
+        return real(self, *args)
+
+    monkeypatch.setattr(Storage, name, slow)
+    return started, release, finished
+
+
+def _until_pong(ws: Any) -> list[str]:
+    """The types of the messages a connection gets before the answer to a ping."""
+    ws.send_json({"type": "ping"})
+    kinds: list[str] = []
+    for _ in range(200):
+        kind = ws.receive_json()["type"]
+        if kind == "pong":
+            return kinds
+        kinds.append(kind)
+    raise AssertionError("no pong")
+
+
+@pytest.mark.parametrize(
+    ("write", "message", "answer"),
+    [
+        ("append_chat", {"type": "chat", "text": "hello"}, "chat"),
+        ("update_seats", {"type": "name", "name": "Ada"}, "named"),
+    ],
+)
+def test_the_loop_answers_while_a_chat_message_or_a_nickname_is_stored(
+    client: TestClient,
+    monkeypatch: pytest.MonkeyPatch,
+    write: str,
+    message: dict[str, Any],
+    answer: str,
+) -> None:
+    # A chat message or a nickname is written in a worker thread: a slow database (a
+    # PostgreSQL round trip) stops neither this room nor the others, and nobody hears of
+    # the message or the name before it is stored.
+    created = new_room(client)
+    with (
+        client.websocket_connect(ws_path(created["links"]["seats"][0])) as kira,
+        client.websocket_connect(ws_path(created["links"]["seats"][1])) as other,
+    ):
+        view_at(kira, 0)
+        view_at(other, 0)
+        _until_pong(other)  # whatever the attach sent is read
+        started, release, finished = _slow(monkeypatch, write)
+        try:
+            kira.send_json(message)
+            assert started.wait(timeout=10)
+            # While it is being stored, the server answers this room and everyone else.
+            assert client.get("/api/games").status_code == 200
+            assert _until_pong(other) == []  # told nothing yet (no chat, no renamed view)
+            assert finished == []
+        finally:
+            release.set()
+        assert receive(kira, answer)
+        if answer == "chat":
+            assert receive(other, "chat")["text"] == "hello"
+        else:
+            seen = receive(other, "view", lambda m: m["room"]["seats"][0]["nick"] is not None)
+            assert seen["room"]["seats"][0]["nick"] == "Ada"
+    assert finished == [True]
+
+
 def test_a_search_bot_thinks_in_a_worker_process_not_in_the_server(
     app: FastAPI, client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

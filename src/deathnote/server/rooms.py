@@ -54,6 +54,7 @@ MAX_SEED = 2**31  # seeds are stored as 32-bit integers
 MAX_QUEUED = 256  # messages waiting for one connection before it is dropped as too slow
 BOT_RETRIES = 3  # failed bot actions in a row (e.g. storage down) before the bots wait
 REPLAY_EVERY = 16  # steps between the snapshots a replay page starts from
+MAX_SEAT_WRITES = 4  # writes of one nickname change when other seat changes come meanwhile
 #: How a rematch seats the players again (issue 16 §5).
 SAME_SEATS, SWAP_SEATS, SHUFFLE_SEATS = "same", "swap", "shuffle"
 SEATINGS = (SAME_SEATS, SWAP_SEATS, SHUFFLE_SEATS)
@@ -136,6 +137,8 @@ class Room:
         self._timeline: Timeline | None = None
         #: One action at a time: checked, stored, then told.
         self._submitting = asyncio.Lock()
+        #: One nickname change at a time: checked, stored (off the loop), then shown.
+        self._naming = asyncio.Lock()
         #: An action is applied but not yet committed (no view may show it).
         self.storing = False
         self.chat = RoomChat(self, manager.storage.load_chat(stored.id))
@@ -306,9 +309,16 @@ class Room:
         """How the seats are named now (the game's names and the chosen nicknames)."""
         return Names(self.match.seat_names(), [info.get("nick") for info in self.stored.seats])
 
-    def set_nickname(self, conn: Connection, text: str, key: str | None = None) -> str:
+    async def set_nickname(self, conn: Connection, text: str, key: str | None = None) -> str:
         """The person of a seat chooses (or changes) the nickname of their seat, and may
-        name themselves by a player key (ratings)."""
+        name themselves by a player key (ratings).
+
+        One change of a room at a time, in arrival order; stored in a worker thread (the
+        event loop never waits on the database) before any screen shows it."""
+        async with self._naming:
+            return await self._set_nickname(conn, text, key)
+
+    async def _set_nickname(self, conn: Connection, text: str, key: str | None) -> str:
         if conn.role != SEAT_ROLE or conn.seat is None:
             raise IllegalAction("only a seat's person chooses a nickname")
         nick = clean_nickname(text, self.manager.limits.max_nickname_chars)
@@ -330,17 +340,39 @@ class Room:
             raise IllegalAction(
                 f"too many name changes (at most {limits.name_rate}); wait a little"
             )
-        seats = [dict(s) for s in self.stored.seats]
-        seats[conn.seat]["nick"] = nick
+        change: dict[str, Any] = {"nick": nick}
         if player is not None:
-            seats[conn.seat]["player"] = player
-        self.manager.storage.update_seats(self.id, seats)
-        self.stored.seats = seats
+            change["player"] = player
+        await self._store_seat_change(conn.seat, change)
         # The log is renamed too: every connection gets its whole view again.
         for other in self.connections:
             other.sent_step = None
         self.broadcast()
         return nick
+
+    async def _store_seat_change(self, seat: Seat, change: dict[str, Any]) -> None:
+        """Store the seats with ``change`` applied to one seat, in a worker thread, then
+        apply it in memory. The other seat changes (a seat handed to a bot, a mute) are
+        written on the loop meanwhile: when one came during this write, the write is
+        made again from the newest seats, so the stored seats end as the newest."""
+        for _attempt in range(MAX_SEAT_WRITES):
+            base = self.stored.seats
+            seats = [dict(s) for s in base]
+            seats[seat].update(change)
+            try:
+                await asyncio.to_thread(self.manager.storage.update_seats, self.id, seats)
+            except Exception as exc:
+                self.manager.log(f"room {self.id}: storing a seat change failed: {exc!r}")
+                raise IllegalAction("your change could not be stored; try again") from exc
+            if self.stored.seats is base:
+                self.stored.seats = seats
+                return
+        # The seats kept changing under these writes (the other changes are rare and the
+        # creator's own): memory keeps the newest seats with this change.
+        newest = [dict(s) for s in self.stored.seats]
+        newest[seat].update(change)
+        self.stored.seats = newest
+        self.manager.log(f"room {self.id}: the seats changed during {MAX_SEAT_WRITES} writes")
 
     def at_step(self, step: int) -> Match:
         """The match after ``step`` actions (replay pages): from the nearest snapshot,
