@@ -170,17 +170,12 @@ class Room:
 
     def role_of(self, token: str | None) -> tuple[str, Seat | None]:
         """Who holds this token; raises IllegalAction when it is missing or wrong."""
-        if not token:
-            raise WrongLink("this link has no seat token; ask the room's creator for yours")
-        given = token.encode()
-        for seat, info in enumerate(self.stored.seats):
-            if info.get("token") and secrets.compare_digest(info["token"].encode(), given):
-                return SEAT_ROLE, seat
-        if secrets.compare_digest(self.stored.spectator_token.encode(), given):
-            return SPECTATOR_ROLE, None
-        if secrets.compare_digest(self.stored.creator_token.encode(), given):
-            return CREATOR_ROLE, None
-        raise WrongLink("this link is not one of this room's links")
+        return link_role(
+            [info.get("token") for info in self.stored.seats],
+            self.stored.spectator_token,
+            self.stored.creator_token,
+            token,
+        )
 
     def links(self) -> dict[str, Any]:
         """Invite links (for the creator only)."""
@@ -871,6 +866,29 @@ def _retrieved(task: asyncio.Future[Any]) -> None:
         task.exception()
 
 
+#: The refusal of a wrong link: the same whether or not the room exists.
+NOT_A_LINK = "this link is not one of this room's links"
+NO_TOKEN = "this link has no seat token; ask the room's creator for yours"
+
+
+def link_role(
+    seat_tokens: list[str | None], spectator: str, creator: str, token: str | None
+) -> tuple[str, Seat | None]:
+    """Who holds ``token`` among a room's tokens; raises WrongLink when it is missing or
+    none of them (compared in constant time)."""
+    if not token:
+        raise WrongLink(NO_TOKEN)
+    given = token.encode()
+    for seat, known in enumerate(seat_tokens):
+        if known and secrets.compare_digest(known.encode(), given):
+            return SEAT_ROLE, seat
+    if secrets.compare_digest(spectator.encode(), given):
+        return SPECTATOR_ROLE, None
+    if secrets.compare_digest(creator.encode(), given):
+        return CREATOR_ROLE, None
+    raise WrongLink(NOT_A_LINK)
+
+
 def snapshot(match: Match, seat: Seat, rng: random.Random) -> Observation:
     """What a bot in ``seat`` sees now, taken at once (safe to read in another thread): a
     fork of the match, whose view is built only if the bot reads it (random bots never do),
@@ -1129,6 +1147,22 @@ class RoomManager:
         if room is not None:
             self.rooms[room_id] = room
         return room
+
+    async def check_link(self, room_id: str, token: str | None) -> None:
+        """Raise WrongLink unless ``token`` is one of this room's links, before the room
+        is loaded: against the room in memory, else one small query in a worker thread
+        (the room is not built). A room that does not exist is refused exactly as a
+        wrong token is (nobody learns which rooms exist)."""
+        if not token:
+            raise WrongLink(NO_TOKEN)
+        room = self.rooms.get(room_id)
+        if room is not None:
+            room.role_of(token)
+            return
+        links = await asyncio.to_thread(self.storage.room_links, room_id)
+        if links is None:
+            raise WrongLink(NOT_A_LINK)
+        link_role(*links, token)
 
     async def get_off_loop(self, room_id: str) -> Room | None:
         """``get``, replaying a stored room in a worker thread (once, however many ask)."""
