@@ -154,6 +154,7 @@ def test_levels_and_settings_by_name() -> None:
         assert {"ismcts", "ismcts-normal", "ismcts-hard"} <= set(agent_names(game_id))
     hard = make_agent("confrontation", "ismcts-hard", 1)
     assert isinstance(hard, IsmctsAgent) and hard.seconds == 1.0 and hard.sims is None
+    assert hard.prior == 20 and hard.guide == "root"
     normal = make_agent("icg", "ismcts", 0)
     assert isinstance(normal, IsmctsAgent) and normal.seconds == 0.2
     tuned = make_agent("tcg", "ismcts-hard:sims=300:rollout=heuristic:c=1.5", 0)

@@ -193,3 +193,31 @@ def test_the_sender_hears_accepted_before_the_view_that_shows_its_action(
                 assert answer["type"] != "view" or answer["step"] <= step, kinds
             assert kinds[-1] == "accepted"
             message = view_at(l_ws, step + 1)
+
+
+def test_a_room_is_marked_opened_by_the_commit_thread_not_the_loop(tmp_path: Path) -> None:
+    storage, manager, rooms = _rooms(tmp_path, 1)
+    room = rooms[0]
+    threads: list[str] = []
+    mark = storage.mark_opened
+
+    def marking(room_id: str) -> None:
+        threads.append(threading.current_thread().name)
+        mark(room_id)
+
+    storage.mark_opened = marking  # type: ignore[method-assign]
+
+    async def open_it() -> list[str]:
+        async def send(_message: dict[str, Any]) -> None:
+            return None
+
+        room.attach(Connection("seat", 0, send))
+        # The expiry deletes through the same thread, so only after the mark.
+        return await manager.expire_unopened()
+
+    manager.limits = manager.limits.__class__(unopened_room_seconds=0.0001)
+    assert asyncio.run(open_it()) == []
+    assert threads and threads[0].startswith("deathnote-commit")
+    loaded = storage.load_room(room.id)
+    assert loaded is not None and loaded.opened
+    storage.close()

@@ -9,7 +9,9 @@ from deathnote.server.loadtest import run_loadtest
 
 def test_the_load_test_measures_every_accepted_action_next_to_bot_rooms() -> None:
     figures = asyncio.run(
-        run_loadtest(2, 10, 30.0, "confrontation", None, 0, bot_rooms=1, bot_level="random")
+        run_loadtest(
+            2, 10, 30.0, "confrontation", None, 0, bot_rooms=1, bot_level="random", memory_sites=3
+        )
     )
     assert figures.failed_rooms == 0
     assert figures.accepted >= 20  # each scripted room plays its share
@@ -18,3 +20,6 @@ def test_the_load_test_measures_every_accepted_action_next_to_bot_rooms() -> Non
     lines = figures.lines()
     assert lines[0].startswith("next to 1 rooms of random bots")
     assert any("p99" in line for line in lines)
+    # --memory-sites: the lines of code that allocated most while the rooms were made
+    sites = [line for line in lines if line.startswith("  allocated since the start")]
+    assert len(sites) == 3 and all("size=" in line for line in sites)

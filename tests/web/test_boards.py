@@ -36,6 +36,14 @@ def check_page(page: Any, game: str, width: int) -> None:
     # A phone widens its layout viewport to fit what overflows: compare with the screen's width.
     scroll = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert scroll[0] <= width and scroll[1] <= width, f"{game}: the page scrolls sideways"
+    # The bar above the game and the chat below it line up with the game screen.
+    edges = page.evaluate(
+        """() => ['#table-bar', '#app .panel', '#chat'].map(s => document.querySelector(s))
+             .filter(Boolean).map(e => [Math.round(e.getBoundingClientRect().left),
+                                        Math.round(e.getBoundingClientRect().right)])"""
+    )
+    lefts = {left for left, _ in edges}
+    assert max(lefts) - min(lefts) <= 4, f"{game}: the page's panels do not line up: {edges}"
     # Everything a person taps to choose: the buttons and the choosable cells of a map.
     small = page.evaluate(
         """() => [...document.querySelectorAll('#app button.choice, #app .clickable')]
@@ -348,9 +356,15 @@ def test_two_people_play_werewolf_on_two_screens(browser: Any, server: LiveServe
             assert time.monotonic() < deadline, "the game did not end"
             acted = False
             for seat, page in enumerate(pages):
-                other = page.locator(f".board.werewolf li.seat[data-seat='{1 - seat}']")
-                if page.locator("#app").get_attribute("data-over") != "yes":
-                    tile = other.inner_text().lower()
+                # Read the end mark and the tile at one moment: the last view (which shows
+                # every Role) may arrive between two separate reads.
+                over, tile = page.evaluate(
+                    """s => [document.getElementById('app').dataset.over,
+                             (document.querySelector(`.board.werewolf li.seat[data-seat='${s}']`)
+                              || {innerText: 'role hidden'}).innerText.toLowerCase()]""",
+                    1 - seat,
+                )
+                if over != "yes":
                     # the other person's Role: hidden, known through a card, or shown by death
                     assert "role hidden" in tile or "(you know)" in tile or "dead" in tile, tile
                     acted = click_a_choice(page, rng) or acted

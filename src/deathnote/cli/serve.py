@@ -208,6 +208,13 @@ def loadtest(
         str | None,
         typer.Option(hidden=True, help="Run the server under cProfile, written to this file."),
     ] = None,
+    memory_sites: Annotated[
+        int,
+        typer.Option(
+            hidden=True,
+            help="Print the N lines of the server's code that allocated most for the rooms.",
+        ),
+    ] = 0,
 ) -> None:
     """Start a server on 127.0.0.1 and drive N rooms with scripted clients; print figures."""
     import asyncio
@@ -228,6 +235,7 @@ def loadtest(
             server_pythonpath=server_pythonpath,
             profile=profile,
             bot_workers=bot_workers,
+            memory_sites=memory_sites,
         )
     )
     for line in result.lines():

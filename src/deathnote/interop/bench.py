@@ -1,14 +1,16 @@
 """Benchmark: PettingZoo AEC steps per second on every game, next to PettingZoo's own
 ``leduc_holdem_v4`` measured the same way in the same run.
 
-    python -m deathnote.interop.bench [--seconds S] [--rounds R] [--max-players]
+    python -m deathnote.interop.bench [--seconds S] [--rounds R] [--max-players] [--cpu]
 
 Every env runs the loop a learner runs: ``agent_iter``, ``last()`` (the observation and
 mask), a uniformly random legal action drawn from the mask, ``step``; a finished game is
 reset with the next seed. A step is one ``step`` call (the final ``step(None)`` of each
 agent included, as in any AEC loop). ``leduc_holdem_v4`` needs the ``rl-bench`` extra
 (rlcard, pygame-ce); with pygame alone PettingZoo's ``tictactoe_v3`` is measured instead,
-and the line says so; with neither, there is no reference line.
+and the line says so; with neither, there is no reference line. ``--cpu`` times by this
+process's CPU time (``time.process_time``) instead of the wall clock: on a machine other
+work shares, the figures then no longer depend on how busy it is.
 """
 
 from __future__ import annotations
@@ -23,13 +25,19 @@ import numpy as np
 from deathnote.engine.registry import games
 
 
-def steps_per_second(make: Callable[[], Any], seconds: float, seed: int = 0) -> tuple[float, int]:
-    """Random masked AEC play for about ``seconds``: (steps per second, games finished)."""
+def steps_per_second(
+    make: Callable[[], Any],
+    seconds: float,
+    seed: int = 0,
+    clock: Callable[[], float] = time.perf_counter,
+) -> tuple[float, int]:
+    """Random masked AEC play for about ``seconds`` of ``clock``: (steps per second, games
+    finished)."""
     env = make()
     rng = np.random.default_rng(seed)
     steps = finished = 0
     env.reset(seed=seed)
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
     while True:
         for _agent in env.agent_iter():
@@ -38,10 +46,10 @@ def steps_per_second(make: Callable[[], Any], seconds: float, seed: int = 0) -> 
             env.step(None if done else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             steps += 1
         finished += 1
-        if time.perf_counter() >= deadline:
+        if clock() >= deadline:
             break
         env.reset(seed=seed + finished)
-    return steps / (time.perf_counter() - start), finished
+    return steps / (clock() - start), finished
 
 
 def pettingzoo_reference() -> tuple[str, Callable[[], Any]] | None:
@@ -69,7 +77,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--max-players", action="store_true", help="also each game's largest player count"
     )
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time by this process's CPU time, not the wall clock (for a shared machine)",
+    )
     args = parser.parse_args(argv)
+    clock = time.process_time if args.cpu else time.perf_counter
 
     from deathnote.interop.pettingzoo import env
 
@@ -90,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     best: dict[str, tuple[float, int]] = {}
     for round_index in range(args.rounds):
         for label, make_env in envs:
-            rate, done = steps_per_second(make_env, args.seconds, seed=round_index)
+            rate, done = steps_per_second(make_env, args.seconds, seed=round_index, clock=clock)
             if rate > best.get(label, (0.0, 0))[0]:
                 best[label] = (rate, done)
     reference = best[found[0]][0] if found else None

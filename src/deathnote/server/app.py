@@ -559,20 +559,31 @@ def create_app(
 
     if debug_memory:
         tracemalloc.start()
+        first: list[tracemalloc.Snapshot] = []
 
         @app.get("/api/debug/memory")
-        async def memory(stop: bool = False) -> dict[str, Any]:
+        async def memory(stop: bool = False, top: int = 0) -> dict[str, Any]:
             """Process memory (for ``deathnote loadtest``; only with --debug-memory).
 
             ``stop``: stop tracing after this measure (tracing slows every allocation).
+            ``top``: also the N lines of code that allocated most since the first call with
+            ``top`` (which takes the snapshot they are compared with).
             """
             current, _peak = tracemalloc.get_traced_memory()
+            sites: list[str] = []
+            if top > 0:
+                snapshot = tracemalloc.take_snapshot()
+                if not first:
+                    first.append(snapshot)
+                else:
+                    sites = [str(s) for s in snapshot.compare_to(first[0], "lineno")[:top]]
             if stop:
                 tracemalloc.stop()
             return {
                 "rss_bytes": _rss_bytes(),
                 "max_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
                 "traced_bytes": current,
+                "sites": sites,
                 "rooms": len(manager.rooms),
             }
 

@@ -47,6 +47,8 @@ class Figures:
     memory_after: dict[str, Any] = field(default_factory=dict)
     rooms_in_memory: int = 0
     failed_rooms: int = 0
+    #: Rooms still making a room, connecting or closing 30 s after the play's end.
+    cut_off_rooms: int = 0
     #: Server CPU seconds (user + system) while the rooms played.
     server_cpu: float = 0.0
     #: With ``kill_after``: what survived the server's kill -9 and restart.
@@ -81,23 +83,31 @@ class Figures:
             if self.bot_rooms
             else []
         )
-        return [
-            *bots,
-            f"rooms: {self.rooms} concurrent, made and connected in "
-            f"{self.connect_seconds:.1f} s ({self.games_finished} games finished, "
-            f"{self.failed_rooms} rooms failed)",
-            f"accepted actions: {self.accepted} in {self.seconds:.1f} s = "
-            f"{self.accepted / max(self.seconds, 1e-9):.1f} actions/s "
-            f"(rejected: {self.rejected})",
-            f"action sent -> every seat's view updated: p50 {self.percentile(0.5):.1f} ms, "
-            f"p99 {self.percentile(0.99):.1f} ms ({len(self.latencies)} samples)",
-            f"server memory with every room live: RSS +{rss / 2**20:.1f} MiB for "
-            f"{self.rooms_in_memory} rooms in memory "
-            f"= {rss / per / 1024:.1f} KiB/room; tracemalloc +{traced / 2**20:.1f} MiB "
-            f"= {traced / per / 1024:.1f} KiB/room",
-            f"server CPU: {self.server_cpu:.1f} s = "
-            f"{1000 * self.server_cpu / max(1, self.accepted):.3f} ms per accepted action",
-        ] + (self.crash_lines() if self.crash is not None else [])
+        return (
+            [
+                *bots,
+                f"rooms: {self.rooms} concurrent, made and connected in "
+                f"{self.connect_seconds:.1f} s ({self.games_finished} games finished, "
+                f"{self.failed_rooms} rooms failed, {self.cut_off_rooms} cut off at the end)",
+                *[f"  error: {e}" for e in self.errors[:3]],
+                f"accepted actions: {self.accepted} in {self.seconds:.1f} s = "
+                f"{self.accepted / max(self.seconds, 1e-9):.1f} actions/s "
+                f"(rejected: {self.rejected})",
+                f"action sent -> every seat's view updated: p50 {self.percentile(0.5):.1f} ms, "
+                f"p99 {self.percentile(0.99):.1f} ms ({len(self.latencies)} samples)",
+                f"server memory with every room live: RSS +{rss / 2**20:.1f} MiB for "
+                f"{self.rooms_in_memory} rooms in memory "
+                f"= {rss / per / 1024:.1f} KiB/room; tracemalloc +{traced / 2**20:.1f} MiB "
+                f"= {traced / per / 1024:.1f} KiB/room",
+                f"server CPU: {self.server_cpu:.1f} s = "
+                f"{1000 * self.server_cpu / max(1, self.accepted):.3f} ms per accepted action",
+            ]
+            + (self.crash_lines() if self.crash is not None else [])
+            + [
+                f"  allocated since the start, by line: {site}"
+                for site in self.memory_after.get("sites", [])
+            ]
+        )
 
     def crash_lines(self) -> list[str]:
         """The kill -9 figures."""
@@ -399,6 +409,7 @@ async def run_loadtest(
     kill_after: float | None = None,
     server_pythonpath: str | None = None,
     profile: str | None = None,
+    memory_sites: int = 0,
 ) -> Figures:
     """Start a server, drive ``rooms`` rooms for ``actions`` actions each or ``seconds``
     (and keep ``bot_rooms`` rooms of ``bot_level`` bots playing meanwhile).
@@ -416,7 +427,7 @@ async def run_loadtest(
         cpu = 0.0
         try:
             await _wait_ready(base, server)
-            before = await asyncio.to_thread(_get, f"{base}/api/debug/memory")
+            before = await asyncio.to_thread(_get, f"{base}/api/debug/memory?top={memory_sites}")
             bots = BotRooms(base, game, bot_rooms, bot_level)
             bot_task = asyncio.create_task(bots.run()) if bot_rooms else None
             go = asyncio.Event()
@@ -435,7 +446,9 @@ async def run_loadtest(
             # Memory while every room is live (all N rooms made and connected), then play.
             live = [asyncio.create_task(d.connected.wait()) for d in drivers]
             await asyncio.wait(live, timeout=seconds)
-            after = await asyncio.to_thread(_get, f"{base}/api/debug/memory?stop=true")
+            after = await asyncio.to_thread(
+                _get, f"{base}/api/debug/memory?stop=true&top={memory_sites}"
+            )
             start = time.monotonic()
             connect_seconds = start - connecting
             for driver in drivers:
@@ -455,14 +468,17 @@ async def run_loadtest(
                 cpu_start = _cpu_seconds(server.pid)
                 restarted = time.monotonic()
             await asyncio.wait(tasks, timeout=seconds + 30)
-            elapsed = time.monotonic() - start
+            # The rate is over the play: from the start to the last action acknowledged
+            # (not the rooms' closing afterwards).
+            told = [a[4] for d in drivers for a in d.acked]
+            elapsed = (max(told) if told else time.monotonic()) - start
             cpu += _cpu_seconds(server.pid) - cpu_start
-            failed = 0
+            failed = cut_off = 0
             errors: list[str] = []
             for task in tasks:
                 if not task.done():
                     task.cancel()
-                    failed += 1
+                    cut_off += 1
                 elif task.exception() is not None:
                     failed += 1
                     errors.append(repr(task.exception()))
@@ -495,6 +511,7 @@ async def run_loadtest(
         rejected=sum(d.rejected for d in drivers),
         games_finished=sum(d.finished for d in drivers),
         failed_rooms=failed,
+        cut_off_rooms=cut_off,
         latencies=[x for d in drivers for x in d.latencies],
         memory_before=before,
         memory_after=after,
