@@ -39,8 +39,9 @@ class LiveServer:
             [
                 *SERVE,
                 *("--port", str(self.port), "--db", self.db, "--bot-delay", "0"),
-                # Every test's rooms come from one address, faster than people make them.
-                *("--room-rate", "10000/minute"),
+                # Every test's rooms come from one address, faster than people make (and
+                # read) them.
+                *("--room-rate", "10000/minute", "--room-read-rate", "10000/minute"),
                 *self.extra,
             ],
             stdout=subprocess.DEVNULL,

@@ -15,7 +15,9 @@ from deathnote.server.app import create_app
 from deathnote.server.config import Limits
 
 #: The tests' app: the default limits, except the rates (tests send faster than people).
-TEST_LIMITS = Limits(room_rate="10000/minute", messages_per_second=10_000)
+TEST_LIMITS = Limits(
+    room_rate="10000/minute", room_read_rate="10000/minute", messages_per_second=10_000
+)
 
 MAX_MESSAGES = 200  # bound on messages read while waiting for one
 

@@ -105,7 +105,8 @@ def test_create_room_rejects_a_body_that_is_not_json(client: TestClient) -> None
 def test_room_info_needs_a_token_and_only_the_creator_sees_links(client: TestClient) -> None:
     created = new_room(client)
     room = created["room"]
-    assert client.get("/api/rooms/nope?token=x").status_code == 404
+    # No such room: refused as a wrong link is (nobody learns which rooms exist).
+    assert client.get("/api/rooms/nope?token=x").status_code == 403
     assert client.get(f"/api/rooms/{room}").status_code == 403
     assert client.get(f"/api/rooms/{room}?token=wrong").status_code == 403
     seat_token = created["links"]["seats"][0].split("token=")[1]
@@ -245,7 +246,7 @@ def test_replay_opens_after_the_end_for_every_viewer(client: TestClient) -> None
     assert client.get(f"{base}&viewer=5").status_code == 400
     assert client.get(f"{base}&viewer=god").status_code == 400
     assert client.get(f"{base}&step=x").status_code == 422
-    assert client.get("/api/rooms/none/replay").status_code == 404
+    assert client.get("/api/rooms/none/replay").status_code == 403
 
 
 def test_the_replay_needs_one_of_the_rooms_links(client: TestClient) -> None:
@@ -267,7 +268,7 @@ def test_the_replay_needs_one_of_the_rooms_links(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("method", "path", "status"),
     [
-        ("get", "/api/rooms/no-such-room?token=x", 404),
+        ("get", "/api/rooms/no-such-room?token=x", 403),
         ("get", "/api/no-such-endpoint", 404),
         ("put", "/api/rooms", 405),
     ],

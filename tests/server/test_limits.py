@@ -129,6 +129,27 @@ def test_room_creation_is_rate_limited_per_address(tmp_path: Path) -> None:
         assert client.post("/api/rooms", json={"game": "confrontation"}).status_code == 429
 
 
+def test_room_reads_are_rate_limited_per_address(tmp_path: Path) -> None:
+    with client_with(tmp_path, room_read_rate="4/minute") as client:
+        created = new_room(client)
+        room, token = created["room"], created["creator_token"]
+        reads = [
+            f"/api/rooms/{room}?token={token}",
+            f"/api/rooms/{room}/chat?token={token}",
+            f"/api/rooms/{room}/replay?token={token}",
+            "/api/rooms/no-such-room?token=x",  # a wrong link counts too
+        ]
+        assert [client.get(path).status_code for path in reads] == [200, 200, 409, 403]
+        for path in reads:
+            refused = client.get(path)
+            assert refused.status_code == 429, path
+            assert "too many reads of rooms" in refused.json()["error"]
+            assert 1 <= int(refused.headers["Retry-After"]) <= 60
+        # Counted per address: another client may still read.
+        other = TestClient(client.app, client=("192.0.2.7", 50000))
+        assert other.get(reads[0]).status_code == 200
+
+
 def test_live_rooms_are_capped(tmp_path: Path) -> None:
     with client_with(tmp_path, max_live_rooms=2) as client:
         new_room(client)
@@ -159,12 +180,12 @@ def test_a_room_nobody_opened_expires(tmp_path: Path) -> None:
             manager.storage.load_room(unopened["room"]) or manager.storage.load_room(bots["room"])
         ):
             time.sleep(0.1)
-        # Gone from memory and storage: its links answer 404.
+        # Gone from memory and storage: its links are refused (as any wrong link is).
         for gone in (unopened, bots):
             assert gone["room"] not in manager.rooms
             assert manager.storage.load_room(gone["room"]) is None
             token = gone["creator_token"]
-            assert client.get(f"/api/rooms/{gone['room']}?token={token}").status_code == 404
+            assert client.get(f"/api/rooms/{gone['room']}?token={token}").status_code == 403
         # The room someone opened stays.
         token = opened["creator_token"]
         assert client.get(f"/api/rooms/{opened['room']}?token={token}").status_code == 200

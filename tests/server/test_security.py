@@ -217,6 +217,126 @@ def test_the_loop_answers_while_a_bot_thinks(
     assert chose
 
 
+def _slow(monkeypatch: pytest.MonkeyPatch, name: str) -> tuple[threading.Event, Any, list[bool]]:
+    """Make ``Storage.<name>`` wait (up to 10 s) for ``release``: a slow database write."""
+    started, release = threading.Event(), threading.Event()
+    finished: list[bool] = []
+    real = getattr(Storage, name)
+
+    def slow(self: Storage, *args: Any) -> Any:
+        started.set()
+        release.wait(timeout=10)
+        finished.append(True)
+        return real(self, *args)
+
+    monkeypatch.setattr(Storage, name, slow)
+    return started, release, finished
+
+
+def _until_pong(ws: Any) -> list[str]:
+    """The types of the messages a connection gets before the answer to a ping."""
+    ws.send_json({"type": "ping"})
+    kinds: list[str] = []
+    for _ in range(200):
+        kind = ws.receive_json()["type"]
+        if kind == "pong":
+            return kinds
+        kinds.append(kind)
+    raise AssertionError("no pong")
+
+
+@pytest.mark.parametrize(
+    ("write", "message", "answer"),
+    [
+        ("append_chat", {"type": "chat", "text": "hello"}, "chat"),
+        ("update_seats", {"type": "name", "name": "Ada"}, "named"),
+    ],
+)
+def test_the_loop_answers_while_a_chat_message_or_a_nickname_is_stored(
+    client: TestClient,
+    monkeypatch: pytest.MonkeyPatch,
+    write: str,
+    message: dict[str, Any],
+    answer: str,
+) -> None:
+    # A chat message or a nickname is written in a worker thread: a slow database (a
+    # PostgreSQL round trip) stops neither this room nor the others, and nobody hears of
+    # the message or the name before it is stored.
+    created = new_room(client)
+    with (
+        client.websocket_connect(ws_path(created["links"]["seats"][0])) as kira,
+        client.websocket_connect(ws_path(created["links"]["seats"][1])) as other,
+    ):
+        view_at(kira, 0)
+        view_at(other, 0)
+        _until_pong(other)  # whatever the attach sent is read
+        started, release, finished = _slow(monkeypatch, write)
+        try:
+            kira.send_json(message)
+            assert started.wait(timeout=10)
+            # While it is being stored, the server answers this room and everyone else.
+            assert client.get("/api/games").status_code == 200
+            assert _until_pong(other) == []  # told nothing yet (no chat, no renamed view)
+            assert finished == []
+        finally:
+            release.set()
+        assert receive(kira, answer)
+        if answer == "chat":
+            assert receive(other, "chat")["text"] == "hello"
+        else:
+            seen = receive(other, "view", lambda m: m["room"]["seats"][0]["nick"] is not None)
+            assert seen["room"]["seats"][0]["nick"] == "Ada"
+    assert finished == [True]
+
+
+def test_a_wrong_link_loads_no_room_and_tells_nothing_of_its_existence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A stored room is loaded (replayed into memory) only for one of its own links; a
+    # wrong token is refused the same way whether the room exists or not.
+    db = str(tmp_path / "rooms.db")
+    with TestClient(create_app(db, limits=TEST_LIMITS)) as first:
+        created = new_room(first)
+    loaded: list[str] = []
+    real_load = RoomManager.load
+
+    def load(self: RoomManager, room_id: str) -> Room | None:
+        loaded.append(room_id)
+        return real_load(self, room_id)
+
+    monkeypatch.setattr(RoomManager, "load", load)
+    app = create_app(db, limits=TEST_LIMITS)
+    with TestClient(app) as client:
+        # (The start-up looks at every unfinished room; a dormant one leaves memory.)
+        assert app.state.manager.rooms == {}
+        loaded.clear()
+        room, token = created["room"], created["creator_token"]
+        answers: dict[str, set[str]] = {}
+        for target in (room, "no-such-room"):
+            for tail in ("", "/chat", "/replay"):
+                got = client.get(f"/api/rooms/{target}{tail}?token=wrong")
+                assert got.status_code == 403, (target, tail)
+                answers.setdefault(tail, set()).add(got.text)
+            for body, op in (({"token": "wrong"}, "seats/0/bot"), ({"token": "wrong"}, "rematch")):
+                got = client.post(f"/api/rooms/{target}/{op}", json=body)
+                assert got.status_code == 403, (target, op)
+                answers.setdefault(op, set()).add(got.text)
+            got = client.post(f"/api/rooms/{target}/seats/0/mute", json={"token": "wrong"})
+            assert got.status_code == 403
+            answers.setdefault("mute", set()).add(got.text)
+            with client.websocket_connect(f"/ws/{target}?token=wrong") as ws:
+                answers.setdefault("ws", set()).add(ws.receive_json()["message"])
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    ws.receive_json()
+                assert closed.value.code == 4403
+        # One answer per endpoint, the same for the room and for no room.
+        assert all(len(texts) == 1 for texts in answers.values()), answers
+        assert loaded == [] and app.state.manager.rooms == {}
+        # Its own link loads it.
+        assert client.get(f"/api/rooms/{room}?token={token}").status_code == 200
+        assert loaded == [room]
+
+
 def test_a_search_bot_thinks_in_a_worker_process_not_in_the_server(
     app: FastAPI, client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

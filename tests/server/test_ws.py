@@ -53,7 +53,7 @@ def test_each_connection_gets_only_its_own_view(client: TestClient) -> None:
         ("/ws/{room}?token=", "no seat token", 4403),
         ("/ws/{room}?token=not-a-token", "not one of this room's links", 4403),
         ("/ws/{room}?token=%C3%A9t%C3%A9", "not one of this room's links", 4403),
-        ("/ws/nosuchroom?token=x", "no room", 4404),
+        ("/ws/nosuchroom?token=x", "not one of this room's links", 4403),
     ],
 )
 def test_a_missing_or_wrong_token_is_refused(

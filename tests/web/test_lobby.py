@@ -115,6 +115,35 @@ def test_the_form_sends_what_the_person_chose(browser: Any, server: LiveServer) 
         page.close()
 
 
+def test_a_rated_room_asks_no_stand_in_level(browser: Any, server: LiveServer) -> None:
+    # In a rated room an idle seat always goes to the weakest bot (the server's rule), so
+    # the lobby does not offer a level it would not use.
+    page = browser.new_page(viewport=PHONE)
+    try:
+        page.goto(server.base + "/")
+        page.locator("#options").wait_for(timeout=10000)
+        assert page.locator("#stand-in").is_visible()
+        assert page.locator("#rated-stand-in").is_hidden()
+        page.check("#rated")
+        assert page.locator("#stand-in").is_hidden() and page.locator("#stand-in").is_disabled()
+        assert page.locator("#rated-stand-in").is_visible()
+        with page.expect_request(
+            lambda r: r.url.endswith("/api/rooms") and r.method == "POST"
+        ) as sent:
+            page.click("#create")
+        body = json.loads(sent.value.post_data)
+        assert body["rated"] is True
+        humans = [seat for seat in body["seats"] if seat["kind"] == "human"]
+        assert humans and all("stand_in" not in seat for seat in humans)
+        page.locator("#links a.invite").first.wait_for(timeout=10000)
+        # Unchecked: the choice is back.
+        page.uncheck("#rated")
+        assert page.locator("#stand-in").is_visible() and page.locator("#stand-in").is_enabled()
+        assert page.locator("#rated-stand-in").is_hidden()
+    finally:
+        page.close()
+
+
 def test_a_rematch_with_the_sides_swapped_moves_the_person_to_the_other_side(
     browser: Any, server: LiveServer
 ) -> None:

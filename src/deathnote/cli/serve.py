@@ -41,6 +41,13 @@ def serve(
     room_rate: Annotated[
         str, typer.Option(help="New rooms per client address, e.g. 20/minute (more: 429).")
     ] = DEFAULTS.room_rate,
+    room_read_rate: Annotated[
+        str,
+        typer.Option(
+            help="Reads of a room (its facts, chat and replay) per client address, e.g. "
+            "300/minute (more: 429)."
+        ),
+    ] = DEFAULTS.room_read_rate,
     max_live_rooms: Annotated[
         int, typer.Option(help="Rooms held in memory at once (a new room beyond: 503).")
     ] = DEFAULTS.max_live_rooms,
@@ -130,6 +137,7 @@ def serve(
             max_options_bytes=max_options_bytes,
             max_message_bytes=max_message_bytes,
             room_rate=room_rate,
+            room_read_rate=room_read_rate,
             max_live_rooms=max_live_rooms,
             unopened_room_seconds=unopened_room_seconds,
             connections_per_room=connections_per_room,

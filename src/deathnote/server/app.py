@@ -100,6 +100,14 @@ class MuteBody(BaseModel):
     muted: bool = True
 
 
+class _Refused(Exception):
+    """An answer that ends a request early (a rate limit's 429 with its Retry-After)."""
+
+    def __init__(self, response: Response) -> None:
+        super().__init__("refused")
+        self.response = response
+
+
 def _page(name: str) -> FileResponse:
     return FileResponse(WEB / "templates" / name, media_type="text/html")
 
@@ -223,6 +231,7 @@ def create_app(
         cluster = Cluster(redis, manager, lease_seconds=lease_seconds)
     room_rate = limits.room_rate_item()
     room_limiter = room_rate_limiter(redis)
+    read_rate = limits.room_read_rate_item()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -256,6 +265,10 @@ def create_app(
             {"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers
         )
 
+    @app.exception_handler(_Refused)
+    async def refused(request: Request, exc: _Refused) -> Response:
+        return exc.response
+
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         where = "; ".join(
@@ -284,8 +297,44 @@ def create_app(
     async def room_or_error(room_id: str) -> Room:
         return (await located(room_id))[0]
 
+    async def too_many(request: Request, kind: str, rate: Any, text: str) -> Response | None:
+        """A 429 answer when this address passed ``rate`` (counted under ``kind``)."""
+        address = request.client.host if request.client else "unknown"
+        if await room_limiter.hit(rate, kind, address):
+            return None
+        reset = (await room_limiter.get_window_stats(rate, kind, address)).reset_time
+        wait = max(1, round(reset - time.time()))
+        return JSONResponse(
+            {"error": f"{text}; try again in {wait} s"},
+            status_code=429,
+            headers={"Retry-After": str(wait)},
+        )
+
+    async def linked(room_id: str, token: str, refusal: str = "") -> None:
+        """Refuse (403) a token that is not one of the room's links, before the room is
+        loaded, and the same way when there is no such room."""
+        try:
+            await manager.check_link(room_id, token)
+        except WrongLink as exc:
+            raise HTTPException(403, f"{refusal}{exc}") from None
+
+    async def read_room(request: Request, room_id: str, token: str, refusal: str = "") -> Room:
+        """The room of a read (``GET``): within the read rate, with one of its links."""
+        refused = await too_many(
+            request,
+            "reads",
+            read_rate,
+            f"too many reads of rooms from your address ({limits.room_read_rate})",
+        )
+        if refused is not None:
+            raise _Refused(refused)
+        await linked(room_id, token, refusal)
+        return await room_or_error(room_id)
+
     async def on_owner(room_id: str, op: str, args: dict[str, Any]) -> Response:
-        """Run an operation that changes a room where the room is run."""
+        """Run an operation that changes a room where the room is run (the token checked
+        before the room is loaded)."""
+        await linked(room_id, args["token"])
         room, owner = await located(room_id)
         if owner is not None and cluster is not None:
             status, body = await cluster.call(owner, op, room.id, args)
@@ -360,18 +409,14 @@ def create_app(
     @app.post("/api/rooms")
     async def create_room(body: CreateRoom, request: Request) -> Response:
         """A new room; the answer holds the invite links (keep it: it is the creator's)."""
-        address = request.client.host if request.client else "unknown"
-        if not await room_limiter.hit(room_rate, "rooms", address):
-            reset = (await room_limiter.get_window_stats(room_rate, "rooms", address)).reset_time
-            wait = max(1, round(reset - time.time()))
-            return JSONResponse(
-                {
-                    "error": f"too many new rooms from your address ({limits.room_rate}); "
-                    f"try again in {wait} s"
-                },
-                status_code=429,
-                headers={"Retry-After": str(wait)},
-            )
+        refused = await too_many(
+            request,
+            "rooms",
+            room_rate,
+            f"too many new rooms from your address ({limits.room_rate})",
+        )
+        if refused is not None:
+            return refused
         if manager.full():
             return error(503, "the server holds as many rooms as it may; try again later")
         try:
@@ -391,9 +436,9 @@ def create_app(
         )
 
     @app.get("/api/rooms/{room_id}")
-    async def room_info(room_id: str, token: str = "") -> Response:
+    async def room_info(request: Request, room_id: str, token: str = "") -> Response:
         """The room facts as this link's holder sees them; the creator also gets the links."""
-        room = await room_or_error(room_id)
+        room = await read_room(request, room_id, token)
         try:
             role, seat = room.role_of(token)
         except IllegalAction as exc:
@@ -457,9 +502,9 @@ def create_app(
         )
 
     @app.get("/api/rooms/{room_id}/chat")
-    async def chat(room_id: str, token: str = "") -> Response:
+    async def chat(request: Request, room_id: str, token: str = "") -> Response:
         """The chat this link may read (both channels once the game is over: the replay)."""
-        room = await room_or_error(room_id)
+        room = await read_room(request, room_id, token)
         try:
             role, _seat = room.role_of(token)
         except IllegalAction as exc:
@@ -476,13 +521,15 @@ def create_app(
 
     @app.get("/api/rooms/{room_id}/replay")
     async def replay(
-        room_id: str, token: str = "", viewer: str = OMNISCIENT, step: int = -1
+        request: Request, room_id: str, token: str = "", viewer: str = OMNISCIENT, step: int = -1
     ) -> Response:
         """A finished game's view after ``step`` actions (-1: the end) from any viewer.
 
         Open to the holders of the room's links (any seat, the spectators, the creator).
         """
-        room = await room_or_error(room_id)
+        room = await read_room(
+            request, room_id, token, "the replay needs one of the room's links: "
+        )
         try:
             room.role_of(token)
         except IllegalAction as exc:
@@ -553,6 +600,14 @@ def create_app(
 
         async def send(message: dict[str, Any]) -> None:
             await ws.send_text(orjson.dumps(message).decode())
+
+        try:
+            # The token first, before any room is loaded (no such room: the same refusal).
+            await manager.check_link(room_id, token)
+        except WrongLink as exc:
+            await send({"type": "error", "message": str(exc)})
+            await ws.close(code=CLOSE_FORBIDDEN)
+            return
 
         if cluster is not None:
             # The room may be run by another process: the cluster routes the socket.

@@ -12,11 +12,14 @@ Messages are bounded in length (``--max-chat-chars``), in rate per seat or spect
 connection (``--chat-rate``) and for all the spectators of a room together
 (``--spectator-chat-rate``: reconnecting gives no new share), and in number per channel
 (``--max-chat-messages``); they are stripped of control characters, stored before anyone
-hears of them, and always rendered as text by the pages. The creator can mute a seat.
+hears of them (written in a worker thread, one message of a room at a time, in order: the
+event loop never waits on the database), and always rendered as text by the pages. The
+creator can mute a seat.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 import unicodedata
 from typing import TYPE_CHECKING, Any
@@ -76,6 +79,8 @@ class RoomChat:
     def __init__(self, room: Room, stored: list[dict[str, Any]]) -> None:
         self.room = room
         self.messages: list[dict[str, Any]] = stored
+        #: One message at a time: checked, stored (off the loop), then told, in order.
+        self._saying = asyncio.Lock()
 
     def history_for(self, role: str, finished: bool | None = None) -> list[dict[str, Any]]:
         """The messages this link's holder may read, oldest first."""
@@ -95,8 +100,15 @@ class RoomChat:
         if messages:
             conn.push({"type": "chat_log", "messages": messages})
 
-    def say(self, conn: Connection, text: str) -> dict[str, Any]:
-        """A message from a connection: checked, stored, then sent to every reader."""
+    async def say(self, conn: Connection, text: str) -> dict[str, Any]:
+        """A message from a connection: checked, stored, then sent to every reader.
+
+        The room's messages are taken one at a time, in arrival order; each is stored in a
+        worker thread and nobody hears of it before it is committed."""
+        async with self._saying:
+            return await self._say(conn, text)
+
+    async def _say(self, conn: Connection, text: str) -> dict[str, Any]:
         room = self.room
         limits = room.manager.limits
         seat = conn.seat
@@ -136,7 +148,7 @@ class RoomChat:
             "at": round(time.time(), 3),
         }
         try:
-            room.manager.storage.append_chat(room.id, entry)
+            await asyncio.to_thread(room.manager.storage.append_chat, room.id, entry)
         except Exception as exc:
             room.manager.log(f"room {room.id}: storing a chat message failed: {exc!r}")
             raise IllegalAction("your message could not be stored; try again") from exc

@@ -26,6 +26,9 @@ class Limits:
     max_message_bytes: int = 16 * 1024
     #: Rooms one client address may create, in the ``limits`` notation ("20/minute").
     room_rate: str = "20/minute"
+    #: Reads of a room (``GET /api/rooms/ID``, its ``/chat`` and ``/replay``) one client
+    #: address may make, in the ``limits`` notation; more are answered 429.
+    room_read_rate: str = "300/minute"
     #: Rooms held in memory at once; a new room beyond it is answered 503.
     max_live_rooms: int = 1000
     #: Seconds after which a room nobody ever opened is removed (memory and storage).
@@ -73,6 +76,7 @@ class Limits:
         if self.unopened_room_seconds <= 0:
             raise DeathNoteError("unopened-room-seconds must be more than 0")
         self.room_rate_item()  # a bad rate fails at start, not on the first room
+        self.room_read_rate_item()
         self.chat_rate_item()
         self.spectator_chat_rate_item()
         self.name_rate_item()
@@ -80,6 +84,10 @@ class Limits:
     def room_rate_item(self) -> RateLimitItem:
         """The room-creation rate as a ``limits`` item."""
         return _rate("room-rate", self.room_rate)
+
+    def room_read_rate_item(self) -> RateLimitItem:
+        """The rate of room reads per address as a ``limits`` item."""
+        return _rate("room-read-rate", self.room_read_rate)
 
     def chat_rate_item(self) -> RateLimitItem:
         """The chat rate as a ``limits`` item."""

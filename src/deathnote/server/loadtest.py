@@ -327,8 +327,10 @@ def _start_server(
             database,
             "--bot-delay",
             "0",
-            # The load test is one address opening many rooms at once.
+            # The load test is one address opening (and polling) many rooms at once.
             "--room-rate",
+            "1000000/minute",
+            "--room-read-rate",
             "1000000/minute",
             "--max-live-rooms",
             "1000000",

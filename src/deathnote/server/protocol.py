@@ -108,14 +108,15 @@ def on_ping(room: Room, conn: Connection, message: Ping) -> None:
     conn.push({"type": "pong"})
 
 
-def on_name(room: Room, conn: Connection, message: Name) -> None:
-    """A seat's nickname: answered ``named`` with the nickname as it is shown."""
-    conn.push({"type": "named", "name": room.set_nickname(conn, message.name, message.key)})
+async def on_name(room: Room, conn: Connection, message: Name) -> None:
+    """A seat's nickname: answered ``named`` with the nickname as it is shown (once stored)."""
+    name = await room.set_nickname(conn, message.name, message.key)
+    conn.push({"type": "named", "name": name})
 
 
-def on_chat(room: Room, conn: Connection, message: Chat) -> None:
+async def on_chat(room: Room, conn: Connection, message: Chat) -> None:
     """A chat message: every reader of its channel gets it as ``chat`` (the sender too)."""
-    room.chat.say(conn, message.text)
+    await room.chat.say(conn, message.text)
 
 
 def on_take_back(room: Room, conn: Connection, message: TakeBack) -> None:

@@ -55,6 +55,7 @@ MAX_SEED = 2**31  # seeds are stored as 32-bit integers
 MAX_QUEUED = 256  # messages waiting for one connection before it is dropped as too slow
 BOT_RETRIES = 3  # failed bot actions in a row (e.g. storage down) before the bots wait
 REPLAY_EVERY = 16  # steps between the snapshots a replay page starts from
+MAX_SEAT_WRITES = 4  # writes of one nickname change when other seat changes come meanwhile
 #: How a rematch seats the players again (issue 16 §5).
 SAME_SEATS, SWAP_SEATS, SHUFFLE_SEATS = "same", "swap", "shuffle"
 SEATINGS = (SAME_SEATS, SWAP_SEATS, SHUFFLE_SEATS)
@@ -137,6 +138,8 @@ class Room:
         self._timeline: Timeline | None = None
         #: One action at a time: checked, stored, then told.
         self._submitting = asyncio.Lock()
+        #: One nickname change at a time: checked, stored (off the loop), then shown.
+        self._naming = asyncio.Lock()
         #: An action is applied but not yet committed (no view may show it).
         self.storing = False
         self.chat = RoomChat(self, manager.storage.load_chat(stored.id))
@@ -168,17 +171,12 @@ class Room:
 
     def role_of(self, token: str | None) -> tuple[str, Seat | None]:
         """Who holds this token; raises IllegalAction when it is missing or wrong."""
-        if not token:
-            raise WrongLink("this link has no seat token; ask the room's creator for yours")
-        given = token.encode()
-        for seat, info in enumerate(self.stored.seats):
-            if info.get("token") and secrets.compare_digest(info["token"].encode(), given):
-                return SEAT_ROLE, seat
-        if secrets.compare_digest(self.stored.spectator_token.encode(), given):
-            return SPECTATOR_ROLE, None
-        if secrets.compare_digest(self.stored.creator_token.encode(), given):
-            return CREATOR_ROLE, None
-        raise WrongLink("this link is not one of this room's links")
+        return link_role(
+            [info.get("token") for info in self.stored.seats],
+            self.stored.spectator_token,
+            self.stored.creator_token,
+            token,
+        )
 
     def links(self) -> dict[str, Any]:
         """Invite links (for the creator only)."""
@@ -307,9 +305,16 @@ class Room:
         """How the seats are named now (the game's names and the chosen nicknames)."""
         return Names(self.match.seat_names(), [info.get("nick") for info in self.stored.seats])
 
-    def set_nickname(self, conn: Connection, text: str, key: str | None = None) -> str:
+    async def set_nickname(self, conn: Connection, text: str, key: str | None = None) -> str:
         """The person of a seat chooses (or changes) the nickname of their seat, and may
-        name themselves by a player key (ratings)."""
+        name themselves by a player key (ratings).
+
+        One change of a room at a time, in arrival order; stored in a worker thread (the
+        event loop never waits on the database) before any screen shows it."""
+        async with self._naming:
+            return await self._set_nickname(conn, text, key)
+
+    async def _set_nickname(self, conn: Connection, text: str, key: str | None) -> str:
         if conn.role != SEAT_ROLE or conn.seat is None:
             raise IllegalAction("only a seat's person chooses a nickname")
         nick = clean_nickname(text, self.manager.limits.max_nickname_chars)
@@ -331,17 +336,39 @@ class Room:
             raise IllegalAction(
                 f"too many name changes (at most {limits.name_rate}); wait a little"
             )
-        seats = [dict(s) for s in self.stored.seats]
-        seats[conn.seat]["nick"] = nick
+        change: dict[str, Any] = {"nick": nick}
         if player is not None:
-            seats[conn.seat]["player"] = player
-        self.manager.storage.update_seats(self.id, seats)
-        self.stored.seats = seats
+            change["player"] = player
+        await self._store_seat_change(conn.seat, change)
         # The log is renamed too: every connection gets its whole view again.
         for other in self.connections:
             other.sent_step = None
         self.broadcast()
         return nick
+
+    async def _store_seat_change(self, seat: Seat, change: dict[str, Any]) -> None:
+        """Store the seats with ``change`` applied to one seat, in a worker thread, then
+        apply it in memory. The other seat changes (a seat handed to a bot, a mute) are
+        written on the loop meanwhile: when one came during this write, the write is
+        made again from the newest seats, so the stored seats end as the newest."""
+        for _attempt in range(MAX_SEAT_WRITES):
+            base = self.stored.seats
+            seats = [dict(s) for s in base]
+            seats[seat].update(change)
+            try:
+                await asyncio.to_thread(self.manager.storage.update_seats, self.id, seats)
+            except Exception as exc:
+                self.manager.log(f"room {self.id}: storing a seat change failed: {exc!r}")
+                raise IllegalAction("your change could not be stored; try again") from exc
+            if self.stored.seats is base:
+                self.stored.seats = seats
+                return
+        # The seats kept changing under these writes (the other changes are rare and the
+        # creator's own): memory keeps the newest seats with this change.
+        newest = [dict(s) for s in self.stored.seats]
+        newest[seat].update(change)
+        self.stored.seats = newest
+        self.manager.log(f"room {self.id}: the seats changed during {MAX_SEAT_WRITES} writes")
 
     def at_step(self, step: int) -> Match:
         """The match after ``step`` actions (replay pages): from the nearest snapshot,
@@ -854,6 +881,29 @@ def _retrieved(task: asyncio.Future[Any]) -> None:
         task.exception()
 
 
+#: The refusal of a wrong link: the same whether or not the room exists.
+NOT_A_LINK = "this link is not one of this room's links"
+NO_TOKEN = "this link has no seat token; ask the room's creator for yours"
+
+
+def link_role(
+    seat_tokens: list[str | None], spectator: str, creator: str, token: str | None
+) -> tuple[str, Seat | None]:
+    """Who holds ``token`` among a room's tokens; raises WrongLink when it is missing or
+    none of them (compared in constant time)."""
+    if not token:
+        raise WrongLink(NO_TOKEN)
+    given = token.encode()
+    for seat, known in enumerate(seat_tokens):
+        if known and secrets.compare_digest(known.encode(), given):
+            return SEAT_ROLE, seat
+    if secrets.compare_digest(spectator.encode(), given):
+        return SPECTATOR_ROLE, None
+    if secrets.compare_digest(creator.encode(), given):
+        return CREATOR_ROLE, None
+    raise WrongLink(NOT_A_LINK)
+
+
 def snapshot(match: Match, seat: Seat, rng: random.Random) -> Observation:
     """What a bot in ``seat`` sees now, taken at once (safe to read in another thread): a
     fork of the match, whose view is built only if the bot reads it (random bots never do),
@@ -1112,6 +1162,22 @@ class RoomManager:
         if room is not None:
             self.rooms[room_id] = room
         return room
+
+    async def check_link(self, room_id: str, token: str | None) -> None:
+        """Raise WrongLink unless ``token`` is one of this room's links, before the room
+        is loaded: against the room in memory, else one small query in a worker thread
+        (the room is not built). A room that does not exist is refused exactly as a
+        wrong token is (nobody learns which rooms exist)."""
+        if not token:
+            raise WrongLink(NO_TOKEN)
+        room = self.rooms.get(room_id)
+        if room is not None:
+            room.role_of(token)
+            return
+        links = await asyncio.to_thread(self.storage.room_links, room_id)
+        if links is None:
+            raise WrongLink(NOT_A_LINK)
+        link_role(*links, token)
 
     async def get_off_loop(self, room_id: str) -> Room | None:
         """``get``, replaying a stored room in a worker thread (once, however many ask)."""

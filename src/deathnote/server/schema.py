@@ -285,7 +285,9 @@ and that every message a real game sends fits it.
 A seat link `http://HOST:PORT/play/ROOM?token=TOKEN` is the socket
 `ws://HOST:PORT/ws/ROOM?token=TOKEN` (`wss://` behind https). Send no `Origin` header (a
 program is not a web page) or the server's own. A wrong link is answered with an `error`
-and closed with code 4403; an unknown room with 4404.
+and closed with code 4403, and so is a room id that does not exist (the same answer: a
+link tells nothing of other rooms); 4404 only when the room was deleted just as the link
+was checked.
 
 ## Playing
 

@@ -407,6 +407,20 @@ class Storage:
             rated=bool(row["rated"]),
         )
 
+    def room_links(self, room_id: str) -> tuple[list[str | None], str, str] | None:
+        """A room's tokens (each seat's, the spectators', the creator's), or None: one
+        small query, to check a link before the room is loaded."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(RoomRow.seats, RoomRow.spectator_token, RoomRow.creator_token).where(
+                    RoomRow.id == room_id
+                )
+            ).first()
+        if row is None:
+            return None
+        seats, spectator, creator = row
+        return [info.get("token") for info in seats], spectator, creator
+
     def unfinished_room_ids(self) -> list[str]:
         """Ids of rooms whose game is still running (restored at start-up)."""
         with self.engine.connect() as conn:

@@ -54,6 +54,17 @@ async function main() {
   // The bot that takes over a person's seat handed to a bot (idle or gone).
   const standIn = h("select", { id: "stand-in", name: "stand-in" });
   const rated = h("input", { type: "checkbox", id: "rated", name: "rated" });
+  const standInRow = h("label", { id: "stand-in-row" }, h("span", {}, "A seat left idle goes to"), standIn);
+  // A rated room's idle seats are always played by the weakest bot (the server's rule:
+  // nobody gains by leaving their seat), so the level is not asked then.
+  const ratedStandIn = h("p", { class: "help", id: "rated-stand-in" }, "In a rated game a seat left idle goes to the weakest bot.");
+  const showStandIn = () => {
+    standInRow.style.display = rated.checked ? "none" : "";
+    standIn.disabled = rated.checked;
+    ratedStandIn.style.display = rated.checked ? "" : "none";
+  };
+  rated.addEventListener("change", showStandIn);
+  showStandIn();
   const message = h("p", { class: "status", id: "lobby-error" });
   const result = h("div", { id: "result" });
 
@@ -99,9 +110,10 @@ async function main() {
     h("label", {}, h("span", {}, "Players"), players),
     optionsBox,
     h("fieldset", {}, h("legend", {}, "Seats"), seats),
-    h("label", {}, h("span", {}, "A seat left idle goes to"), standIn),
+    standInRow,
     h("label", {}, h("span", {}, "Turn clock (a bot moves when it runs out)"), clock),
     h("label", {}, h("span", {}, "Rated (the result counts on the game's leaderboard)"), rated),
+    ratedStandIn,
     h("button", { type: "submit", id: "create" }, "Create the room"),
     message,
   );
@@ -116,7 +128,7 @@ async function main() {
       return;
     }
     const seatSpecs = [...seats.querySelectorAll("select")].map((s) =>
-      s.value === "human" ? { kind: "human", stand_in: standIn.value } : { kind: "bot", agent: s.value.slice(4) },
+      s.value === "human" ? (rated.checked ? { kind: "human" } : { kind: "human", stand_in: standIn.value }) : { kind: "bot", agent: s.value.slice(4) },
     );
     try {
       const created = await api("POST", "/api/rooms", { game: gameSelect.value, players: seatSpecs.length, options: opts, seats: seatSpecs, clock: clock.value, rated: rated.checked });
