@@ -124,22 +124,7 @@ def observation(view: dict[str, Any], players: int, viewer: Viewer, asked: bool)
     out[i] = view["judgments"]
     out[i + 1] = view["turns_left"]
     i += 2
-    step = view["step"] or {}
-    if step:
-        out[i + STEP_KINDS.index(step["kind"])] = 1
-    i += len(STEP_KINDS)
-    if "player" in step:
-        out[i + step["player"]] = 1
-    i += p
-    if "named" in step:
-        out[i + step["named"]] = 1
-    i += p
-    if "card" in step:
-        out[i + CARD[step["card"]]] = 1
-    i += NC
-    if "dir" in step:
-        out[i + (0 if step["dir"] == "left" else 1)] = 1
-    i += 2
+    i = _encode_step(out, i, view["step"] or {}, p)
     if me is not None and "took" in me:
         out[i + CARD[me["took"]]] = 1
     i += NC
@@ -212,22 +197,7 @@ def state_observation(st: WwState, viewer: Viewer, asked: bool) -> np.ndarray:
     out[i] = float(st.judgments)
     out[i + 1] = float(len(st.order))
     i += 2
-    step = public_step(st) or {}
-    if step:
-        out[i + _STEP[step["kind"]]] = 1.0
-    i += len(STEP_KINDS)
-    if "player" in step:
-        out[i + step["player"]] = 1.0
-    i += p
-    if "named" in step:
-        out[i + step["named"]] = 1.0
-    i += p
-    if "card" in step:
-        out[i + CARD[step["card"]]] = 1.0
-    i += NC
-    if "dir" in step:
-        out[i + (0 if step["dir"] == "left" else 1)] = 1.0
-    i += 2
+    i = _encode_step(out, i, public_step(st) or {}, p)
     secret = st.step
     if mine and secret is not None:
         if secret["k"] == "give_back" and secret["seat"] == viewer:
@@ -245,6 +215,26 @@ def state_observation(st: WwState, viewer: Viewer, asked: bool) -> np.ndarray:
 
 _PHASE = {phase: i for i, phase in enumerate(PHASES)}
 _STEP = {kind: i for i, kind in enumerate(STEP_KINDS)}
+
+
+def _encode_step(out: Any, i: int, step: dict[str, Any], p: int) -> int:
+    """The public step (its kind, player, named player, card, direction) from ``i`` on, in
+    either tensor (the view's or the state's); returns the index after it."""
+    if step:
+        out[i + _STEP[step["kind"]]] = 1.0
+    i += len(STEP_KINDS)
+    if "player" in step:
+        out[i + step["player"]] = 1.0
+    i += p
+    if "named" in step:
+        out[i + step["named"]] = 1.0
+    i += p
+    if "card" in step:
+        out[i + CARD[step["card"]]] = 1.0
+    i += NC
+    if "dir" in step:
+        out[i + (0 if step["dir"] == "left" else 1)] = 1.0
+    return i + 2
 
 
 @cache
