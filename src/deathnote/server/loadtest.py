@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import http.client
 import json
 import os
 import random
@@ -248,7 +249,12 @@ class RoomDriver:
                     await websockets.connect(url, open_timeout=CONNECT_SECONDS, ping_interval=None)
                     for url in urls
                 ]
-            except (OSError, websockets.InvalidHandshake, websockets.ConnectionClosed):
+            except (
+                OSError,
+                http.client.HTTPException,  # a response cut short by the kill (IncompleteRead)
+                websockets.InvalidHandshake,
+                websockets.ConnectionClosed,
+            ):
                 await asyncio.sleep(0.2)  # the server is down (killed): try again
                 continue
             self.room = created["room"]
