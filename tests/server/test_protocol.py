@@ -147,15 +147,17 @@ def live_clocked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServe
 def test_a_slow_example_client_is_timed_like_a_person_and_takes_its_seat_back(
     live_clocked: LiveServer,
 ) -> None:
-    """The same clocks apply to a program: thinking 0.5 s a move it runs out of reserve, a
-    bot takes its seat, and it takes the seat back with its link and plays on to the end."""
+    """The same clocks apply to a program: thinking 2 s a move, longer than a decision's
+    seconds and the whole reserve together (1.5 s), it runs out at its first open decision
+    (with 0.5 s a move that took six open decisions, and some games ended sooner), a bot
+    takes its seat, and it takes the seat back with its link and plays on to the end."""
     live = live_clocked
     seats = [{"kind": "human"}] + [{"kind": "bot", "agent": "random"}] * 3
     created = live.post(
         "/api/rooms", {"game": "werewolf", "players": 4, "clock": "fast", "seats": seats}
     )
     result = subprocess.run(
-        [sys.executable, str(CLIENT), live.base + created["links"]["seats"][0], "--think", "0.5"],
+        [sys.executable, str(CLIENT), live.base + created["links"]["seats"][0], "--think", "2"],
         capture_output=True,
         text=True,
         timeout=240,
