@@ -100,14 +100,6 @@ class MuteBody(BaseModel):
     muted: bool = True
 
 
-class _Refused(Exception):
-    """An answer that ends a request early (a rate limit's 429 with its Retry-After)."""
-
-    def __init__(self, response: Response) -> None:
-        super().__init__("refused")
-        self.response = response
-
-
 def _page(name: str) -> FileResponse:
     return FileResponse(WEB / "templates" / name, media_type="text/html")
 
@@ -265,10 +257,6 @@ def create_app(
             {"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers
         )
 
-    @app.exception_handler(_Refused)
-    async def refused(request: Request, exc: _Refused) -> Response:
-        return exc.response
-
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         where = "; ".join(
@@ -297,18 +285,15 @@ def create_app(
     async def room_or_error(room_id: str) -> Room:
         return (await located(room_id))[0]
 
-    async def too_many(request: Request, kind: str, rate: Any, text: str) -> Response | None:
-        """A 429 answer when this address passed ``rate`` (counted under ``kind``)."""
+    async def within_rate(request: Request, kind: str, rate: Any, text: str) -> None:
+        """Refuse (429 with Retry-After) an address that passed ``rate`` (counted under
+        ``kind``)."""
         address = request.client.host if request.client else "unknown"
         if await room_limiter.hit(rate, kind, address):
-            return None
+            return
         reset = (await room_limiter.get_window_stats(rate, kind, address)).reset_time
         wait = max(1, round(reset - time.time()))
-        return JSONResponse(
-            {"error": f"{text}; try again in {wait} s"},
-            status_code=429,
-            headers={"Retry-After": str(wait)},
-        )
+        raise HTTPException(429, f"{text}; try again in {wait} s", {"Retry-After": str(wait)})
 
     async def linked(room_id: str, token: str, refusal: str = "") -> None:
         """Refuse (403) a token that is not one of the room's links, before the room is
@@ -320,14 +305,12 @@ def create_app(
 
     async def read_room(request: Request, room_id: str, token: str, refusal: str = "") -> Room:
         """The room of a read (``GET``): within the read rate, with one of its links."""
-        refused = await too_many(
+        await within_rate(
             request,
             "reads",
             read_rate,
             f"too many reads of rooms from your address ({limits.room_read_rate})",
         )
-        if refused is not None:
-            raise _Refused(refused)
         await linked(room_id, token, refusal)
         return await room_or_error(room_id)
 
@@ -409,14 +392,12 @@ def create_app(
     @app.post("/api/rooms")
     async def create_room(body: CreateRoom, request: Request) -> Response:
         """A new room; the answer holds the invite links (keep it: it is the creator's)."""
-        refused = await too_many(
+        await within_rate(
             request,
             "rooms",
             room_rate,
             f"too many new rooms from your address ({limits.room_rate})",
         )
-        if refused is not None:
-            return refused
         if manager.full():
             return error(503, "the server holds as many rooms as it may; try again later")
         try:
