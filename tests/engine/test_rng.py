@@ -23,6 +23,16 @@ def test_shuffle_choice_below_match_cpython(seed: int, size: int) -> None:
     assert drng.randint(ours, 3, 3 + size) == theirs.randint(3, 3 + size)
 
 
+@given(st.integers(0, 2**32), st.lists(st.integers(1, 40), max_size=6))
+def test_choice_each_is_a_choice_from_each_in_turn(seed: int, sizes: list[int]) -> None:
+    seqs = [list(range(size)) for size in sizes]
+    ours, theirs = random.Random(seed), random.Random(seed)
+    assert drng.choice_each(ours, seqs) == [theirs.choice(seq) for seq in seqs]
+    assert ours.getstate() == theirs.getstate()
+    scripted = drng.Scripted([1, 0, 2])
+    assert drng.choice_each(scripted, ["ab", "cd", "efg"]) == ["b", "c", "g"]
+
+
 def test_sample_is_distinct_and_seeded() -> None:
     a = drng.sample(random.Random(1), range(10), 4)
     assert a == drng.sample(random.Random(1), range(10), 4)

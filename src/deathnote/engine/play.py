@@ -220,7 +220,10 @@ def play_random(
     game = match.game
     state = match.state
     pending, legal_of, apply, outcome_of = game.pending, game.legal, game.apply, game.outcome
-    draws = {s: r.getrandbits for s, r in rngs.items()}
+    # per seat, its generator's getrandbits once it has one
+    draws: list[Callable[[int], int] | None] = [None] * match.players
+    for s, made_rng in rngs.items():
+        draws[s] = made_rng.getrandbits
     actions, events, steps = match.actions, match.events, match._steps
     act, stepped = actions.append, steps.append
     match_rng = match.rng
@@ -242,7 +245,7 @@ def play_random(
                 seat = min(asking)
             if step >= limit:
                 raise DeathNoteError(f"no end after {max_actions} actions")
-            bits = draws.get(seat)
+            bits = draws[seat]
             if bits is None:
                 rng = rngs.get(seat)
                 if rng is None:

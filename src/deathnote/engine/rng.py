@@ -8,7 +8,8 @@ change to any function here that changes a draw must bump it.
 
 - ``below(rng, n)``: a uniform integer in ``0..n-1``: draw ``n.bit_length()`` random bits,
   retry while the number is ``>= n`` (rejection sampling, no modulo bias).
-- ``choice(rng, seq)``: ``seq[below(rng, len(seq))]``.
+- ``choice(rng, seq)``: ``seq[below(rng, len(seq))]``; ``choice_each(rng, seqs)``: a
+  ``choice`` from each sequence in turn.
 - ``shuffle(rng, items)``: Fisher-Yates from the last position down, position ``i``
   swapped with ``below(rng, i + 1)``.
 - ``agent_rng(seed, seat)``: each agent's own generator, derived from the match seed and
@@ -128,6 +129,25 @@ def choice(rng: random.Random, seq: Sequence[T]) -> T:
     while r >= n:
         r = bits(k)
     return seq[r]
+
+
+def choice_each(rng: random.Random, seqs: Sequence[Sequence[T]]) -> list[T]:
+    """One item of each sequence, in order: ``[choice(rng, seq) for seq in seqs]`` (the
+    same draws; a roll of several dice)."""
+    if type(rng) is not random.Random:
+        return [choice(rng, seq) for seq in seqs]
+    bits = rng.getrandbits
+    out = []
+    for seq in seqs:
+        n = len(seq)
+        if not n:
+            raise IndexError("cannot choose from an empty sequence")
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        out.append(seq[r])
+    return out
 
 
 def randint(rng: random.Random, low: int, high: int) -> int:

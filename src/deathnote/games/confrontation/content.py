@@ -281,11 +281,15 @@ class Tables:
     kill_actions: tuple[Action, ...]
     #: per crime type: criminal indices of that type
     by_type: dict[str, tuple[int, ...]]
+    #: per crime type: ``news_actions`` of the criminals of that type
+    news_by_type: dict[str, tuple[Action, ...]]
     name_actions: tuple[Action, ...]
     #: per criminal index: "number (Type name)" as the Nightly News announces it
     news_names: tuple[str, ...]
     #: per criminal index: the Suspects whose Local Area it lies outside
     outside_of: tuple[tuple[int, ...], ...]
+    #: per criminal index: 1 for each Suspect whose Local Area it lies outside, else 0
+    outside_add: tuple[tuple[int, ...], ...]
     #: the horizon: from Day ``days + 1`` L must accuse (0: no limit; CONF-TINY-01)
     days: int = 0
     #: the option ``variant`` the game is played with (its action table and tensor layout)
@@ -326,6 +330,14 @@ class Tables:
         }
         rows = data.get("ryuk_rows", []) if chapter == 2 else []
         irows = data.get("intel_rows", []) if chapter == 2 else []
+        news_actions = tuple(
+            Action.make(
+                "news",
+                f"Criminal {k['number']} ({types[k['type']]['name']})",
+                criminal=k["number"],
+            )
+            for k in crims
+        )
         return cls(
             chapter=chapter,
             width=board["width"],
@@ -346,14 +358,7 @@ class Tables:
             stars=tuple(stars_of.get(letter, 0) for letter in letters),
             ryuk_rows=tuple((r["ability"], r["cost"]) for r in rows),
             intel_rows=tuple((r["ability"], r["cost"]) for r in irows),
-            news_actions=tuple(
-                Action.make(
-                    "news",
-                    f"Criminal {k['number']} ({types[k['type']]['name']})",
-                    criminal=k["number"],
-                )
-                for k in crims
-            ),
+            news_actions=news_actions,
             kill_actions=tuple(
                 Action.make(
                     "kill",
@@ -367,12 +372,23 @@ class Tables:
                 kind: tuple(i for i, k in enumerate(crims) if k["type"] == kind)
                 for kind in CRIME_TYPES
             },
+            news_by_type={
+                kind: tuple(
+                    action
+                    for action, k in zip(news_actions, crims, strict=True)
+                    if k["type"] == kind
+                )
+                for kind in CRIME_TYPES
+            },
             name_actions=tuple(
                 Action.make("name", f"Suspect {letter} is Kira", suspect=letter)
                 for letter in letters
             ),
             news_names=tuple(f"{k['number']} ({types[k['type']]['name']})" for k in crims),
             outside_of=tuple(tuple(s for s in range(len(homes)) if not m >> s & 1) for m in masks),
+            outside_add=tuple(
+                tuple(0 if m >> s & 1 else 1 for s in range(len(homes))) for m in masks
+            ),
             days=int(data.get("days") or 0),
             variant=variant,
         )

@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 from functools import cache
 from itertools import combinations_with_replacement
+from operator import add
 
 from deathnote.engine import rng as draw
 from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat
@@ -181,8 +182,7 @@ def row_action(kind: str, row: int, ability: str, filled: int, cost: int) -> Act
 
 def roll(rng: random.Random, dice: tuple[tuple[str, ...], ...]) -> list[str]:
     """One face of each die, drawn from the match's generator by the engine's ``choice``."""
-    choice = draw.choice
-    return [choice(rng, die) for die in dice]
+    return draw.choice_each(rng, dice)
 
 
 # -- set-up ------------------------------------------------------------------------------
@@ -331,13 +331,19 @@ def legal(state: ConfState, seat: Seat) -> list[Action] | tuple[Action, ...]:
         if seat != KIRA:
             return ()
         kills = t.kill_actions
-        return [kills[c] for c in kill_options(state)]
+        if state.regional_used < REGIONAL_LIMIT[t.chapter]:
+            return [kills[c] for c in state.news]  # kill_options, inline
+        bit = 1 << state.identity
+        mask = t.local_mask
+        return [kills[c] for c in state.news if mask[c] & bit]
     if phase == ACCUSE:
         if seat != L:
             return ()
-        if not state.eliminated:
+        eliminated = state.eliminated
+        if not eliminated:
             return t.name_actions
-        return [t.name_actions[s] for s in remaining(state)]
+        names = t.name_actions
+        return [names[s] for s in range(len(t.letters)) if s not in eliminated]  # remaining
     if phase == SWITCH:
         if seat != state.switcher:
             return ()
@@ -399,24 +405,29 @@ def news_choices(state: ConfState) -> list[Action] | tuple[Action, ...]:
         key = ("news_choices", *faces)
         hit: tuple[Action, ...] | None = t.memo.get(key)
         if hit is None:
-            hit = t.memo[key] = tuple(_news_choices(t, faces, alive, picked))
+            hit = t.memo[key] = tuple(_news_choices(t, faces, alive, picked, state.living))
         return hit
-    return _news_choices(t, faces, alive, picked)
+    return _news_choices(t, faces, alive, picked, state.living)
 
 
 def _news_choices(
-    t: Tables, faces: list[str], alive: list[bool], picked: list[int]
+    t: Tables, faces: list[str], alive: list[bool], picked: list[int], living: dict[str, int]
 ) -> list[Action]:
     actions = t.news_actions
     if "any" in faces:
         return [actions[c] for c in range(len(alive)) if alive[c] and c not in picked]
     out: list[Action] = []
+    crime_type = t.crime_type
+    picked_kinds = [crime_type[c] for c in picked]
     for kind in CRIME_TYPES:
         if kind in faces:
-            if picked:
-                out += [actions[c] for c in t.by_type[kind] if alive[c] and c not in picked]
+            members = t.by_type[kind]
+            if kind not in picked_kinds and living[kind] == len(members):
+                out += t.news_by_type[kind]  # every criminal of this type alive, none picked
+            elif picked:
+                out += [actions[c] for c in members if alive[c] and c not in picked]
             else:  # the first pick of the night: nothing to leave out
-                out += [actions[c] for c in t.by_type[kind] if alive[c]]
+                out += [actions[c] for c in members if alive[c]]
     return out
 
 
@@ -892,9 +903,8 @@ def _kill(state: ConfState, c: int, ev: list[Event]) -> None:
     ev.append(event)
     # Method 2: every Suspect with more Regional Kills than allowed is cleared.
     over = REGIONAL_LIMIT[t.chapter] + 1
-    outside = state.outside
-    for s in t.outside_of[c]:
-        outside[s] += 1
+    # every Suspect's count of kills outside its Local Area, this one added (in C)
+    outside = state.outside = list(map(add, state.outside, t.outside_add[c]))
     if over in outside:
         eliminated = state.eliminated
         for s in t.outside_of[c]:
