@@ -33,6 +33,17 @@ def test_choice_each_is_a_choice_from_each_in_turn(seed: int, sizes: list[int]) 
     assert drng.choice_each(scripted, ["ab", "cd", "efg"]) == ["b", "c", "g"]
 
 
+@given(st.integers(0, 2**70), st.integers(0, 2**40))
+def test_reseed_gives_the_generator_new_gives(seed: int, before: int) -> None:
+    used = drng.new(before)
+    used.random(), used.gauss(0, 1)  # a drawn generator, with a gauss value kept
+    again = drng.reseed(used, seed)
+    assert again is used and again.getstate() == drng.new(seed).getstate()
+    assert drng.reseed(used, drng.agent_seed(seed, 1)).getstate() == (
+        drng.agent_rng(seed, 1).getstate()
+    )
+
+
 def test_sample_is_distinct_and_seeded() -> None:
     a = drng.sample(random.Random(1), range(10), 4)
     assert a == drng.sample(random.Random(1), range(10), 4)

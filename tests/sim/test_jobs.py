@@ -64,8 +64,11 @@ def test_a_match_made_with_seed_starts_as_a_created_one(game: str) -> None:
     from deathnote.engine import Match
 
     template = Match.create(game, 2, seed=0)
+    spare = template.with_seed(99).rng  # a used generator, seeded anew by with_seed
+    spare.random()
     for seed in (5, 2**61 + 7):
-        shared = template.with_seed(seed)
+        shared = template.with_seed(seed, spare if seed == 5 else None)
+        assert (shared.rng is spare) == (seed == 5)
         fresh = Match(
             template.game, template.players, seed, template.options, template.content, None
         )

@@ -43,3 +43,24 @@ def test_game_seeds_are_the_published_ones() -> None:
         for index in (0, 1, 2, 999):
             expected = random.Random(f"deathnote:{seed}:{index}").getrandbits(62)
             assert game_seed(seed, index) == expected
+
+
+@pytest.mark.parametrize("game", ["confrontation", "tcg", "werewolf"])
+def test_random_games_in_a_row_are_the_games_of_a_table_of_random_agents(game: str) -> None:
+    """play_one seeds the generators of the game before anew for the next one (and plays
+    without a Table): every game is still exactly the one a Table of random agents plays."""
+    from deathnote.agents import RandomAgent
+    from deathnote.engine.play import Table
+    from deathnote.engine.registry import get_game
+    from deathnote.sim.runner import game_seed, play_one
+
+    players = get_game(game).min_players
+    batch = Batch(game, players, ("random",) * players)
+    for index in range(12):
+        seed = game_seed(3, index)
+        got = play_one(batch, seed, index)
+        match = Match.create(game, players, seed)
+        outcome = Table(match, [RandomAgent(s) for s in range(players)], seed).play()
+        assert outcome is not None
+        assert got["actions"] == len(match.actions) and got["winners"] == list(outcome.winners)
+        assert got["scores"] == dict(outcome.scores) and got["condition"] == outcome.condition

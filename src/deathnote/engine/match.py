@@ -30,6 +30,7 @@ from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
 from deathnote.engine.rng import copy as rng_copy
 from deathnote.engine.rng import new as rng_new
+from deathnote.engine.rng import reseed as rng_reseed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -177,9 +178,11 @@ class Match:
         data = game.load_content(content, opts)
         return cls(game, players, seed, opts, data, content)
 
-    def with_seed(self, seed: int) -> Match:
+    def with_seed(self, seed: int, rng: random.Random | None = None) -> Match:
         """A new match of the same game, players, options and content with another seed:
-        the content is shared (it is never changed), not loaded and checked again."""
+        the content is shared (it is never changed), not loaded and checked again.
+        ``rng``: a ``random.Random`` nobody draws from any more (the generator of a
+        finished match), seeded anew to be this match's (``engine.rng.reseed``)."""
         if not isinstance(seed, int):
             raise OptionsError(f"the seed must be an integer, not {seed!r}")
         # ``Match(...)`` written out for the simulator (a match per game): the fields that
@@ -189,7 +192,11 @@ class Match:
         fields.update(self._fresh_fields())
         fields["seed"] = seed
         fields["_space"] = self._space  # the same game, players and options: the same numbers
-        fields["rng"] = rng = rng_new(seed)
+        if rng is None or type(rng) is not random.Random:
+            rng = rng_new(seed)
+        else:
+            rng = rng_reseed(rng, seed)
+        fields["rng"] = rng
         game = self.game
         fields["state"], setup_events = game.setup(self.players, self.options, self.content, rng)
         fields["_outcome"] = game.outcome(twin.state)

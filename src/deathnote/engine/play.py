@@ -205,12 +205,13 @@ def play_random(
     seed: int,
     max_actions: int = MAX_ACTIONS,
     rngs: dict[Seat, random.Random] | None = None,
+    make_rng: Callable[[int, Seat], random.Random] = agent_rng,
 ) -> None:
     """Play the match with a :class:`RandomAgent` in each of ``seats`` until it is over or
     waits for another seat: the seats, draws and match afterwards of a :class:`Table` of
     random agents with that ``seed`` (the simulator's games, without making the agents
     and the table). ``rngs``: the generators the agents have drawn from so far (those
-    still missing are made on first use, and put there).
+    still missing are made on first use by ``make_rng(seed, seat)``, and put there).
 
     The loop of ``Table.steps`` with the Match's bookkeeping of ``_commit`` done here in
     place (its caches of legal actions and pending seats are not kept between actions,
@@ -249,7 +250,7 @@ def play_random(
             if bits is None:
                 rng = rngs.get(seat)
                 if rng is None:
-                    rng = rngs[seat] = agent_rng(seed, seat)
+                    rng = rngs[seat] = make_rng(seed, seat)
                 bits = draws[seat] = rng.getrandbits
             legal = legal_of(state, seat)
             n = len(legal)

@@ -21,7 +21,7 @@ from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.match import Match
 from deathnote.engine.play import MAX_ACTIONS, Table, play_random
 from deathnote.engine.registry import get_game
-from deathnote.engine.rng import RNG_VERSION
+from deathnote.engine.rng import RNG_VERSION, agent_seed, reseed
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -69,11 +69,12 @@ _TEMPLATES: dict[tuple[str, int, bytes, str | None], Match] = {}
 _LAST: list[tuple[Batch, Match]] = []
 
 
-def new_match(batch: Batch, seed: int) -> Match:
+def new_match(batch: Batch, seed: int, rng: random.Random | None = None) -> Match:
     """A fresh match of the batch: options and content are checked and loaded once per
-    process (``Match.with_seed``), not once per game."""
+    process (``Match.with_seed``), not once per game. ``rng``: a spare generator for it
+    (see ``Match.with_seed``)."""
     if _LAST and _LAST[0][0] is batch:
-        return _LAST[0][1].with_seed(seed)
+        return _LAST[0][1].with_seed(seed, rng)
     key = (
         batch.game,
         batch.players,
@@ -87,18 +88,36 @@ def new_match(batch: Batch, seed: int) -> Match:
             _TEMPLATES.clear()
         _TEMPLATES[key] = template
     _LAST[:] = [(batch, template)]
-    return template.with_seed(seed)
+    return template.with_seed(seed, rng)
+
+
+#: The generators of the last game of random agents played here, seeded anew for the next
+#: game (``engine.rng.reseed``: the same draws as new ones): the match's, and each seat's.
+_SPARE: list[random.Random] = []
+_SPARE_SEATS: dict[int, random.Random] = {}
+
+
+def _seat_rng(seed: int, seat: int) -> random.Random:
+    """``agent_rng(seed, seat)``, made of the seat's spare generator."""
+    rng = _SPARE_SEATS.get(seat)
+    if rng is None:
+        rng = _SPARE_SEATS[seat] = random.Random(0)
+    return reseed(rng, agent_seed(seed, seat))
 
 
 def play_one(batch: Batch, seed: int, index: int = 0) -> dict[str, Any]:
     """Play one game headless; returns a small result (never the whole game)."""
     try:
-        match = new_match(batch, seed)
         if batch.agents.count("random") == len(batch.agents):
-            # A table of random agents, played without making them (the same game).
-            play_random(match, range(batch.players), seed, MAX_ACTIONS)
+            # A table of random agents, played without making them (the same game), with
+            # the generators of the game before (nothing keeps them once it is over).
+            match = new_match(batch, seed, _SPARE.pop() if _SPARE else None)
+            play_random(match, range(batch.players), seed, MAX_ACTIONS, make_rng=_seat_rng)
             outcome = match.outcome()
+            spare = match.rng
         else:
+            match = new_match(batch, seed)
+            spare = None
             agents = [make_agent(batch.game, name, s) for s, name in enumerate(batch.agents)]
             outcome = Table(match, agents, seed).play(max_actions=MAX_ACTIONS)
         if outcome is None:  # pragma: no cover - every seat has an agent
@@ -106,13 +125,16 @@ def play_one(batch: Batch, seed: int, index: int = 0) -> dict[str, Any]:
         if batch.save_dir:
             path = Path(batch.save_dir) / f"{batch.game}-{index:06d}.json"
             path.write_bytes(orjson.dumps(match.record(), option=orjson.OPT_INDENT_2))
-        return {
+        result = {
             "winners": list(outcome.winners),
             "condition": outcome.condition,
             "scores": dict(outcome.scores),
             "actions": len(match.actions),
             "turns": match.game.turn_count(match.state),
         }
+        if spare is not None and not _SPARE:
+            _SPARE.append(spare)
+        return result
     except Exception as exc:  # a simulation reports broken games instead of stopping
         return {
             "error": f"{type(exc).__name__}: {exc}",
