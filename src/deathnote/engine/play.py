@@ -232,6 +232,7 @@ def play_random(
     snap_next = match._snap_next
     step = start = len(actions)
     limit = start + max_actions
+    due = min(limit, snap_next)  # the next step that stops the run or takes a snapshot
     try:
         while outcome is None:
             asked = pending(state)
@@ -244,8 +245,13 @@ def play_random(
                 if not asking:
                     return
                 seat = min(asking)
-            if step >= limit:
-                raise DeathNoteError(f"no end after {max_actions} actions")
+            if step >= due:
+                if step >= limit:
+                    raise DeathNoteError(f"no end after {max_actions} actions")
+                # (before the agent's draw: a snapshot holds the match, not the agents)
+                match._take_snapshot(step)
+                snap_next = match._snap_next
+                due = min(limit, snap_next)
             bits = draws[seat]
             if bits is None:
                 rng = rngs.get(seat)
@@ -262,9 +268,6 @@ def play_random(
             while r >= n:
                 r = bits(k)
             action = legal[r]
-            if step >= snap_next:
-                match._take_snapshot(step)
-                snap_next = match._snap_next
             try:
                 made = apply(state, seat, action, match_rng)
             except Exception:

@@ -418,12 +418,14 @@ def _news_choices(
         return [actions[c] for c in range(len(alive)) if alive[c] and c not in picked]
     out: list[Action] = []
     crime_type = t.crime_type
-    picked_kinds = [crime_type[c] for c in picked]
     for kind in CRIME_TYPES:
         if kind in faces:
             members = t.by_type[kind]
-            if kind not in picked_kinds and living[kind] == len(members):
-                out += t.news_by_type[kind]  # every criminal of this type alive, none picked
+            if living[kind] == len(members):  # every criminal of this type alive
+                out += t.news_by_type[kind]
+                for c in picked:  # but those picked already (each listed once)
+                    if crime_type[c] == kind:
+                        out.remove(actions[c])
             elif picked:
                 out += [actions[c] for c in members if alive[c] and c not in picked]
             else:  # the first pick of the night: nothing to leave out
