@@ -319,14 +319,14 @@ def legal(state: ConfState, seat: Seat) -> list[Action] | tuple[Action, ...]:
     """The legal actions of a seat now (empty when it is not asked)."""
     phase = state.phase
     t = state.tables
+    if phase == NEWS:  # (the phases by how often they come)
+        return news_choices(state) if seat == L else ()
     if phase == CHASE:
         return CHASE_ACTIONS if state.chase[seat] == NO_CHOICE else ()
     if phase == DAY:
         if seat != L:
             return ()
         return ACCUSE_ONLY if t.days and state.day > t.days else DAY_ACTIONS
-    if phase == NEWS:
-        return news_choices(state) if seat == L else ()
     if phase == KILL:
         if seat != KIRA:
             return ()
@@ -493,7 +493,10 @@ def apply(state: ConfState, seat: Seat, action: Action, rng: random.Random) -> l
     ev: list[Event] = []
     phase = state.phase
     t = state.tables
-    if phase == CHASE:
+    # (the phases by how often they come: news picks first)
+    if phase == NEWS:  # news and kill actions have one argument: the criminal's number
+        _pick_news(state, t.index_of_number[action.args[0][1]], ev)  # type: ignore[index]
+    elif phase == CHASE:
         chase = state.chase
         chase[seat] = 0 if action.args[0][1] == "A" else 1  # the only argument: side
         if chase[0] != NO_CHOICE and chase[1] != NO_CHOICE:
@@ -506,8 +509,6 @@ def apply(state: ConfState, seat: Seat, action: Action, rng: random.Random) -> l
             state.phase = ACCUSE
     elif phase == ACCUSE:
         _accuse(state, t.letters.index(action["suspect"]), ev)
-    elif phase == NEWS:  # news and kill actions have one argument: the criminal's number
-        _pick_news(state, t.index_of_number[action.args[0][1]], ev)  # type: ignore[index]
     elif phase == KILL:
         _kill(state, t.index_of_number[action.args[0][1]], ev)  # type: ignore[index]
     elif phase == SWITCH:
