@@ -164,6 +164,15 @@ class Game(ABC):
         deleting secrets), made of fresh lists and dicts on every call (nothing shared
         with the state or the content)."""
 
+    def shared_view(self, state: Any, viewer: Viewer) -> dict[str, Any] | None:
+        """Optional: ``view``'s view (equal to it, the same JSON) that may share lists and
+        dicts with earlier shared views (never with the state), for the match to keep
+        and diff as the base of state patches; nobody hands it out or changes it. A game
+        whose views grow with play (piles of cards) gives one built from parts made once,
+        so that building it and diffing it against an earlier one stay cheap. None (the
+        default): the match keeps the JSON of ``view``'s view instead."""
+        return None
+
     @abstractmethod
     def outcome(self, state: Any) -> Outcome | None:
         """The outcome once the game is over, else None."""
