@@ -216,7 +216,8 @@ class Game(ABC):
 
     def observation_tensor(self, state: Any, viewer: Viewer) -> np.ndarray:
         """A float32 array of ``observation_shape``, built only from what ``viewer`` may see
-        (two states the viewer cannot tell apart give equal arrays); layout in the rules doc."""
+        (two states the viewer cannot tell apart give equal arrays); layout in the rules doc.
+        A new array every call, shared with nothing (the research adapters hand it on)."""
         raise NotImplementedError(f"{self.id} has no observation tensor yet")
 
     # -- extras -----------------------------------------------------------------------
