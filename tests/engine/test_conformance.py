@@ -318,6 +318,16 @@ def test_random_games_check_fails_a_game_that_never_ends() -> None:
         c.play(register(Endless()), 0, max_actions=50)
 
 
+def test_random_games_check_fails_a_mover_that_is_not_the_lowest_pending_seat() -> None:
+    class WrongMover(ToyGame):
+        def mover(self, state: ToyState) -> Seat | None:
+            pending = self.pending(state)
+            return max(pending) + 1 if pending else None
+
+    with pytest.raises(ConformanceError, match=r"mover\(\) is \d, the lowest pending seat is"):
+        c.check_random_games(register(WrongMover()), seeds=[0])
+
+
 def test_the_toy_is_registered_for_these_tests() -> None:
     assert registry.games()["toy"] is TOY
 

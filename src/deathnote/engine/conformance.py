@@ -305,9 +305,23 @@ def _replayed(match: Match, steps: int) -> Match:
 
 # -- random games, replay -----------------------------------------------------------------
 def check_random_games(setup: Setup, seeds: Sequence[int] = range(4)) -> None:
-    """Random games end, the outcome is consistent, and the record replays identically."""
+    """Random games end, the outcome is consistent, the record replays identically, and
+    the game's ``mover`` is the lowest pending seat at every step."""
     for seed in seeds:
-        match = play(setup, seed)
+
+        def same_mover(match: Match, step: int, seed: int = seed) -> None:
+            pending = match.pending()
+            expected = min(pending) if pending else None
+            got = match.game.mover(match.state)
+            if got != expected:
+                raise _fail(
+                    setup,
+                    seed,
+                    step,
+                    f"mover() is {got!r}, the lowest pending seat is {expected!r}",
+                )
+
+        match = play(setup, seed, on_step=same_mover)
         outcome = match.outcome()
         assert outcome is not None
         seats = set(range(match.players))

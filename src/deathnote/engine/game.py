@@ -139,6 +139,16 @@ class Game(ABC):
     def pending(self, state: Any) -> dict[Seat, Decision]:
         """The seats that must decide now, each with its decision (empty when over)."""
 
+    def mover(self, state: Any) -> Seat | None:
+        """The lowest pending seat (``min(pending(state))``), None when none is asked.
+
+        Play-outs (the search bots' random games) ask only who moves next; a game whose
+        decisions are costly to build (prompts, data) overrides this with a direct read
+        of the state. It must always equal ``min(pending(state))`` (the conformance suite
+        checks it at every step of its random games)."""
+        pending = self.pending(state)
+        return min(pending) if pending else None
+
     @abstractmethod
     def legal(self, state: Any, seat: Seat) -> Sequence[Action]:
         """The legal actions of a seat now (empty when it is not asked)."""

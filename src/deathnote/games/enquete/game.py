@@ -296,6 +296,14 @@ class EnqueteGame(Game):
             return {top["seats"][0]: Decision("respond", window_prompt(top), data=data)}
         return {top["seat"]: Decision(top["dk"], top["prompt"], data=data)}
 
+    def mover(self, state: EnqState) -> Seat | None:
+        """The seat ``pending`` asks, read from the top of the stack (no decision made)."""
+        if state.over or not state.stack:
+            return None
+        top = state.stack[-1]
+        seat: Seat = top["seats"][0] if top["k"] == "window" else top["seat"]
+        return seat
+
     def legal(self, state: EnqState, seat: Seat) -> Sequence[Action]:
         """Pass or a playable card in a window; one of the offered values otherwise."""
         if state.over or not state.stack:

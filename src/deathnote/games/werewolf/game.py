@@ -179,6 +179,21 @@ class WerewolfGame(Game):
             return {seat: _decision(state, k, step["to"], step["took"])}
         return {seat: _decision(state, k)}
 
+    def mover(self, state: WwState) -> Seat | None:
+        """The lowest seat ``pending`` asks, read from the step (no decisions made)."""
+        step = state.step
+        if state.winner or step is None:
+            return None
+        k = step["k"]
+        if k == "vote" or k == "interrogate" or k == "judgment" or k == "shinigami":
+            answered = step["votes" if k == "vote" else "picks" if k == "interrogate" else "done"]
+            for s, x in enumerate(state.seats):
+                if x.alive and s not in answered:
+                    return s
+            return None
+        seat: Seat = step["seat"]
+        return seat
+
     def legal(self, state: WwState, seat: Seat) -> Sequence[Action]:
         """The choices of a pending seat (empty for a seat not asked)."""
         st, step = state, state.step
