@@ -297,7 +297,7 @@ class IsmctsAgent(Agent):
                 game.pending,
                 game.mover,
                 game.legal,
-                game.apply,
+                game.apply_quiet,  # a play-out reads no log
                 game.outcome,
             )
             path: list[tuple[Node, Action, Seat]] = []

@@ -159,6 +159,16 @@ class Game(ABC):
         its audience. It never raises on a legal action (a bug that does is caught by the
         Match, which restores the state from the record and re-raises)."""
 
+    def apply_quiet(self, state: Any, seat: Seat, action: Action, rng: random.Random) -> None:
+        """``apply`` for a play-out that reads no log (the search bots' simulations): the
+        same change of the state and the same draws from ``rng``, without the events.
+
+        Afterwards ``pending``, ``mover``, ``legal``, ``outcome``, ``observation_tensor`` and
+        ``view`` (but its log) answer as after ``apply``; a game may leave out what only its
+        log and later samples of the same state read (Werewolf's event history). The default
+        is ``apply``, its events dropped; games whose events cost much override it."""
+        self.apply(state, seat, action, rng)
+
     def check(self, state: Any, seat: Seat, action: Action) -> None:
         """Raise IllegalAction with a clear reason if the action is not legal.
 

@@ -241,43 +241,14 @@ class WerewolfGame(Game):
     def apply(self, state: WwState, seat: Seat, action: Action, rng: random.Random) -> list[Event]:
         """Carry out the choice, then play on until the next decision."""
         events: list[Event] = []
-        ctx = R.Ctx(state, rng, events)
-        step = state.step
-        assert step is not None
-        k = step["k"]
-        if k == "turn":
-            if action.kind == "play":
-                R.play_card(ctx, seat, action["card"])
-            else:
-                R.discard_card(ctx, seat, action["card"])
-        elif k == "target":
-            R.resolve_target(ctx, seat, step["card"], action["seat"])
-        elif k == "direction":
-            ctx.say(
-                f"{R.pname(seat)} chooses to pass to the {action['dir']}.",
-                type="direction",
-                seat=seat,
-                dir=action["dir"],
-            )
-            state.step = {"k": "interrogate", "seat": seat, "dir": action["dir"], "picks": {}}
-        elif k == "interrogate":
-            step["picks"][seat] = action["card"]
-            if len(step["picks"]) == len(R.alive(state)):
-                R.interrogate(ctx, step["dir"])
-        elif k == "give_lowest":
-            R.give_lowest(ctx, seat, step["to"], action["card"])
-        elif k == "give_back":
-            R.give_back(ctx, seat, step["to"], action["card"])
-        elif k == "vote":
-            step["votes"][seat] = action["seat"]
-            if len(step["votes"]) == len(R.alive(state)):
-                R.vote(ctx)
-        elif k == "judgment":
-            R.judgment_done(ctx, seat, action.get("seat"))
-        elif k == "shinigami":
-            R.shinigami_done(ctx, seat, action.get("seat"))
+        _carry_out(R.Ctx(state, rng, events), seat, action)
         state.remember(events)
         return events
+
+    def apply_quiet(self, state: WwState, seat: Seat, action: Action, rng: random.Random) -> None:
+        """``apply`` without making the events (``Game.apply_quiet``): the history, which
+        only ``sample_state`` reads, does not grow."""
+        _carry_out(R.QuietCtx(state, rng, []), seat, action)
 
     # -- views -------------------------------------------------------------------------------
     def view(self, state: WwState, viewer: Viewer) -> dict[str, Any]:
@@ -337,6 +308,45 @@ class WerewolfGame(Game):
     def turn_count(self, state: WwState) -> int:
         """Judgment Phases played."""
         return state.judgments
+
+
+def _carry_out(ctx: R.Ctx, seat: Seat, action: Action) -> None:
+    """Carry out the choice, then play on until the next decision."""
+    state = ctx.st
+    step = state.step
+    assert step is not None
+    k = step["k"]
+    if k == "turn":
+        if action.kind == "play":
+            R.play_card(ctx, seat, action["card"])
+        else:
+            R.discard_card(ctx, seat, action["card"])
+    elif k == "target":
+        R.resolve_target(ctx, seat, step["card"], action["seat"])
+    elif k == "direction":
+        ctx.say(
+            f"{R.pname(seat)} chooses to pass to the {action['dir']}.",
+            type="direction",
+            seat=seat,
+            dir=action["dir"],
+        )
+        state.step = {"k": "interrogate", "seat": seat, "dir": action["dir"], "picks": {}}
+    elif k == "interrogate":
+        step["picks"][seat] = action["card"]
+        if len(step["picks"]) == len(R.alive(state)):
+            R.interrogate(ctx, step["dir"])
+    elif k == "give_lowest":
+        R.give_lowest(ctx, seat, step["to"], action["card"])
+    elif k == "give_back":
+        R.give_back(ctx, seat, step["to"], action["card"])
+    elif k == "vote":
+        step["votes"][seat] = action["seat"]
+        if len(step["votes"]) == len(R.alive(state)):
+            R.vote(ctx)
+    elif k == "judgment":
+        R.judgment_done(ctx, seat, action.get("seat"))
+    elif k == "shinigami":
+        R.shinigami_done(ctx, seat, action.get("seat"))
 
 
 def is_asked(state: WwState, seat: Seat) -> bool:
