@@ -293,10 +293,11 @@ class IsmctsAgent(Agent):
         while done < limit and (done == 0 or clock() < deadline):
             world = sample(rng, log=False)
             game, state, wrng = world.game, world.state, world.rng
-            pending_of, legal_of, apply, outcome_of = (
+            pending_of, mover_of, legal_of, apply, outcome_of = (
                 game.pending,
+                game.mover,
                 game.legal,
-                game.apply,
+                game.apply_quiet,  # a play-out reads no log
                 game.outcome,
             )
             path: list[tuple[Node, Action, Seat]] = []
@@ -317,10 +318,15 @@ class IsmctsAgent(Agent):
                 if outcome is not None:
                     rollout = False
                     break
-                asked = pending_of(state)
-                mover = min(asked)
+                # Who moves next is all a play-out needs (``mover``: no decisions made);
+                # the decision's kind only for a node's key.
+                asked_seat = mover_of(state)
+                if asked_seat is None:
+                    raise DeathNoteError("no seat is asked but the game is not over")
+                mover = asked_seat
                 if fresh:
                     break
+                asked = pending_of(state)
                 key = (
                     mover,
                     asked[mover].kind,
@@ -359,16 +365,18 @@ class IsmctsAgent(Agent):
                 # The random play-out, as ``_rewards`` plays it (same draws).
                 bits = self._rng.getrandbits
                 for _ in range(MAX_ROLLOUT):
-                    mover = min(pending_of(state))
-                    legal = legal_of(state, mover)
+                    asked_seat = mover_of(state)
+                    if asked_seat is None:
+                        raise DeathNoteError("no seat is asked but the game is not over")
+                    legal = legal_of(state, asked_seat)
                     n = len(legal)
                     if not n:
-                        raise DeathNoteError(f"seat {mover} is asked but has no legal action")
+                        raise DeathNoteError(f"seat {asked_seat} is asked but has no legal action")
                     k = n.bit_length()
                     r = bits(k)
                     while r >= n:
                         r = bits(k)
-                    apply(state, mover, legal[r], wrng)
+                    apply(state, asked_seat, legal[r], wrng)
                     outcome = outcome_of(state)
                     if outcome is not None:
                         break

@@ -139,6 +139,16 @@ class Game(ABC):
     def pending(self, state: Any) -> dict[Seat, Decision]:
         """The seats that must decide now, each with its decision (empty when over)."""
 
+    def mover(self, state: Any) -> Seat | None:
+        """The lowest pending seat (``min(pending(state))``), None when none is asked.
+
+        Play-outs (the search bots' random games) ask only who moves next; a game whose
+        decisions are costly to build (prompts, data) overrides this with a direct read
+        of the state. It must always equal ``min(pending(state))`` (the conformance suite
+        checks it at every step of its random games)."""
+        pending = self.pending(state)
+        return min(pending) if pending else None
+
     @abstractmethod
     def legal(self, state: Any, seat: Seat) -> Sequence[Action]:
         """The legal actions of a seat now (empty when it is not asked)."""
@@ -148,6 +158,16 @@ class Game(ABC):
         """Carry out a legal action (already checked) and return the new events, each with
         its audience. It never raises on a legal action (a bug that does is caught by the
         Match, which restores the state from the record and re-raises)."""
+
+    def apply_quiet(self, state: Any, seat: Seat, action: Action, rng: random.Random) -> None:
+        """``apply`` for a play-out that reads no log (the search bots' simulations): the
+        same change of the state and the same draws from ``rng``, without the events.
+
+        Afterwards ``pending``, ``mover``, ``legal``, ``outcome``, ``observation_tensor`` and
+        ``view`` (but its log) answer as after ``apply``; a game may leave out what only its
+        log and later samples of the same state read (Werewolf's event history). The default
+        is ``apply``, its events dropped; games whose events cost much override it."""
+        self.apply(state, seat, action, rng)
 
     def check(self, state: Any, seat: Seat, action: Action) -> None:
         """Raise IllegalAction with a clear reason if the action is not legal.
