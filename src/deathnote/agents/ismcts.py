@@ -133,9 +133,7 @@ class IsmctsAgent(Agent):
         if sims is not None and sims < 1:
             raise DeathNoteError("ismcts: sims must be at least 1")
         if rollout not in ROLLOUTS:
-            raise DeathNoteError(
-                f"ismcts: rollout is {', '.join(ROLLOUTS)}, not {rollout!r}"
-            )
+            raise DeathNoteError(f"ismcts: rollout is {', '.join(ROLLOUTS)}, not {rollout!r}")
         self.game_id = game_id
         self.sims = sims
         self.seconds = seconds or None

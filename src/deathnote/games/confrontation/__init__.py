@@ -156,7 +156,7 @@ class Confrontation(Game):
 
         return playout
 
-    def evaluate(self, state: ConfState) -> tuple[float, float]:
+    def evaluate(self, state: ConfState) -> tuple[float, float] | None:
         """Kira's and L's chance from a search bot's leaf (``agents.evaluate``)."""
         from deathnote.games.confrontation.agents import evaluate
 
