@@ -43,7 +43,7 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
@@ -54,6 +54,7 @@ from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Action, Seat, Viewer
 from deathnote.engine.errors import IllegalAction
 from deathnote.engine.match import Match
 from deathnote.engine.registry import get_game
+from deathnote.engine.spaces import TableSpace
 from deathnote.interop.common import (
     RENDER_MODES,
     Observation,
@@ -62,6 +63,8 @@ from deathnote.interop.common import (
 )
 
 AgentID = str
+#: the kind and arguments of an Action (what its equality compares)
+_KEY = operator.attrgetter("kind", "args")
 #: what an illegal action does: raise IllegalAction, or lose the episode
 ILLEGAL = ("raise", "lose")
 
@@ -117,7 +120,10 @@ class _Table:
         }
         self.action_spaces = {name: spaces.Discrete(size) for name in self.names}
         self.state_space = spaces.Box(0.0, np.inf, shape, np.float32)
+        # The generator of the seeds of unseeded resets, made from the last seed given
+        # when the first unseeded reset after it needs it.
         self._seeder: random.Random | None = None
+        self._seed_from: int | None = None
         self.steps = 0
         # The legal actions of one seat, their numbers (in the same order) and its mask,
         # for the position (number of actions played) they were listed in.
@@ -132,15 +138,25 @@ class _Table:
         self._by_tuple: dict[int, tuple[tuple[Action, ...], tuple[int, ...], np.ndarray]] = {}
         #: masks by the numbers of the legal actions (read-only: observations share them)
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
+        # An action's number by its kind and arguments (C-level hashing, no Action.__eq__
+        # per action for games that list new Action objects), where the table has no two
+        # actions that differ only by a boolean standing for a number; else None.
+        space = self.match.action_space
+        self._space = space
+        self._numbers_by_key: dict[tuple[str, Any], int] | None = None
+        if isinstance(space, TableSpace):
+            keys = {(a.kind, a.args): i for i, a in enumerate(space.actions)}
+            if len(keys) == space.size:
+                self._numbers_by_key = keys
 
     def new_match(self, seed: int | None) -> Match:
         """A fresh match: seeded with ``seed``, else with the next seed of the last one."""
         if seed is not None:
-            self._seeder = random.Random(seed)
+            self._seeder, self._seed_from = None, seed
             match_seed = int(seed)
         else:
             if self._seeder is None:
-                self._seeder = random.Random()
+                self._seeder = random.Random(self._seed_from)
             match_seed = self._seeder.getrandbits(62)
         # The options and content were checked for the first match: the same, reseeded.
         self.match = self.match.with_seed(match_seed)
@@ -159,11 +175,16 @@ class _Table:
         if hit is not None and hit[0] is legal:
             numbers, mask = hit[1], hit[2]
         else:
-            numbers = tuple(map(match.action_space.id, legal))
+            by_key = self._numbers_by_key
+            found = tuple(map(by_key.get, map(_KEY, legal))) if by_key is not None else (None,)
+            if None in found:  # not a table of actions, or an action it does not list
+                numbers = tuple(map(self._space.id, legal))
+            else:
+                numbers = cast(tuple[int, ...], found)
             # The same sets of numbers recur (the choices of a phase): one mask each.
             known = self._masks.get(numbers)
             if known is None:
-                mask = np.zeros(match.action_space.size, np.int8)
+                mask = np.zeros(self._space.size, np.int8)
                 mask[list(numbers)] = 1  # the same as Match.legal_mask, numbers kept
                 mask.flags.writeable = False  # handed out to every such observation
                 if len(self._masks) < 4096:
