@@ -65,6 +65,7 @@ from deathnote.interop.common import (
 AgentID = str
 #: the kind and arguments of an Action (what its equality compares)
 _KEY = operator.attrgetter("kind", "args")
+_FLOAT32 = np.dtype(np.float32)
 #: what an illegal action does: raise IllegalAction, or lose the episode
 ILLEGAL = ("raise", "lose")
 
@@ -206,8 +207,9 @@ class _Table:
         """One seat's own observation and mask: the game's fresh tensor, and the mask of
         its legal numbers (shared by every observation with those numbers: read-only)."""
         self.list_legal(seat)
-        tensor = self.match.observation_tensor(seat)
-        if tensor.dtype != np.float32:
+        match = self.match
+        tensor = match.game.observation_tensor(match.state, seat)  # Match.observation_tensor
+        if tensor.dtype is not _FLOAT32:
             tensor = tensor.astype(np.float32)
         return {"observation": tensor, "action_mask": self._mask}
 
@@ -325,6 +327,22 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
     def observe(self, agent: AgentID) -> Observation:
         """The agent's own observation and action mask."""
         return self.table.observe(self.table.seat_of[agent])
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``: the selected agent's observation (``observe``), its
+        accumulated reward, termination, truncation and info (written out: it is called at
+        every step)."""
+        agent = self.agent_selection
+        table = self.table
+        return (
+            table.observe(table.seat_of[agent]) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def state(self) -> np.ndarray:
         """The omniscient tensor of the true state (for centralised training only)."""
