@@ -35,7 +35,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from deathnote.agents.base import Agent, Observation
 from deathnote.engine.actions import Action, Decision, Seat
@@ -43,6 +43,7 @@ from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.rng import below
 
 if TYPE_CHECKING:
+    from deathnote.engine.game import PlayoutPolicy
     from deathnote.engine.match import Match
 
 #: Name -> settings of the search levels offered to players. ``easy`` is the heuristic bot.
@@ -56,6 +57,10 @@ LEVELS: dict[str, dict[str, Any]] = {
 }
 #: The level names of the lobby and the terminal, and the agent each one is.
 LEVEL_AGENTS = {"easy": "heuristic", "normal": "ismcts-normal", "hard": "ismcts-hard"}
+#: The play-out policies: uniformly random, the game's heuristic bot (slow), or the game's
+#: own: its cheap policy (``Game.playout_policy``; random where it has none) played until
+#: the game estimates each seat's chance (``Game.evaluate``) or to the end.
+ROLLOUTS = ("random", "heuristic", "game")
 #: UCB1 exploration constant (rewards are 0..1).
 EXPLORATION = 0.7
 #: A rollout that has not ended after this many actions counts as a draw (0.5 each).
@@ -127,8 +132,8 @@ class IsmctsAgent(Agent):
             raise DeathNoteError("ismcts needs a budget: sims or seconds")
         if sims is not None and sims < 1:
             raise DeathNoteError("ismcts: sims must be at least 1")
-        if rollout not in ("random", "heuristic"):
-            raise DeathNoteError(f"ismcts: rollout is random or heuristic, not {rollout!r}")
+        if rollout not in ROLLOUTS:
+            raise DeathNoteError(f"ismcts: rollout is {', '.join(ROLLOUTS)}, not {rollout!r}")
         self.game_id = game_id
         self.sims = sims
         self.seconds = seconds or None
@@ -288,15 +293,19 @@ class IsmctsAgent(Agent):
         c = self.c
         tree_prior = self.prior > 0 and self.guide == "tree"
         heuristic = self.rollout == "heuristic"
+        game_policy = self.rollout == "game"
         clock = time.perf_counter
         done = 0
+        play: PlayoutPolicy | Literal[False] | None = None  # found on the first world
+        values: Sequence[float] | None = None
         while done < limit and (done == 0 or clock() < deadline):
             world = sample(rng, log=False)
             game, state, wrng = world.game, world.state, world.rng
-            pending_of, legal_of, apply, outcome_of = (
+            pending_of, mover_of, legal_of, apply, outcome_of = (
                 game.pending,
+                game.mover,
                 game.legal,
-                game.apply,
+                game.apply_quiet,  # a play-out reads no log
                 game.outcome,
             )
             path: list[tuple[Node, Action, Seat]] = []
@@ -317,10 +326,15 @@ class IsmctsAgent(Agent):
                 if outcome is not None:
                     rollout = False
                     break
-                asked = pending_of(state)
-                mover = min(asked)
+                # Who moves next is all a play-out needs (``mover``: no decisions made);
+                # the decision's kind only for a node's key.
+                asked_seat = mover_of(state)
+                if asked_seat is None:
+                    raise DeathNoteError("no seat is asked but the game is not over")
+                mover = asked_seat
                 if fresh:
                     break
+                asked = pending_of(state)
                 key = (
                     mover,
                     asked[mover].kind,
@@ -339,7 +353,37 @@ class IsmctsAgent(Agent):
                     break  # back at an information set of this walk (see ``search``)
                 seen.add(id(found))
                 node = found
-            if rollout and heuristic:
+            if rollout and game_policy:
+                # The game's play-out: its own cheap policy (random where it has none),
+                # stopped at the first point where the game estimates each seat's chance
+                # (``Game.playout_policy``, ``Game.evaluate``), or at the end.
+                if play is None:
+                    play = game.playout_policy() or False
+                prng = self._rng
+                for _ in range(MAX_ROLLOUT):
+                    values = game.evaluate(state)
+                    if values is not None:
+                        break
+                    mover = min(pending_of(state))
+                    legal = legal_of(state, mover)
+                    if not legal:
+                        raise DeathNoteError(f"seat {mover} is asked but has no legal action")
+                    if play:
+                        action = play(state, mover, legal, prng)
+                    else:
+                        action = legal[below(prng, len(legal))]
+                    apply(state, mover, action, wrng)
+                    outcome = outcome_of(state)
+                    if outcome is not None:
+                        break
+                if values is not None:
+                    for node_, action_, mover_ in path:
+                        entry = node_.stats[action_]
+                        entry[0] += 1
+                        entry[1] += values[mover_]
+                    done += 1
+                    continue
+            elif rollout and heuristic:
                 # The heuristic play-out: each seat's bot shown its view of the state.
                 for _ in range(MAX_ROLLOUT):
                     asked = pending_of(state)
@@ -359,16 +403,18 @@ class IsmctsAgent(Agent):
                 # The random play-out, as ``_rewards`` plays it (same draws).
                 bits = self._rng.getrandbits
                 for _ in range(MAX_ROLLOUT):
-                    mover = min(pending_of(state))
-                    legal = legal_of(state, mover)
+                    asked_seat = mover_of(state)
+                    if asked_seat is None:
+                        raise DeathNoteError("no seat is asked but the game is not over")
+                    legal = legal_of(state, asked_seat)
                     n = len(legal)
                     if not n:
-                        raise DeathNoteError(f"seat {mover} is asked but has no legal action")
+                        raise DeathNoteError(f"seat {asked_seat} is asked but has no legal action")
                     k = n.bit_length()
                     r = bits(k)
                     while r >= n:
                         r = bits(k)
-                    apply(state, mover, legal[r], wrng)
+                    apply(state, asked_seat, legal[r], wrng)
                     outcome = outcome_of(state)
                     if outcome is not None:
                         break
@@ -484,7 +530,7 @@ def parse_ismcts(game_id: str, name: str, seat: Seat) -> IsmctsAgent | None:
         except ValueError:
             raise DeathNoteError(
                 f"bad ismcts setting {setting!r} in {name!r}: use sims=N, seconds=S, "
-                "rollout=random|heuristic, c=X, prior=N or guide=root|tree, "
+                "rollout=random|heuristic|game, c=X, prior=N or guide=root|tree, "
                 "e.g. ismcts:sims=500:rollout=heuristic"
             ) from None
     return IsmctsAgent(seat, game_id, **args)

@@ -48,6 +48,16 @@ class Ctx:
         self.events.append(Event(text, data, frozenset(seats)))
 
 
+class QuietCtx(Ctx):
+    """A ``Ctx`` that keeps no log: for play-outs that read none (``apply_quiet``)."""
+
+    def say(self, text: str, **data: Any) -> None:
+        """No event."""
+
+    def tell(self, seats: Iterable[int], text: str, **data: Any) -> None:
+        """No event."""
+
+
 # -- content look-ups ----------------------------------------------------------------------
 def card(st: WwState, cid: str) -> dict[str, Any]:
     """The content entry of a card id (a copy)."""
