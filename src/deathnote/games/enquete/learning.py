@@ -127,6 +127,9 @@ def encode(view: dict[str, Any], players: int, asked: int | None) -> np.ndarray:
 
 
 _ROLE = {r: k for k, r in enumerate(ROLE_IDS)}
+#: the keys of ``known_roles``: "p<seat>" and "i<inactive index>" (9 Roles at most)
+_SEAT_KEY = tuple(f"p{s}" for s in range(len(ROLE_IDS)))
+_INACTIVE_KEY = tuple(f"i{i}" for i in range(len(ROLE_IDS)))
 _ENDING = {e: k for k, e in enumerate(ENDINGS)}
 
 
@@ -161,7 +164,9 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
     me = st.seats[viewer] if isinstance(viewer, int) else None
     known = me.known_roles if me is not None else {}
     this_round = st.round
-    piles = _piles(st.content)
+    content = st.content
+    hit = _PILES.get(id(content))
+    piles = hit[1] if hit is not None and hit[0] is content else _piles(content)
     current = st.current
     out[0] = st.round / 5
     if st.direction == "clockwise":
@@ -169,7 +174,7 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
     out[2] = len(st.deck) / CARDS
     out[3] = len(st.discard) / CARDS
     out[4] = len(st.tiles) / TILES
-    out[5] = [piles[t] for t in st.tiles].count(this_round) / 5
+    out[5] = list(map(piles.__getitem__, st.tiles)).count(this_round) / 5
     out[6] = limit / 7
     out[7] = st.extra_susp / 5
     if st.light_silenced:
@@ -220,7 +225,8 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
             out[row + 14] = 1.0
         shown = seat.revealed or s == detective or everything or viewer == s
         role = seat.role if shown else None
-        role = role or known.get(f"p{s}")
+        if not role:
+            role = known.get(_SEAT_KEY[s]) if known else None
         if role is not None:
             out[row + 15 + _ROLE[role]] = 1.0
     base += players * PER_SEAT
@@ -231,7 +237,8 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
         if r.dead:
             out[row + 1] = 1.0
         role = r.role if (r.revealed or everything) else None
-        role = role or known.get(f"i{i}")
+        if not role:
+            role = known.get(_INACTIVE_KEY[i]) if known else None
         if role is not None:
             out[row + 2 + _ROLE[role]] = 1.0
     base += MAX_INACTIVE * PER_INACTIVE

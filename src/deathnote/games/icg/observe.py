@@ -147,6 +147,8 @@ _MISSION = {m: k for k, m in enumerate(MISSION_IDS)}
 _TYPE = {"identity": 0, "mission": 1}
 #: per content (by id, the content kept alive): its Identity numbers
 _IDENT: dict[int, tuple[Any, dict[str, int]]] = {}
+#: per set of Clue ids (in their printed order): each one's number
+_CLUE: dict[tuple[str, ...], dict[str, int]] = {}
 
 
 def _identities(content: dict[str, Any]) -> dict[str, int]:
@@ -170,8 +172,13 @@ def encode_state(st: IcgState, viewer: Viewer, asked: bool) -> np.ndarray:
     # Written item by item through a memoryview (as cheap per item as a list, nothing to
     # convert at the end); flags are written only when set.
     out: Any = array.data
-    ident = _identities(st.content)
-    clue = {c: k for k, c in enumerate(st.clue_ids)}
+    content = st.content
+    hit = _IDENT.get(id(content))
+    ident = hit[1] if hit is not None and hit[0] is content else _identities(content)
+    clue_ids = tuple(st.clue_ids)
+    clue = _CLUE.get(clue_ids)
+    if clue is None:
+        clue = _CLUE[clue_ids] = {c: k for k, c in enumerate(clue_ids)}
     everything = st.phase == "over" or viewer == OMNISCIENT
     me = st.seats[viewer] if isinstance(viewer, int) else None
     if viewer == SPECTATOR:
@@ -230,6 +237,7 @@ def encode_state(st: IcgState, viewer: Viewer, asked: bool) -> np.ndarray:
         elif d["seat"] is not None:
             misses.setdefault(d["seat"], []).append(ident[d["identity"]])
     light = st.rules == "light"
+    eyes = st.eyes  # no seat has the Shinigami Eyes without them in play
     order, chased = st.order, st.chased
     for s, x in enumerate(st.seats):
         known = x.identity if everything else dead.get(s)
@@ -245,7 +253,7 @@ def encode_state(st: IcgState, viewer: Viewer, asked: bool) -> np.ndarray:
         if known:
             out[at + ident[known]] = 1.0
         at += IDENTITY_COUNT
-        if rules.has_eyes(st, s):
+        if eyes and rules.has_eyes(st, s):
             out[at] = 1.0
         at += 1
         if light:
