@@ -301,3 +301,30 @@ def test_guide_tree_seeds_the_heuristic_choice_at_every_new_node(game_id: str) -
     assert moves[0] == moves[1]
     with pytest.raises(DeathNoteError, match="ismcts"):
         check_agent(game_id, "ismcts:guide=everywhere")
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_game_rollouts_play_in_every_game(game_id: str) -> None:
+    """``rollout=game``: the game's play-out policy and estimate where it has them (random
+    play-outs to the end where not) give legal moves with the whole budget searched."""
+    for seed in range(3):
+        match = heuristic_position(game_id, GAMES[game_id], seed, 2 + 3 * seed)
+        if match.outcome() is not None:
+            continue
+        seat = min(match.pending())
+        bot = make_agent(game_id, "ismcts:sims=20:rollout=game", seat)
+        assert isinstance(bot, IsmctsAgent) and bot.rollout == "game"
+        assert bot.choose(observe(match, seat, random.Random(seed))) in match.legal(seat)
+        assert bot.last_sims == (20 if len(match.legal(seat)) > 1 else 0)
+
+
+def test_game_rollouts_stop_at_the_games_estimate() -> None:
+    """In Confrontation a play-out ends at the next day's start with the game's estimate
+    (``Game.evaluate``), so the root's rewards are fractions, not only wins and losses."""
+    match = heuristic_position("confrontation", 2, 3, 1)
+    seat = min(match.pending())
+    bot = IsmctsAgent(seat, "confrontation", sims=200, seconds=None, rollout="game")
+    root = bot.search(observe(match, seat, random.Random(5)), time.perf_counter())
+    rewards = [total for _visits, total, _avail in root.stats.values()]
+    assert sum(visits for visits, _t, _a in root.stats.values()) == 200
+    assert any(abs(total - round(total)) > 1e-6 for total in rewards)

@@ -35,7 +35,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from deathnote.agents.base import Agent, Observation
 from deathnote.engine.actions import Action, Decision, Seat
@@ -44,6 +44,7 @@ from deathnote.engine.game import Game
 from deathnote.engine.rng import below
 
 if TYPE_CHECKING:
+    from deathnote.engine.game import PlayoutPolicy
     from deathnote.engine.match import Match
 
 #: Name -> settings of the search levels offered to players. ``easy`` is the heuristic bot.
@@ -57,6 +58,10 @@ LEVELS: dict[str, dict[str, Any]] = {
 }
 #: The level names of the lobby and the terminal, and the agent each one is.
 LEVEL_AGENTS = {"easy": "heuristic", "normal": "ismcts-normal", "hard": "ismcts-hard"}
+#: The play-out policies: uniformly random, the game's heuristic bot (slow), or the game's
+#: own: its cheap policy (``Game.playout_policy``; random where it has none) played until
+#: the game estimates each seat's chance (``Game.evaluate``) or to the end.
+ROLLOUTS = ("random", "heuristic", "game")
 #: UCB1 exploration constant (rewards are 0..1).
 EXPLORATION = 0.7
 #: A rollout that has not ended after this many actions counts as a draw (0.5 each).
@@ -128,8 +133,8 @@ class IsmctsAgent(Agent):
             raise DeathNoteError("ismcts needs a budget: sims or seconds")
         if sims is not None and sims < 1:
             raise DeathNoteError("ismcts: sims must be at least 1")
-        if rollout not in ("random", "heuristic"):
-            raise DeathNoteError(f"ismcts: rollout is random or heuristic, not {rollout!r}")
+        if rollout not in ROLLOUTS:
+            raise DeathNoteError(f"ismcts: rollout is {', '.join(ROLLOUTS)}, not {rollout!r}")
         self.game_id = game_id
         self.sims = sims
         self.seconds = seconds or None
@@ -289,8 +294,11 @@ class IsmctsAgent(Agent):
         c = self.c
         tree_prior = self.prior > 0 and self.guide == "tree"
         heuristic = self.rollout == "heuristic"
+        game_policy = self.rollout == "game"
         clock = time.perf_counter
         done = 0
+        play: PlayoutPolicy | Literal[False] | None = None  # found on the first world
+        values: Sequence[float] | None = None
         while done < limit and (done == 0 or clock() < deadline):
             world = sample(rng, log=False)
             game, state, wrng = world.game, world.state, world.rng
@@ -352,7 +360,37 @@ class IsmctsAgent(Agent):
                     break  # back at an information set of this walk (see ``search``)
                 seen.add(id(found))
                 node = found
-            if rollout and heuristic:
+            if rollout and game_policy:
+                # The game's play-out: its own cheap policy (random where it has none),
+                # stopped at the first point where the game estimates each seat's chance
+                # (``Game.playout_policy``, ``Game.evaluate``), or at the end.
+                if play is None:
+                    play = game.playout_policy() or False
+                prng = self._rng
+                for _ in range(MAX_ROLLOUT):
+                    values = game.evaluate(state)
+                    if values is not None:
+                        break
+                    mover = min(pending_of(state))
+                    legal = legal_of(state, mover)
+                    if not legal:
+                        raise DeathNoteError(f"seat {mover} is asked but has no legal action")
+                    if play:
+                        action = play(state, mover, legal, prng)
+                    else:
+                        action = legal[below(prng, len(legal))]
+                    apply(state, mover, action, wrng)
+                    outcome = outcome_of(state)
+                    if outcome is not None:
+                        break
+                if values is not None:
+                    for node_, action_, mover_ in path:
+                        entry = node_.stats[action_]
+                        entry[0] += 1
+                        entry[1] += values[mover_]
+                    done += 1
+                    continue
+            elif rollout and heuristic:
                 # The heuristic play-out: each seat's bot shown its view of the state.
                 for _ in range(MAX_ROLLOUT):
                     asked = pending_of(state)
@@ -499,7 +537,7 @@ def parse_ismcts(game_id: str, name: str, seat: Seat) -> IsmctsAgent | None:
         except ValueError:
             raise DeathNoteError(
                 f"bad ismcts setting {setting!r} in {name!r}: use sims=N, seconds=S, "
-                "rollout=random|heuristic, c=X, prior=N or guide=root|tree, "
+                "rollout=random|heuristic|game, c=X, prior=N or guide=root|tree, "
                 "e.g. ismcts:sims=500:rollout=heuristic"
             ) from None
     return IsmctsAgent(seat, game_id, **args)

@@ -33,7 +33,9 @@ does not end the game within two steps when another can, so the late game is rea
 - ``check_views``: every view (each seat, spectator, omniscient) is JSON-ready (only
   objects with text keys, lists, text, finite numbers, booleans and null), shares no list
   or dict with the state, the content, the log or the decisions (checked by identity, and
-  by mutating every container of a returned view and seeing the match unchanged).
+  by mutating every container of a returned view and seeing the match unchanged); a
+  game's shared view (``Game.shared_view``, where it has one) is the view's state to the
+  byte and shares nothing with the match either.
 - ``check_view_deltas``: for every viewer, the view since step k is the whole view but for
   its log, which is exactly the whole log's entries after those seen at step k.
 - ``check_state_patches``: a client applying the state patches of
@@ -530,6 +532,13 @@ def check_views(setup: Setup, seeds: Sequence[int] = range(2), moments: int = 6)
                 shared = _shared(view, owned, "view")
                 if shared:
                     raise _fail(setup, seed, step, f"{viewer!r}: {shared}")
+                shared_view = match.game.shared_view(match.state, viewer)
+                if shared_view is not None:
+                    if orjson.dumps(shared_view) != orjson.dumps(view["state"]):
+                        raise _fail(setup, seed, step, f"{viewer!r}: the shared view differs")
+                    shared = _shared(shared_view, owned, "shared view")
+                    if shared:
+                        raise _fail(setup, seed, step, f"{viewer!r}: {shared}")
                 _scribble(view)
                 if fingerprint(match) != before:
                     raise _fail(setup, seed, step, f"changing {viewer!r}'s view changed the match")

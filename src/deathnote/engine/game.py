@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from deathnote.engine.actions import (
@@ -18,6 +18,9 @@ from deathnote.engine.actions import (
     type_mismatch,
 )
 from deathnote.engine.errors import IllegalAction
+
+#: A play-out policy (``Game.playout_policy``): (state, seat, legal, rng) -> one of legal.
+PlayoutPolicy = Callable[[Any, Seat, Sequence[Action], random.Random], Action]
 
 if TYPE_CHECKING:
     import numpy as np
@@ -184,6 +187,15 @@ class Game(ABC):
         deleting secrets), made of fresh lists and dicts on every call (nothing shared
         with the state or the content)."""
 
+    def shared_view(self, state: Any, viewer: Viewer) -> dict[str, Any] | None:
+        """Optional: ``view``'s view (equal to it, the same JSON) that may share lists and
+        dicts with earlier shared views (never with the state), for the match to keep
+        and diff as the base of state patches; nobody hands it out or changes it. A game
+        whose views grow with play (piles of cards) gives one built from parts made once,
+        so that building it and diffing it against an earlier one stay cheap. None (the
+        default): the match keeps the JSON of ``view``'s view instead."""
+        return None
+
     @abstractmethod
     def outcome(self, state: Any) -> Outcome | None:
         """The outcome once the game is over, else None."""
@@ -227,13 +239,29 @@ class Game(ABC):
 
     def observation_tensor(self, state: Any, viewer: Viewer) -> np.ndarray:
         """A float32 array of ``observation_shape``, built only from what ``viewer`` may see
-        (two states the viewer cannot tell apart give equal arrays); layout in the rules doc."""
+        (two states the viewer cannot tell apart give equal arrays); layout in the rules doc.
+        A new array every call, shared with nothing (the research adapters hand it on)."""
         raise NotImplementedError(f"{self.id} has no observation tensor yet")
 
     # -- extras -----------------------------------------------------------------------
     def agents(self) -> Mapping[str, type[Agent]]:
         """The game's own agents by name (e.g. {"heuristic": ...})."""
         return {}
+
+    def playout_policy(self) -> PlayoutPolicy | None:
+        """An optional cheap policy for a search bot's play-outs on sampled worlds:
+        ``policy(state, seat, legal, rng)`` returns one of ``legal`` for ``seat``, reading
+        only what that seat sees of ``state`` (a person in that seat of that world would
+        choose alike) and drawing only from ``rng``. None (the default): uniformly random
+        play-outs."""
+        return None
+
+    def evaluate(self, state: Any) -> Sequence[float] | None:
+        """An optional estimate, for a search bot's play-outs on sampled worlds, of each
+        seat's chance to win from ``state`` (0..1 per seat), ending the play-out there.
+        None (the default, and wherever the game gives no estimate, e.g. in the middle of
+        a round): the play-out goes on."""
+        return None
 
     def seat_scores(self, state: Any) -> list[float] | None:
         """Each seat's score once the game is over where the game scores seats (Le Jeu

@@ -4,8 +4,10 @@ Needs the ``rl`` extra (``pip install deathnote[rl]``).
 
 Agents are ``player_0`` .. ``player_{n-1}`` (seat order). Each agent observes a dict:
 ``observation`` is ``Match.observation_tensor(seat)`` (float32, only what that seat may
-see) and ``action_mask`` is ``Match.legal_mask(seat)`` (int8 over the game's stable action
-numbers, all zeros when the seat is not asked). The action space is
+see; a new array every call) and ``action_mask`` is ``Match.legal_mask(seat)`` (int8 over
+the game's stable action numbers, all zeros when the seat is not asked; read-only, as
+observations with the same legal numbers share one: copy it to change it). The action
+space is
 ``Discrete(number of distinct actions)``; an action that is not legal now raises
 ``IllegalAction`` and changes nothing (mask your policy), or with ``illegal="lose"`` ends
 the episode as PettingZoo's classic games do (their ``TerminateIllegalWrapper``): the agent
@@ -121,10 +123,11 @@ class _Table:
         self._legal_key: tuple[int, Seat] | None = None
         self._legal_ids: dict[int, Action] = {}
         self._mask = np.zeros(size, np.int8)
+        self._mask.flags.writeable = False
         # Games hand back the same tuple for a recurring choice (e.g. "A or B"): its
         # numbers and mask are made once (keyed by the tuple's id, the tuple kept alive).
         self._by_tuple: dict[int, tuple[tuple[Action, ...], dict[int, Action], np.ndarray]] = {}
-        #: masks by the numbers of the legal actions (never handed out: observe copies)
+        #: masks by the numbers of the legal actions (read-only: observations share them)
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
 
     def new_match(self, seed: int | None) -> Match:
@@ -160,6 +163,7 @@ class _Table:
                 if mask is None:
                     mask = np.zeros(match.action_space.size, np.int8)
                     mask[list(ids)] = 1  # the same as Match.legal_mask, numbers kept
+                    mask.flags.writeable = False  # handed out to every such observation
                     if len(self._masks) < 4096:
                         self._masks[numbers] = mask
                 self._legal_ids, self._mask = ids, mask
@@ -169,12 +173,13 @@ class _Table:
         return self._legal_ids
 
     def observe(self, seat: Seat) -> Observation:
-        """One seat's own observation and mask (fresh arrays every call)."""
+        """One seat's own observation and mask: the game's fresh tensor, and the mask of
+        its legal numbers (shared by every observation with those numbers: read-only)."""
         self.legal_ids(seat)
         tensor = self.match.observation_tensor(seat)
         if tensor.dtype != np.float32:
             tensor = tensor.astype(np.float32)
-        return {"observation": tensor.copy(), "action_mask": self._mask.copy()}
+        return {"observation": tensor, "action_mask": self._mask}
 
     def action(self, seat: Seat, action: Any) -> Action:
         """The legal Action for an action number of this seat, or IllegalAction."""
@@ -303,23 +308,28 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
             return
         table = self.table
         seat = table.seat_of[agent]
-        if action is None:
-            raise IllegalAction(f"{agent} must act: None is only for agents that are done")
-        try:
-            chosen = table.action(seat, action)
-        except IllegalAction:
-            if table.illegal != "lose":
-                raise
-            self._lose(agent)
-            return
+        # The number of one of the seat's legal actions (the usual case) is looked up
+        # directly; anything else goes through ``table.action``, which names the fault.
+        chosen = table.legal_ids(seat).get(action) if type(action) is int else None
+        if chosen is None:
+            if action is None:
+                raise IllegalAction(f"{agent} must act: None is only for agents that are done")
+            try:
+                chosen = table.action(seat, action)
+            except IllegalAction:
+                if table.illegal != "lose":
+                    raise
+                self._lose(agent)
+                return
         self._cumulative_rewards[agent] = 0.0
         match = table.match
         # ``chosen`` is one of the match's own legal actions for its asked seat (checked by
-        # ``table.action``): carried out as the engine's play loop does, without a re-check.
+        # ``table.legal_ids``): carried out as the engine's play loop does, without a
+        # re-check.
         match._commit(seat, chosen)
         table.steps += 1
-        over = match.outcome() is not None
-        if over or table.truncated():
+        over = match._outcome is not None
+        if over or (table.max_steps is not None and table.truncated()):
             rewards = match_rewards(match)
             for name in self.agents:
                 s = table.seat_of[name]
@@ -327,11 +337,11 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
                 self.terminations[name] = over
                 self.truncations[name] = not over
             # Every agent now gets its last observation, in seat order after the actor.
-            self.agent_selection = agent_name((seat + 1) % table.players)
+            self.agent_selection = table.names[(seat + 1) % table.players]
             self._accumulate_rewards()
         else:
             # Rewards are all 0 until the end (set so at reset): nothing to accumulate.
-            self.agent_selection = agent_name(min(match.pending()))
+            self.agent_selection = table.names[min(match.pending())]
 
     def _lose(self, agent: AgentID) -> None:
         """``illegal="lose"``: the agent gets -1, the others 0, and every agent is done."""
