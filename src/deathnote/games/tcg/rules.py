@@ -509,10 +509,10 @@ def choice_actions(state: TcgState, seat: int) -> list[Action]:
         card = state.cards[number]
         out = []
         for fc in attach_targets(state, seat, card):
-            key = (number, fc.name)
-            action = made_targets.get(key)
+            spot: tuple[str, ...] = (number, fc.name)
+            action = made_targets.get(spot)
             if action is None:
-                action = made_targets[key] = made(
+                action = made_targets[spot] = made(
                     "target", f"Attach {card.label} to {fc.name}", target=fc.name
                 )
             out.append(action)
@@ -521,10 +521,10 @@ def choice_actions(state: TcgState, seat: int) -> list[Action]:
         verb = "Write" if ability.deathnote else "Choose"
         out = []
         for value, label in targets(state, seat, ability):
-            key = (verb, value, label)
-            action = made_targets.get(key)
+            named: tuple[str, ...] = (verb, value, label)
+            action = made_targets.get(named)
             if action is None:
-                action = made_targets[key] = made("target", f"{verb} {label}", target=value)
+                action = made_targets[named] = made("target", f"{verb} {label}", target=value)
             out.append(action)
     out.append(b.cancel)
     return out
