@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from deathnote.agents.base import Agent, Observation
 from deathnote.engine.actions import Action, Decision, Seat
 from deathnote.engine.errors import DeathNoteError
+from deathnote.engine.game import Game
 from deathnote.engine.rng import below
 
 if TYPE_CHECKING:
@@ -301,13 +302,14 @@ class IsmctsAgent(Agent):
         while done < limit and (done == 0 or clock() < deadline):
             world = sample(rng, log=False)
             game, state, wrng = world.game, world.state, world.rng
-            pending_of, mover_of, legal_of, apply, outcome_of = (
-                game.pending,
-                game.mover,
-                game.legal,
-                game.apply_quiet,  # a play-out reads no log
-                game.outcome,
-            )
+            pending_of, legal_of, outcome_of = game.pending, game.legal, game.outcome
+            kind = type(game)
+            # Where the game has its own: ``mover`` (who moves, no decisions made) and
+            # ``apply_quiet`` (no events: a play-out reads no log); else the plain calls,
+            # without the defaults' extra step.
+            own_mover = kind.mover is not Game.mover
+            mover_of = game.mover
+            apply = game.apply_quiet if kind.apply_quiet is not Game.apply_quiet else game.apply
             path: list[tuple[Node, Action, Seat]] = []
             node = root
             mover = seat
@@ -328,13 +330,18 @@ class IsmctsAgent(Agent):
                     break
                 # Who moves next is all a play-out needs (``mover``: no decisions made);
                 # the decision's kind only for a node's key.
-                asked_seat = mover_of(state)
+                if own_mover:
+                    asked_seat, asked = mover_of(state), None
+                else:
+                    asked = pending_of(state)
+                    asked_seat = min(asked) if asked else None
                 if asked_seat is None:
                     raise DeathNoteError("no seat is asked but the game is not over")
                 mover = asked_seat
                 if fresh:
                     break
-                asked = pending_of(state)
+                if asked is None:
+                    asked = pending_of(state)
                 key = (
                     mover,
                     asked[mover].kind,
@@ -403,7 +410,7 @@ class IsmctsAgent(Agent):
                 # The random play-out, as ``_rewards`` plays it (same draws).
                 bits = self._rng.getrandbits
                 for _ in range(MAX_ROLLOUT):
-                    asked_seat = mover_of(state)
+                    asked_seat = mover_of(state) if own_mover else min(pending_of(state))
                     if asked_seat is None:
                         raise DeathNoteError("no seat is asked but the game is not over")
                     legal = legal_of(state, asked_seat)
