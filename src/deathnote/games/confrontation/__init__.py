@@ -158,10 +158,18 @@ class Confrontation(Game):
         return playout
 
     def evaluate(self, state: ConfState) -> tuple[float, float] | None:
-        """Kira's and L's chance from a search bot's leaf (``agents.evaluate``)."""
+        """Kira's and L's chance from the start of a day, for a search bot's play-outs
+        (``agents.evaluate``; None at any other point)."""
         from deathnote.games.confrontation.agents import evaluate
 
         return evaluate(state)
+
+    def search_prior(self, seat: int) -> Agent:
+        """The search bot's prior: the heuristic bot whose L also expects Kira to read his
+        Chases (``agents.SearchPriorAgent``)."""
+        from deathnote.games.confrontation.agents import SearchPriorAgent
+
+        return SearchPriorAgent(seat)
 
     def agents(self) -> Mapping[str, type[Agent]]:
         """The heuristic bot plays either side; ``cautious`` is it with an L who accuses only
