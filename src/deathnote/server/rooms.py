@@ -121,7 +121,14 @@ class Connection:
 class Room:
     """A match with its seats and its live connections."""
 
-    def __init__(self, stored: StoredRoom, match: Match, manager: RoomManager) -> None:
+    def __init__(
+        self,
+        stored: StoredRoom,
+        match: Match,
+        manager: RoomManager,
+        chat: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """``chat``: the room's stored chat (None: loaded from storage; a new room has none)."""
         self.stored = stored
         self.match = match
         self.manager = manager
@@ -142,7 +149,7 @@ class Room:
         self._naming = asyncio.Lock()
         #: An action is applied but not yet committed (no view may show it).
         self.storing = False
-        self.chat = RoomChat(self, manager.storage.load_chat(stored.id))
+        self.chat = RoomChat(self, manager.storage.load_chat(stored.id) if chat is None else chat)
         for seat, info in enumerate(stored.seats):
             if info["kind"] == BOT:
                 self.bots[seat] = make_agent(match.game.id, info["agent"], seat)
@@ -1147,7 +1154,7 @@ class RoomManager:
             rated=rated,
         )
         self.storage.create_room(stored)
-        return Room(stored, match, self)
+        return Room(stored, match, self, chat=[])  # nothing said yet: no query
 
     # -- restoring ----------------------------------------------------------------------
     def get(self, room_id: str) -> Room | None:
