@@ -45,6 +45,7 @@ from deathnote.server.rooms import (
     Connection,
     Room,
     RoomManager,
+    View,
     WrongLink,
 )
 from deathnote.server.schema import protocol_schema
@@ -602,7 +603,9 @@ def create_app(
         await ws.accept()
 
         async def send(message: dict[str, Any]) -> None:
-            await ws.send_text(orjson.dumps(message).decode())
+            # A view comes encoded already (once for every connection sent it).
+            text = message.text if isinstance(message, View) else orjson.dumps(message).decode()
+            await ws.send_text(text)
 
         try:
             # The token first, before any room is loaded (no such room: the same refusal).
