@@ -76,6 +76,10 @@ class TcgGame(Game):
             return {}
         return {state.current: rules.decision(state, PROMPTS)}
 
+    def mover(self, state: TcgState) -> Seat | None:
+        """The player ``pending`` asks (no decision made)."""
+        return None if state.winner is not None else state.current
+
     def legal(self, state: TcgState, seat: Seat) -> Sequence[Action]:
         """Every legal action of the seat."""
         return rules.legal_actions(state, seat)
