@@ -154,7 +154,7 @@ def test_levels_and_settings_by_name() -> None:
         assert {"ismcts", "ismcts-normal", "ismcts-hard"} <= set(agent_names(game_id))
     hard = make_agent("confrontation", "ismcts-hard", 1)
     assert isinstance(hard, IsmctsAgent) and hard.seconds == 1.0 and hard.sims is None
-    assert hard.prior == 20 and hard.guide == "root"
+    assert hard.prior == 20 and hard.guide == "root" and hard.rollout == "game"
     normal = make_agent("icg", "ismcts", 0)
     assert isinstance(normal, IsmctsAgent) and normal.seconds == 0.2
     tuned = make_agent("tcg", "ismcts-hard:sims=300:rollout=heuristic:c=1.5", 0)
@@ -328,3 +328,22 @@ def test_game_rollouts_stop_at_the_games_estimate() -> None:
     rewards = [total for _visits, total, _avail in root.stats.values()]
     assert sum(visits for visits, _t, _a in root.stats.values()) == 200
     assert any(abs(total - round(total)) > 1e-6 for total in rewards)
+
+
+def test_the_prior_comes_from_the_games_search_prior() -> None:
+    """The root's hint is the choice of the game's prior bot (``Game.search_prior``): in
+    Confrontation an L who expects Kira to dodge the scene he is seen covering."""
+    for seed in range(40):
+        match = Match.create("confrontation", 2, seed)
+        match.submit(1, next(a for a in match.legal(1) if a.kind == "follow"))
+        match.submit(0, match.legal(0)[0])
+        lead = match.view(1)["state"]["lead"]
+        if lead["A"]["points"] != lead["B"]["points"]:
+            break
+    prior = games()["confrontation"].search_prior(1)
+    assert prior is not None
+    hint = prior.choose(observe(match, 1, random.Random(6)))
+    plain = make_agent("confrontation", "heuristic", 1).choose(observe(match, 1, random.Random(6)))
+    assert hint != plain  # the prior bot differs from the heuristic bot here
+    bot = IsmctsAgent(1, "confrontation", sims=2, seconds=None, prior=50)
+    assert bot.choose(observe(match, 1, random.Random(6))) == hint

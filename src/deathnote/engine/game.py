@@ -263,6 +263,12 @@ class Game(ABC):
         a round): the play-out goes on."""
         return None
 
+    def search_prior(self, seat: Seat) -> Agent | None:
+        """The bot whose choice seeds a search bot's root for ``seat`` (``ismcts``
+        ``prior``), reading only that seat's observation; None (the default): the game's
+        heuristic bot."""
+        return None
+
     def seat_scores(self, state: Any) -> list[float] | None:
         """Each seat's score once the game is over where the game scores seats (Le Jeu
         d'Enquête: its Apples); None for games only won or lost. The arena averages it."""

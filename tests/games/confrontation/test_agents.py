@@ -266,3 +266,36 @@ def test_evaluate_estimates_at_the_start_of_a_day_only() -> None:
         float(KIRA in outcome.winning_seats),
         float(L in outcome.winning_seats),
     )
+
+
+def test_search_prior_l_expects_kira_to_read_his_chases() -> None:
+    """The search bot's prior (``Game.search_prior``): its L expects Kira to dodge while L
+    looks like he covers the richer scene (as Kira's bot reads the log) and goes to the
+    poorer one; once L was seen at the poorer scene (Kira then mixes) he covers the richer
+    one as the heuristic bot does. Its Kira is the heuristic Kira."""
+    for seed in range(40):
+        match = Match.create("confrontation", 2, seed=seed)
+        match.submit(L, next(a for a in match.legal(L) if a.kind == "follow"))
+        lead = match.view(L)["state"]["lead"]
+        worth = {s: lead[s]["points"] for s in "AB"}
+        if worth["A"] != worth["B"]:
+            break
+    rich = max(worth, key=worth.__getitem__)
+    poor = min(worth, key=worth.__getitem__)
+    view = match.view(L)
+    prior = GAME.search_prior(L)
+    assert isinstance(prior, HeuristicAgent)
+
+    def side(bot: HeuristicAgent, seat: int, log: list[dict[str, Any]]) -> str:
+        seen = dict(match.view(seat), log=log)
+        obs = Observation(seat, match.legal(seat), lambda: seen, random.Random(2))
+        return str(bot.choose(obs)["side"])
+
+    assert side(prior, L, []) == poor
+    assert side(prior, L, _chase_log("B", "A", 3)) == poor
+    assert side(prior, L, _chase_log("A", "B", 1)) == rich
+    assert side(HeuristicAgent(L), L, []) == rich
+    assert view["decision"]["kind"] == "chase"
+    kira_prior = GAME.search_prior(KIRA)
+    for log in ([], _chase_log("B", "A", 2), _chase_log("A", "B", 1)):
+        assert side(kira_prior, KIRA, log) == side(HeuristicAgent(KIRA), KIRA, log)

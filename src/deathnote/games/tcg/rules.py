@@ -479,6 +479,7 @@ class Book:
         #: the Work and Character actions handed out so far, by what makes their labels
         self.work: dict[tuple[str, int], Action] = {}
         self.act: dict[tuple[str, str, str], Action] = {}
+        self.targets: dict[tuple[str, ...], Action] = {}
 
 
 #: The last pool asked for and its book: every state of a game shares one pool, so the
@@ -501,20 +502,32 @@ def choice_actions(state: TcgState, seat: int) -> list[Action]:
     """The targets of a two-step choice, and Cancel."""
     choice = state.choice
     assert choice is not None
+    b = book(state)
+    made_targets = b.targets
     if choice["step"] == "attach":
-        card = state.cards[choice["card"]]
-        out = [
-            made("target", f"Attach {card.label} to {fc.name}", target=fc.name)
-            for fc in attach_targets(state, seat, card)
-        ]
+        number = choice["card"]
+        card = state.cards[number]
+        out = []
+        for fc in attach_targets(state, seat, card):
+            spot: tuple[str, ...] = (number, fc.name)
+            action = made_targets.get(spot)
+            if action is None:
+                action = made_targets[spot] = made(
+                    "target", f"Attach {card.label} to {fc.name}", target=fc.name
+                )
+            out.append(action)
     else:
         ability = find_ability(state, seat, choice)
         verb = "Write" if ability.deathnote else "Choose"
-        out = [
-            made("target", f"{verb} {label}", target=value)
-            for value, label in targets(state, seat, ability)
-        ]
-    return [*out, book(state).cancel]
+        out = []
+        for value, label in targets(state, seat, ability):
+            named: tuple[str, ...] = (verb, value, label)
+            action = made_targets.get(named)
+            if action is None:
+                action = made_targets[named] = made("target", f"{verb} {label}", target=value)
+            out.append(action)
+    out.append(b.cancel)
+    return out
 
 
 def find_ability(state: TcgState, seat: int, choice: Mapping[str, Any]) -> Ability:
