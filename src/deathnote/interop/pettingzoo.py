@@ -130,6 +130,9 @@ class _Table:
         # for the position (number of actions played) they were listed in.
         self._legal_step = -1
         self._legal_seat: Seat = -1
+        # The seat the AEC env asks (Game.mover: no decisions built) and at which position.
+        self._mover_step = -1
+        self._mover: Seat = -1
         self._legal: Sequence[Action] = ()
         self._numbers: tuple[int, ...] = ()
         self._mask = np.zeros(size, np.int8)
@@ -162,8 +165,17 @@ class _Table:
         # The options and content were checked for the first match: the same, reseeded.
         self.match = self.match.with_seed(match_seed)
         self.steps = 0
-        self._legal_step = -1
+        self._legal_step = self._mover_step = -1
         return self.match
+
+    def mover(self) -> Seat:
+        """The lowest pending seat (``Game.mover``; asked only while the game runs)."""
+        match = self.match
+        seat = match.game.mover(match.state)
+        if seat is None:
+            raise RuntimeError(f"{match.game.id}: the game is not over and nobody is asked")
+        self._mover, self._mover_step = seat, len(match.actions)
+        return seat
 
     def list_legal(self, seat: Seat) -> None:
         """Lists the seat's legal actions, their numbers and mask (once per position)."""
@@ -171,7 +183,11 @@ class _Table:
         step = len(match.actions)
         if step == self._legal_step and seat == self._legal_seat:
             return
-        legal = match.legal(seat)
+        if seat == self._mover and step == self._mover_step:
+            # a pending seat: the game's legal actions, as Match.legal would give them
+            legal = match.game.legal(match.state, seat)
+        else:
+            legal = match.legal(seat)
         hit = self._by_tuple.get(id(legal)) if type(legal) is tuple else None
         if hit is not None and hit[0] is legal:
             numbers, mask = hit[1], hit[2]
@@ -307,7 +323,7 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
         self._start(None)
 
     def _start(self, seed: int | None) -> None:
-        match = self.table.new_match(seed)
+        self.table.new_match(seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -315,7 +331,7 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[AgentID, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
-        self.agent_selection = agent_name(min(match.pending()))
+        self.agent_selection = self.table.names[self.table.mover()]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; ``seed`` seeds it (and the following unseeded resets).
@@ -389,7 +405,7 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
             self._accumulate_rewards()
         else:
             # Rewards are all 0 until the end (set so at reset): nothing to accumulate.
-            self.agent_selection = table.names[min(match.pending())]
+            self.agent_selection = table.names[table.mover()]
 
     def _lose(self, agent: AgentID) -> None:
         """``illegal="lose"``: the agent gets -1, the others 0, and every agent is done."""
