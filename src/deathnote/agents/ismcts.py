@@ -315,12 +315,14 @@ class IsmctsAgent(Agent):
         while done < limit and (done == 0 or clock() < deadline):
             world = sample(rng, log=False)
             game, state, wrng = world.game, world.state, world.rng
-            pending_of, legal_of, apply, outcome_of = (
-                game.pending,
-                game.legal,
-                game.apply,
-                game.outcome,
-            )
+            pending_of, legal_of, outcome_of = game.pending, game.legal, game.outcome
+            kind = type(game)
+            # Where the game has its own: ``mover`` (who moves, no decisions made) and
+            # ``apply_quiet`` (no events: a play-out reads no log); else the plain calls,
+            # without the defaults' extra step.
+            own_mover = kind.mover is not Game.mover
+            mover_of = game.mover
+            apply = game.apply_quiet if kind.apply_quiet is not Game.apply_quiet else game.apply
             path: list[tuple[Node, Action, Seat]] = []
             node = root
             mover = seat
@@ -339,10 +341,20 @@ class IsmctsAgent(Agent):
                 if outcome is not None:
                     rollout = False
                     break
-                asked = pending_of(state)
-                mover = min(asked)
+                # Who moves next is all a play-out needs (``mover``: no decisions made);
+                # the decision's kind only for a node's key.
+                if own_mover:
+                    asked_seat, asked = mover_of(state), None
+                else:
+                    asked = pending_of(state)
+                    asked_seat = min(asked) if asked else None
+                if asked_seat is None:
+                    raise DeathNoteError("no seat is asked but the game is not over")
+                mover = asked_seat
                 if fresh:
                     break
+                if asked is None:
+                    asked = pending_of(state)
                 key = (
                     mover,
                     asked[mover].kind,
@@ -416,16 +428,18 @@ class IsmctsAgent(Agent):
                 # The random play-out, as ``_rewards`` plays it (same draws).
                 bits = self._rng.getrandbits
                 for _ in range(MAX_ROLLOUT):
-                    mover = min(pending_of(state))
-                    legal = legal_of(state, mover)
+                    asked_seat = mover_of(state) if own_mover else min(pending_of(state))
+                    if asked_seat is None:
+                        raise DeathNoteError("no seat is asked but the game is not over")
+                    legal = legal_of(state, asked_seat)
                     n = len(legal)
                     if not n:
-                        raise DeathNoteError(f"seat {mover} is asked but has no legal action")
+                        raise DeathNoteError(f"seat {asked_seat} is asked but has no legal action")
                     k = n.bit_length()
                     r = bits(k)
                     while r >= n:
                         r = bits(k)
-                    apply(state, mover, legal[r], wrng)
+                    apply(state, asked_seat, legal[r], wrng)
                     outcome = outcome_of(state)
                     if outcome is not None:
                         break

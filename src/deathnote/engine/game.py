@@ -142,6 +142,16 @@ class Game(ABC):
     def pending(self, state: Any) -> dict[Seat, Decision]:
         """The seats that must decide now, each with its decision (empty when over)."""
 
+    def mover(self, state: Any) -> Seat | None:
+        """The lowest pending seat (``min(pending(state))``), None when none is asked.
+
+        Play-outs (the search bots' random games) ask only who moves next; a game whose
+        decisions are costly to build (prompts, data) overrides this with a direct read
+        of the state. It must always equal ``min(pending(state))`` (the conformance suite
+        checks it at every step of its random games)."""
+        pending = self.pending(state)
+        return min(pending) if pending else None
+
     @abstractmethod
     def legal(self, state: Any, seat: Seat) -> Sequence[Action]:
         """The legal actions of a seat now (empty when it is not asked)."""
@@ -151,6 +161,16 @@ class Game(ABC):
         """Carry out a legal action (already checked) and return the new events, each with
         its audience. It never raises on a legal action (a bug that does is caught by the
         Match, which restores the state from the record and re-raises)."""
+
+    def apply_quiet(self, state: Any, seat: Seat, action: Action, rng: random.Random) -> None:
+        """``apply`` for a play-out that reads no log (the search bots' simulations): the
+        same change of the state and the same draws from ``rng``, without the events.
+
+        Afterwards ``pending``, ``mover``, ``legal``, ``outcome``, ``observation_tensor`` and
+        ``view`` (but its log) answer as after ``apply``; a game may leave out what only its
+        log and later samples of the same state read (Werewolf's event history). The default
+        is ``apply``, its events dropped; games whose events cost much override it."""
+        self.apply(state, seat, action, rng)
 
     def check(self, state: Any, seat: Seat, action: Action) -> None:
         """Raise IllegalAction with a clear reason if the action is not legal.
@@ -166,6 +186,15 @@ class Game(ABC):
         """What the viewer may see of the state: JSON-ready, built by listing (not by
         deleting secrets), made of fresh lists and dicts on every call (nothing shared
         with the state or the content)."""
+
+    def shared_view(self, state: Any, viewer: Viewer) -> dict[str, Any] | None:
+        """Optional: ``view``'s view (equal to it, the same JSON) that may share lists and
+        dicts with earlier shared views (never with the state), for the match to keep
+        and diff as the base of state patches; nobody hands it out or changes it. A game
+        whose views grow with play (piles of cards) gives one built from parts made once,
+        so that building it and diffing it against an earlier one stay cheap. None (the
+        default): the match keeps the JSON of ``view``'s view instead."""
+        return None
 
     @abstractmethod
     def outcome(self, state: Any) -> Outcome | None:
@@ -210,7 +239,8 @@ class Game(ABC):
 
     def observation_tensor(self, state: Any, viewer: Viewer) -> np.ndarray:
         """A float32 array of ``observation_shape``, built only from what ``viewer`` may see
-        (two states the viewer cannot tell apart give equal arrays); layout in the rules doc."""
+        (two states the viewer cannot tell apart give equal arrays); layout in the rules doc.
+        A new array every call, shared with nothing (the research adapters hand it on)."""
         raise NotImplementedError(f"{self.id} has no observation tensor yet")
 
     # -- extras -----------------------------------------------------------------------

@@ -17,6 +17,7 @@ import http.client
 import json
 import os
 import random
+import resource
 import signal
 import socket
 import subprocess
@@ -52,6 +53,8 @@ class Figures:
     cut_off_rooms: int = 0
     #: Server CPU seconds (user + system) while the rooms played.
     server_cpu: float = 0.0
+    #: This client's own CPU seconds meanwhile (it shares the machine with the server).
+    client_cpu: float = 0.0
     #: With ``kill_after``: what survived the server's kill -9 and restart.
     crash: dict[str, Any] | None = None
     #: The failed rooms' errors.
@@ -102,6 +105,8 @@ class Figures:
                 f"= {traced / per / 1024:.1f} KiB/room",
                 f"server CPU: {self.server_cpu:.1f} s = "
                 f"{1000 * self.server_cpu / max(1, self.accepted):.3f} ms per accepted action",
+                f"load-test client CPU: {self.client_cpu:.1f} s = "
+                f"{1000 * self.client_cpu / max(1, self.accepted):.3f} ms per accepted action",
             ]
             + (self.crash_lines() if self.crash is not None else [])
             + [
@@ -188,7 +193,7 @@ class RoomDriver:
     async def _reconnect(self, url: str) -> Any:
         while time.monotonic() < self.deadline and not self.over.is_set():
             try:
-                return await websockets.connect(url, open_timeout=5, ping_interval=None)
+                return await _connect(url, 5)
             except (OSError, websockets.InvalidHandshake, TimeoutError):
                 await asyncio.sleep(0.2)
         return None
@@ -245,10 +250,7 @@ class RoomDriver:
                 links = [link for link in created["links"]["seats"] if link]
                 ws_base = self.base.replace("http://", "ws://")
                 urls = [ws_base + link.replace("/play/", "/ws/") for link in links]
-                sockets = [
-                    await websockets.connect(url, open_timeout=CONNECT_SECONDS, ping_interval=None)
-                    for url in urls
-                ]
+                sockets = [await _connect(url, CONNECT_SECONDS) for url in urls]
             except (
                 OSError,
                 http.client.HTTPException,  # a response cut short by the kill (IncompleteRead)
@@ -284,6 +286,20 @@ class RoomDriver:
     async def _drain(self) -> None:
         while self.waiting:
             await asyncio.sleep(0.01)
+
+
+async def _connect(url: str, timeout: float) -> Any:
+    """A seat's WebSocket: no proxy lookup in the environment, no compression offered (the
+    server takes none), no pings (each costs the server a timer)."""
+    return await websockets.connect(
+        url, open_timeout=timeout, ping_interval=None, proxy=None, compression=None
+    )
+
+
+def _client_cpu() -> float:
+    """This process's CPU seconds so far (every thread)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _post(url: str, body: dict[str, Any]) -> Any:
@@ -337,6 +353,8 @@ def _start_server(
             "--room-rate",
             "1000000/minute",
             "--room-read-rate",
+            "1000000/minute",
+            "--connect-rate",
             "1000000/minute",
             "--max-live-rooms",
             "1000000",
@@ -460,6 +478,7 @@ async def run_loadtest(
             for driver in drivers:
                 driver.deadline = start + seconds
             cpu_start = _cpu_seconds(server.pid)
+            client_start = _client_cpu()
             go.set()
             if kill_after is not None:
                 await asyncio.sleep(kill_after)
@@ -479,6 +498,7 @@ async def run_loadtest(
             told = [a[4] for d in drivers for a in d.acked]
             elapsed = (max(told) if told else time.monotonic()) - start
             cpu += _cpu_seconds(server.pid) - cpu_start
+            client_cpu = _client_cpu() - client_start
             failed = cut_off = 0
             errors: list[str] = []
             for task in tasks:
@@ -523,6 +543,7 @@ async def run_loadtest(
         memory_after=after,
         rooms_in_memory=int(after.get("rooms", 0)) - int(before.get("rooms", 0)),
         server_cpu=cpu,
+        client_cpu=client_cpu,
         crash=crash,
         errors=errors,
         connect_seconds=connect_seconds,

@@ -68,6 +68,17 @@ _CONNECTION_KEYS = itertools.count()
 log = logging.getLogger("deathnote.server")
 
 
+class View(dict[str, Any]):
+    """A view message with its JSON text, encoded once for every connection sent it (a
+    socket writes ``text``; anything else may read it as the dict it is)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, message: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.text = orjson.dumps(message).decode()
+
+
 class RoomUnavailable(DeathNoteError):
     """A stored room that cannot be restored here (recorded under other rules)."""
 
@@ -121,7 +132,14 @@ class Connection:
 class Room:
     """A match with its seats and its live connections."""
 
-    def __init__(self, stored: StoredRoom, match: Match, manager: RoomManager) -> None:
+    def __init__(
+        self,
+        stored: StoredRoom,
+        match: Match,
+        manager: RoomManager,
+        chat: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """``chat``: the room's stored chat (None: loaded from storage; a new room has none)."""
         self.stored = stored
         self.match = match
         self.manager = manager
@@ -142,7 +160,15 @@ class Room:
         self._naming = asyncio.Lock()
         #: An action is applied but not yet committed (no view may show it).
         self.storing = False
-        self.chat = RoomChat(self, manager.storage.load_chat(stored.id))
+        #: Bumped by every ``broadcast``: what the views built since then were built from.
+        self._version = 0
+        #: The view messages built for the connections woken together (``message_text``),
+        #: by what makes two connections' messages alike, emptied once they are sent.
+        self._built: dict[tuple[Any, ...], View] = {}
+        self._built_at: tuple[int, int] | None = None
+        self._infos: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self._infos_at: tuple[int, int] | None = None
+        self.chat = RoomChat(self, manager.storage.load_chat(stored.id) if chat is None else chat)
         for seat, info in enumerate(stored.seats):
             if info["kind"] == BOT:
                 self.bots[seat] = make_agent(match.game.id, info["agent"], seat)
@@ -216,14 +242,20 @@ class Room:
         Idle times are given only for the seats this viewer sees as waiting, so a covert
         decision stays covert.
         """
-        names = self.names()
-        now = time.monotonic()
-        pending = self.match.pending()
-        seen_waiting = {
+        return self._public_info(self._seen_waiting(viewer), self.names())
+
+    def _seen_waiting(self, viewer: Viewer) -> frozenset[Seat]:
+        """The seats this viewer sees as waiting (a covert decision: only its own seat)."""
+        return frozenset(
             s
-            for s, d in pending.items()
+            for s, d in self.match.pending().items()
             if not d.covert or (isinstance(viewer, int) and viewer == s)
-        }
+        )
+
+    def _public_info(self, seen_waiting: frozenset[Seat], names: Names) -> dict[str, Any]:
+        """``public_info`` of every viewer who sees these seats as waiting (the only part
+        of it that depends on the viewer)."""
+        now = time.monotonic()
         seats = []
         clocks = self.clocks
         wall = self.manager.clock.now()
@@ -279,26 +311,65 @@ class Room:
             },
         }
 
-    def message_for(self, conn: Connection) -> dict[str, Any]:
-        """The view message of one connection: its own view and the public room facts.
+    def message_for(self, conn: Connection) -> View:
+        """The view message of one connection (with its JSON text): its own view and the
+        public room facts.
 
         The first view of a connection holds the whole log and state; each later one only
         the log entries after the step it last had (``since``), which the client appends,
         and, where the match still remembers that step's state view, a ``patch`` of the
         state instead of the whole ``state`` (``engine.delta``), which the client applies.
-        """
+
+        Built once for every connection woken by the same change that gets the same
+        message: the same role, seat and ``since`` (e.g. every spectator who was sent the
+        same step), so a room's spectators cost one view and one encoding per step, not one
+        each. Kept only until the woken writers have run (the next turn of the event loop),
+        so a room holds no built views meanwhile."""
         step = len(self.match.actions)
         since = conn.sent_step if conn.sent_step is not None and conn.sent_step <= step else None
         conn.sent_step = step
-        return {
-            "type": "view",
-            "step": step,
-            "since": since,
-            "role": conn.role,
-            "seat": conn.seat,
-            "room": self.public_info(conn.viewer),
-            "view": self.names().view(self.match.view(conn.viewer, since=since, patch=True)),
-        }
+        at = (self._version, step)
+        if self._built_at != at:
+            self._built.clear()
+            self._built_at = at
+        key = (conn.role, conn.seat, since)
+        built = self._built.get(key)
+        if built is None:
+            if not self._built:
+                with contextlib.suppress(RuntimeError):  # no event loop: nothing kept
+                    asyncio.get_running_loop().call_soon(self._forget_built)
+            viewer = conn.viewer
+            names = self.names()
+            message: dict[str, Any] = {
+                "type": "view",
+                "step": step,
+                "since": since,
+                "role": conn.role,
+                "seat": conn.seat,
+                "room": self._room_info(viewer, names),
+                "view": names.view(self.match.view(viewer, since=since, patch=True)),
+            }
+            built = self._built[key] = View(message)
+        return built
+
+    def _room_info(self, viewer: Viewer, names: Names) -> dict[str, Any]:
+        """``public_info(viewer)``, shared by the viewers built from the same change who
+        see the same seats waiting (all of them unless a decision is covert)."""
+        seen = self._seen_waiting(viewer)
+        key = ("room", seen)
+        info = self._infos.get(key) if self._infos_at == self._built_at else None
+        if info is None:
+            if self._infos_at != self._built_at:
+                self._infos = {}
+                self._infos_at = self._built_at
+            info = self._infos[key] = self._public_info(seen, names)
+        return info
+
+    def _forget_built(self) -> None:
+        self._built = {}
+        self._built_at = None
+        self._infos = {}
+        self._infos_at = None
 
     # -- names --------------------------------------------------------------------------
     def names(self) -> Names:
@@ -427,6 +498,7 @@ class Room:
 
     def broadcast(self) -> None:
         """Every connection gets its fresh view (built when its writer runs)."""
+        self._version += 1
         for conn in self.connections:
             conn.mark_stale()
 
@@ -1147,7 +1219,7 @@ class RoomManager:
             rated=rated,
         )
         self.storage.create_room(stored)
-        return Room(stored, match, self)
+        return Room(stored, match, self, chat=[])  # nothing said yet: no query
 
     # -- restoring ----------------------------------------------------------------------
     def get(self, room_id: str) -> Room | None:
@@ -1378,4 +1450,4 @@ class RoomManager:
         """Stop every room's bots."""
         for room in list(self.rooms.values()):
             await room.stop()
-        self.bot_pool.close()
+        await asyncio.to_thread(self.bot_pool.close)

@@ -122,6 +122,7 @@ class ActionRow(Base):
 
 
 _ACTIONS = Base.metadata.tables["actions"]
+_ROOMS = Base.metadata.tables["rooms"]
 
 
 @dataclass
@@ -286,30 +287,33 @@ class Storage:
     def create_room(self, room: StoredRoom) -> None:
         """Store a new room (with no actions yet)."""
         with self.engine.begin() as conn:
+            # A plain table insert with parameters: compiled once and cached (a statement
+            # with .values() is built and compiled again for every room).
             conn.execute(
-                insert(RoomRow).values(
-                    id=room.id,
-                    game=room.game,
-                    players=room.players,
-                    options=room.options,
-                    seed=room.seed,
-                    seats=room.seats,
-                    creator_token=room.creator_token,
-                    spectator_token=room.spectator_token,
-                    created=room.created,
-                    finished=room.finished,
-                    rematch_of=room.rematch_of,
-                    rematch=room.rematch,
-                    rules_version=room.rules_version,
-                    content_digest=room.content_digest,
-                    record_format=room.record_format,
-                    rng_version=room.rng_version,
-                    seed_chosen=room.seed_chosen,
-                    opened=room.opened,
-                    clock=room.clock,
-                    clock_state=room.clock_state,
-                    rated=room.rated,
-                )
+                _ROOMS.insert(),
+                {
+                    "id": room.id,
+                    "game": room.game,
+                    "players": room.players,
+                    "options": room.options,
+                    "seed": room.seed,
+                    "seats": room.seats,
+                    "creator_token": room.creator_token,
+                    "spectator_token": room.spectator_token,
+                    "created": room.created,
+                    "finished": room.finished,
+                    "rematch_of": room.rematch_of,
+                    "rematch": room.rematch,
+                    "rules_version": room.rules_version,
+                    "content_digest": room.content_digest,
+                    "record_format": room.record_format,
+                    "rng_version": room.rng_version,
+                    "seed_chosen": room.seed_chosen,
+                    "opened": room.opened,
+                    "clock": room.clock,
+                    "clock_state": room.clock_state,
+                    "rated": room.rated,
+                },
             )
 
     def append_action(

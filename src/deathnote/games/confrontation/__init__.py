@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
-from deathnote.engine.actions import Event, Outcome, Viewer
+from deathnote.engine.actions import Event, Viewer
 from deathnote.engine.errors import OptionsError
 from deathnote.engine.game import Game, PlayoutPolicy
 from deathnote.engine.options import GameOptions, lobby
@@ -141,9 +142,9 @@ class Confrontation(Game):
         """What the viewer may see."""
         return build_view(state, viewer)
 
-    def outcome(self, state: ConfState) -> Outcome | None:
-        """The outcome once the game is over."""
-        return state.result
+    #: The outcome once the game is over: the state's ``result`` (read after every action
+    #: of a simulated game, so without a Python call).
+    outcome = staticmethod(attrgetter("result"))  # type: ignore[assignment]
 
     def turn_count(self, state: ConfState) -> int:
         """Days played."""
