@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from deathnote.agents import Observation, agent_rng, make_agent, observe
+from deathnote.agents import Agent, Observation, agent_rng, make_agent, observe
 from deathnote.cli.play import TerminalGame, parse_seat
 from deathnote.cli.render import render_view
 from deathnote.engine import Match
@@ -268,34 +268,43 @@ def test_evaluate_estimates_at_the_start_of_a_day_only() -> None:
     )
 
 
-def test_search_prior_l_expects_kira_to_read_his_chases() -> None:
+def test_search_prior_each_side_expects_the_other_to_read_its_chases() -> None:
     """The search bot's prior (``Game.search_prior``): its L expects Kira to dodge while L
     looks like he covers the richer scene (as Kira's bot reads the log) and goes to the
     poorer one; once L was seen at the poorer scene (Kira then mixes) he covers the richer
-    one as the heuristic bot does. Its Kira is the heuristic Kira."""
+    one as the heuristic bot does. Its Kira takes the poorer scene while L (reading the
+    log as L's bot does) still covers the richer one, in Chapter 2 too, where the heuristic
+    Kira mostly mixes; once L has seen four dodges it plays as the heuristic Kira."""
     for seed in range(40):
-        match = Match.create("confrontation", 2, seed=seed)
+        match = Match.create("confrontation", 2, seed=seed, options={"chapter": 2})
         match.submit(L, next(a for a in match.legal(L) if a.kind == "follow"))
         lead = match.view(L)["state"]["lead"]
-        worth = {s: lead[s]["points"] for s in "AB"}
-        if worth["A"] != worth["B"]:
+        worth = {s: lead[s]["points"] + 0.7 * lead[s]["apples"] for s in "AB"}
+        if abs(worth["A"] - worth["B"]) > 1:
             break
     rich = max(worth, key=worth.__getitem__)
     poor = min(worth, key=worth.__getitem__)
-    view = match.view(L)
-    prior = GAME.search_prior(L)
-    assert isinstance(prior, HeuristicAgent)
+    assert match.view(L)["decision"]["kind"] == "chase"
 
-    def side(bot: HeuristicAgent, seat: int, log: list[dict[str, Any]]) -> str:
+    def sides(bot: Agent, seat: int, log: list[dict[str, Any]]) -> set[str]:
         seen = dict(match.view(seat), log=log)
-        obs = Observation(seat, match.legal(seat), lambda: seen, random.Random(2))
-        return str(bot.choose(obs)["side"])
+        return {
+            str(
+                bot.choose(Observation(seat, match.legal(seat), lambda: seen, random.Random(r)))[
+                    "side"
+                ]
+            )
+            for r in range(30)
+        }
 
-    assert side(prior, L, []) == poor
-    assert side(prior, L, _chase_log("B", "A", 3)) == poor
-    assert side(prior, L, _chase_log("A", "B", 1)) == rich
-    assert side(HeuristicAgent(L), L, []) == rich
-    assert view["decision"]["kind"] == "chase"
-    kira_prior = GAME.search_prior(KIRA)
-    for log in ([], _chase_log("B", "A", 2), _chase_log("A", "B", 1)):
-        assert side(kira_prior, KIRA, log) == side(HeuristicAgent(KIRA), KIRA, log)
+    prior_l, prior_kira = GAME.search_prior(L), GAME.search_prior(KIRA)
+    assert isinstance(prior_l, HeuristicAgent) and isinstance(prior_kira, HeuristicAgent)
+    assert sides(prior_l, L, []) == {poor}
+    assert sides(prior_l, L, _chase_log("B", "A", 3)) == {poor}
+    assert sides(prior_l, L, _chase_log("A", "B", 1)) == {rich}
+    assert sides(HeuristicAgent(L), L, []) == {rich}
+    assert sides(prior_kira, KIRA, []) == {poor}
+    assert sides(prior_kira, KIRA, _chase_log("A", "B", 1)) == {poor}
+    assert sides(HeuristicAgent(KIRA), KIRA, []) == {"A", "B"}
+    read = _chase_log("B", "A", 4)
+    assert sides(prior_kira, KIRA, read) == sides(HeuristicAgent(KIRA), KIRA, read)

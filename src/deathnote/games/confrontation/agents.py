@@ -634,16 +634,17 @@ class CautiousAgent(HeuristicAgent):
 
 class SearchPriorAgent(HeuristicAgent):
     """The heuristic bot as the search bot's prior (``Game.search_prior``): the same, except
-    that L also expects Kira to read L's Chases as Kira's bot does (``other_habit``): while
-    L looks like he covers the richer scene, Kira takes the poorer one (``KIRA_DODGE``) or
-    mixes at the equilibrium otherwise; L goes to the scene that costs him least against
-    that expectation (a Suspect card worth ``CARD_VALUE`` points to him)."""
+    that each side expects the other to read its Chases as the other side's bot does
+    (``other_habit``). L: while L looks like he covers the richer scene, Kira takes the
+    poorer one (``KIRA_DODGE``) or mixes at the equilibrium otherwise; L goes to the scene
+    that costs him least against that expectation (a Suspect card worth ``CARD_VALUE``
+    points to him). Kira: while L has not seen him dodge often enough, L covers the richer
+    scene; Kira then takes the poorer one in both chapters (the heuristic Kira dodges only
+    one Chase in ten in Chapter 2, for bot-against-bot balance)."""
 
     name = "search-prior"
 
     def _chase(self, obs: Observation, state: dict[str, Any]) -> Action:
-        if self.seat != 1:
-            return super()._chase(obs, state)
         lead = state["lead"]
         a = lead["A"]["points"] + APPLE_VALUE * lead["A"]["apples"]
         b = lead["B"]["points"] + APPLE_VALUE * lead["B"]["apples"]
@@ -651,6 +652,14 @@ class SearchPriorAgent(HeuristicAgent):
             return super()._chase(obs, state)
         hi, lo = max(a, b), min(a, b)
         poorer = "B" if a > b else "A"
+        if self.seat == 0:
+            # Kira: L covers the richer scene until he has seen Kira dodge it often enough
+            # (as L's bot reads the log), then mixes at the equilibrium, against which
+            # either scene is worth the same: while L covers, take the poorer scene.
+            read = HeuristicAgent(1).other_habit(obs.view.get("log", []))
+            if CHASE_COVER[state["chapter"]] and read < HABIT_EVIDENCE[1]:
+                return next(x for x in obs.legal if x["side"] == poorer)
+            return super()._chase(obs, state)
         watched = HeuristicAgent(0).other_habit(obs.view.get("log", []))
         dodge = KIRA_DODGE[state["chapter"]] if watched >= HABIT_EVIDENCE[0] else 0.0
         v = KIRA_CARD_VALUE
