@@ -41,7 +41,14 @@ class LiveServer:
                 *("--port", str(self.port), "--db", self.db, "--bot-delay", "0"),
                 # Every test's rooms come from one address, faster than people make (and
                 # read) them.
-                *("--room-rate", "10000/minute", "--room-read-rate", "10000/minute"),
+                *(
+                    "--room-rate",
+                    "10000/minute",
+                    "--room-read-rate",
+                    "10000/minute",
+                    "--connect-rate",
+                    "10000/minute",
+                ),
                 *self.extra,
             ],
             stdout=subprocess.DEVNULL,

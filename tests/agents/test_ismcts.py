@@ -154,7 +154,7 @@ def test_levels_and_settings_by_name() -> None:
         assert {"ismcts", "ismcts-normal", "ismcts-hard"} <= set(agent_names(game_id))
     hard = make_agent("confrontation", "ismcts-hard", 1)
     assert isinstance(hard, IsmctsAgent) and hard.seconds == 1.0 and hard.sims is None
-    assert hard.prior == 20 and hard.guide == "root"
+    assert hard.prior == 20 and hard.guide == "root" and hard.rollout == "game"
     normal = make_agent("icg", "ismcts", 0)
     assert isinstance(normal, IsmctsAgent) and normal.seconds == 0.2
     tuned = make_agent("tcg", "ismcts-hard:sims=300:rollout=heuristic:c=1.5", 0)
@@ -301,3 +301,49 @@ def test_guide_tree_seeds_the_heuristic_choice_at_every_new_node(game_id: str) -
     assert moves[0] == moves[1]
     with pytest.raises(DeathNoteError, match="ismcts"):
         check_agent(game_id, "ismcts:guide=everywhere")
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_game_rollouts_play_in_every_game(game_id: str) -> None:
+    """``rollout=game``: the game's play-out policy and estimate where it has them (random
+    play-outs to the end where not) give legal moves with the whole budget searched."""
+    for seed in range(3):
+        match = heuristic_position(game_id, GAMES[game_id], seed, 2 + 3 * seed)
+        if match.outcome() is not None:
+            continue
+        seat = min(match.pending())
+        bot = make_agent(game_id, "ismcts:sims=20:rollout=game", seat)
+        assert isinstance(bot, IsmctsAgent) and bot.rollout == "game"
+        assert bot.choose(observe(match, seat, random.Random(seed))) in match.legal(seat)
+        assert bot.last_sims == (20 if len(match.legal(seat)) > 1 else 0)
+
+
+def test_game_rollouts_stop_at_the_games_estimate() -> None:
+    """In Confrontation a play-out ends at the next day's start with the game's estimate
+    (``Game.evaluate``), so the root's rewards are fractions, not only wins and losses."""
+    match = heuristic_position("confrontation", 2, 3, 1)
+    seat = min(match.pending())
+    bot = IsmctsAgent(seat, "confrontation", sims=200, seconds=None, rollout="game")
+    root = bot.search(observe(match, seat, random.Random(5)), time.perf_counter())
+    rewards = [total for _visits, total, _avail in root.stats.values()]
+    assert sum(visits for visits, _t, _a in root.stats.values()) == 200
+    assert any(abs(total - round(total)) > 1e-6 for total in rewards)
+
+
+def test_the_prior_comes_from_the_games_search_prior() -> None:
+    """The root's hint is the choice of the game's prior bot (``Game.search_prior``): in
+    Confrontation an L who expects Kira to dodge the scene he is seen covering."""
+    for seed in range(40):
+        match = Match.create("confrontation", 2, seed)
+        match.submit(1, next(a for a in match.legal(1) if a.kind == "follow"))
+        match.submit(0, match.legal(0)[0])
+        lead = match.view(1)["state"]["lead"]
+        if lead["A"]["points"] != lead["B"]["points"]:
+            break
+    prior = games()["confrontation"].search_prior(1)
+    assert prior is not None
+    hint = prior.choose(observe(match, 1, random.Random(6)))
+    plain = make_agent("confrontation", "heuristic", 1).choose(observe(match, 1, random.Random(6)))
+    assert hint != plain  # the prior bot differs from the heuristic bot here
+    bot = IsmctsAgent(1, "confrontation", sims=2, seconds=None, prior=50)
+    assert bot.choose(observe(match, 1, random.Random(6))) == hint

@@ -318,6 +318,25 @@ def test_random_games_check_fails_a_game_that_never_ends() -> None:
         c.play(register(Endless()), 0, max_actions=50)
 
 
+def test_random_games_check_fails_a_mover_that_is_not_the_lowest_pending_seat() -> None:
+    class WrongMover(ToyGame):
+        def mover(self, state: ToyState) -> Seat | None:
+            pending = self.pending(state)
+            return max(pending) + 1 if pending else None
+
+    with pytest.raises(ConformanceError, match=r"mover\(\) is \d, the lowest pending seat is"):
+        c.check_random_games(register(WrongMover()), seeds=[0])
+
+
+def test_apply_quiet_check_fails_a_quiet_apply_that_changes_nothing() -> None:
+    class Idle(ToyGame):
+        def apply_quiet(self, state: ToyState, seat: Seat, action: Action, rng: Any) -> None:
+            pass
+
+    with pytest.raises(ConformanceError, match="after apply_quiet"):
+        c.check_apply_quiet(register(Idle()))
+
+
 def test_the_toy_is_registered_for_these_tests() -> None:
     assert registry.games()["toy"] is TOY
 

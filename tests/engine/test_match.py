@@ -164,3 +164,31 @@ def test_table_space_finds_equal_and_identical_actions_alike() -> None:
         space.id(Action.make("flag", on=1))  # a number is not a boolean
     with pytest.raises(IllegalAction):
         space.id(Action.make("pick", n=9))
+
+
+def test_an_action_hashed_here_is_found_in_a_process_with_other_string_hashes() -> None:
+    """Actions keep their hash once computed (search bots look them up at every step), but
+    a pickled action computes it again where it lands: string hashes differ by process."""
+    import os
+    import pickle
+    import subprocess
+    import sys
+
+    sent = Action.make("chase", "Go to scene A", side="A")
+    hash(sent)  # computed (and kept) here
+    script = (
+        "import pickle, sys\n"
+        "from deathnote.engine.actions import Action\n"
+        "got = pickle.loads(sys.stdin.buffer.read())\n"
+        "table = {Action.make('chase', side='A'): 'found'}\n"
+        "print(table.get(got, 'missing'), got in {got}, got == Action.make('chase', side='A'))\n"
+    )
+    for seed in ("1", "2"):
+        out = subprocess.run(
+            [sys.executable, "-c", script],
+            input=pickle.dumps(sent),
+            capture_output=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            check=True,
+        )
+        assert out.stdout.decode().split() == ["found", "True", "True"]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from deathnote.agents import Agent, Observation, RandomAgent, agent_rng, make_agent
 from deathnote.engine import Action, DeathNoteError, Match
-from deathnote.engine.play import Step, Table, play
+from deathnote.engine.play import Step, Table, play, play_random
+from deathnote.engine.registry import get_game
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
@@ -35,6 +38,28 @@ def test_play_makes_the_same_game_as_the_loop_written_by_hand(
         outcome = play(match, [make_agent(game, agent, s) for s in range(players)])
         assert outcome is not None and outcome == match.outcome()
         assert match.record() == by_hand(game, players, seed, agent).record()
+
+
+@pytest.mark.parametrize("game", ["toy", "confrontation", "tcg", "werewolf", "enquete", "icg"])
+def test_play_random_makes_the_same_game_as_random_agents_by_hand(game: str) -> None:
+    players = get_game(game).min_players
+    for seed in range(3):
+        match = Match.create(game, players, seed)
+        rngs: dict[int, random.Random] = {}
+        play_random(match, range(players), seed, rngs=rngs)
+        expected = by_hand(game, players, seed, "random")
+        assert match.outcome() is not None and match.outcome() == expected.outcome()
+        assert match.record() == expected.record()
+        assert match.view(0) == expected.view(0)
+        assert sorted(rngs) == sorted({seat for seat, _ in match.actions})
+
+
+def test_play_random_stops_for_a_seat_it_does_not_play() -> None:
+    match, other = Match.create("toy", 2, seed=3), Match.create("toy", 2, seed=3)
+    play_random(match, {1}, 3)
+    Table(other, {1: RandomAgent(1)}).play()
+    assert match.actions == other.actions and [seat for seat, _ in match.actions] == [1]
+    assert set(match.pending()) == {0}
 
 
 def test_steps_yield_every_action_with_its_events_and_on_step_sees_them() -> None:

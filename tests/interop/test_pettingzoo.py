@@ -103,6 +103,43 @@ def test_aec_game_is_the_match_with_that_seed() -> None:
     assert Match.replay(record).outcome() == aec.match.outcome()  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("game_id", sorted(games()))
+def test_masks_and_actions_are_the_matchs_own_numbers_at_every_step(game_id: str) -> None:
+    """The env's mask is ``Match.legal_mask`` and a number plays ``Match.action_at`` of it,
+    at every step of random games (the env lists numbers its own way, for speed)."""
+    aec = env(game_id)
+    rng = np.random.default_rng(5)
+    for seed in range(3):
+        aec.reset(seed=seed)
+        for agent in aec.agent_iter():
+            obs, _, term, trunc, _ = aec.last()
+            if term or trunc:
+                aec.step(None)
+                continue
+            seat = int(agent.removeprefix("player_"))
+            match = aec.match
+            assert np.array_equal(obs["action_mask"], match.legal_mask(seat))
+            assert not obs["action_mask"].flags.writeable  # shared: read-only
+            number = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            before = len(match.actions)
+            aec.step(number)
+            assert match.actions[before] == (seat, match.action_at(number))
+
+
+def test_unseeded_resets_follow_the_last_seed_given() -> None:
+    def seeds(first: int) -> list[int]:
+        aec = env("confrontation")
+        aec.reset(seed=first)
+        out = [aec.match.seed]
+        for _ in range(3):
+            aec.reset()
+            out.append(aec.match.seed)
+        return out
+
+    assert seeds(4) == seeds(4) != seeds(5)
+    assert seeds(4)[0] == 4 and len(set(seeds(4))) == 4
+
+
 def test_illegal_action_is_refused_and_changes_nothing() -> None:
     aec = env("confrontation")
     aec.reset(seed=2)

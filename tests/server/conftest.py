@@ -16,7 +16,10 @@ from deathnote.server.config import Limits
 
 #: The tests' app: the default limits, except the rates (tests send faster than people).
 TEST_LIMITS = Limits(
-    room_rate="10000/minute", room_read_rate="10000/minute", messages_per_second=10_000
+    room_rate="10000/minute",
+    room_read_rate="10000/minute",
+    connect_rate="10000/minute",
+    messages_per_second=10_000,
 )
 
 MAX_MESSAGES = 200  # bound on messages read while waiting for one

@@ -150,6 +150,31 @@ def test_room_reads_are_rate_limited_per_address(tmp_path: Path) -> None:
         assert other.get(reads[0]).status_code == 200
 
 
+def test_websocket_connections_are_rate_limited_per_address(tmp_path: Path) -> None:
+    with client_with(tmp_path, connect_rate="3/minute") as client:
+        created = new_room(client)
+        seat = ws_path(created["links"]["seats"][1])
+        with client.websocket_connect(seat) as ws:
+            assert view_at(ws, 0)["role"] == "seat"
+        # A wrong link counts too: guessing links is bounded by the same count.
+        with client.websocket_connect(f"/ws/{created['room']}?token=wrong") as ws:
+            assert ws.receive_json()["type"] == "error"
+        with client.websocket_connect(ws_path(created["links"]["spectator"])) as ws:
+            assert view_at(ws, 0)["role"] == "spectator"
+        for link in (seat, f"/ws/{created['room']}?token=wrong"):
+            with client.websocket_connect(link) as ws:
+                refused = ws.receive_json()
+                assert refused["type"] == "error"
+                assert re.search(r"too many connections .*try again in \d+ s", refused["message"])
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    ws.receive_json()
+                assert closed.value.code == 4429
+        # Counted per address: another client still connects.
+        other = TestClient(client.app, client=("192.0.2.7", 50000))
+        with other.websocket_connect(seat) as ws:
+            assert view_at(ws, 0)["role"] == "seat"
+
+
 def test_live_rooms_are_capped(tmp_path: Path) -> None:
     with client_with(tmp_path, max_live_rooms=2) as client:
         new_room(client)

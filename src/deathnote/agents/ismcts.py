@@ -4,8 +4,9 @@ Cowling, Powley and Whitehouse (2012), "Information Set Monte Carlo Tree Search"
 simulation draws one world with ``obs.sample_world`` (the hidden cards and secret choices
 redrawn among those consistent with what this seat has seen: the true state is never read),
 walks down the tree with UCB1 over the actions available in that world (availability
-counts), adds one node, plays the game out with the rollout policy (random or the game's
-heuristic agent) and backs the result up.
+counts), adds one node, plays the game out with the rollout policy (random, the game's
+heuristic agent, or the game's own: its cheap play-out policy until the game can estimate
+each seat's chance, ``rollout=game``) and backs the result up.
 
 Tree nodes are keyed by the information set of the seat to move: its observation tensor
 (built only from what that seat may see) and the kind of decision it is asked. So every
@@ -14,8 +15,9 @@ the simultaneous secret choices of several seats are searched as such (a seat's 
 not tell it what another seat chose in secret). Nodes reached by the same information set
 along different paths share their statistics (a transposition table).
 
-Prior (``prior=N``, off by default): the heuristic bot's choice at the root (it reads only
-this seat's view) starts with N virtual wins in N visits (progressive bias); every other
+Prior (``prior=N``, off by default): the choice of the game's prior bot at the root
+(``Game.search_prior``, by default the heuristic bot; it reads only this seat's
+observation) starts with N virtual wins in N visits (progressive bias); every other
 action is still tried first, and the search overrules the hint once it has seen enough.
 With ``guide=tree`` the same hint seeds every node the search adds, for whichever seat
 moves there: that seat's heuristic bot is shown that seat's view of the sampled world (in
@@ -35,27 +37,33 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from deathnote.agents.base import Agent, Observation
 from deathnote.engine.actions import Action, Decision, Seat
 from deathnote.engine.errors import DeathNoteError
+from deathnote.engine.game import Game
 from deathnote.engine.rng import below
 
 if TYPE_CHECKING:
+    from deathnote.engine.game import PlayoutPolicy
     from deathnote.engine.match import Match
 
 #: Name -> settings of the search levels offered to players. ``easy`` is the heuristic bot.
 LEVELS: dict[str, dict[str, Any]] = {
-    "ismcts": {"seconds": 0.2},
-    "ismcts-normal": {"seconds": 0.2},
-    # prior=20: 37.0% [30.6, 43.9] against the heuristic in Confrontation against 33.5%
-    # [27.3, 40.3] without (200 games each, sims=1000, seed 1, the same deals): the better
-    # figure found, though the intervals overlap; it costs no simulations.
-    "ismcts-hard": {"seconds": 1.0, "prior": 20},
+    "ismcts": {"seconds": 0.2, "rollout": "game"},
+    "ismcts-normal": {"seconds": 0.2, "rollout": "game"},
+    # rollout=game: the game's own play-outs and estimate (random play-outs where a game
+    # has neither); prior=20: the game's prior bot's choice leads at the root. Figures
+    # against the heuristic bot: docs/rules/confrontation.md CONF-BOT-03.
+    "ismcts-hard": {"seconds": 1.0, "prior": 20, "rollout": "game"},
 }
 #: The level names of the lobby and the terminal, and the agent each one is.
 LEVEL_AGENTS = {"easy": "heuristic", "normal": "ismcts-normal", "hard": "ismcts-hard"}
+#: The play-out policies: uniformly random, the game's heuristic bot (slow), or the game's
+#: own: its cheap policy (``Game.playout_policy``; random where it has none) played until
+#: the game estimates each seat's chance (``Game.evaluate``) or to the end.
+ROLLOUTS = ("random", "heuristic", "game")
 #: UCB1 exploration constant (rewards are 0..1).
 EXPLORATION = 0.7
 #: A rollout that has not ended after this many actions counts as a draw (0.5 each).
@@ -127,8 +135,8 @@ class IsmctsAgent(Agent):
             raise DeathNoteError("ismcts needs a budget: sims or seconds")
         if sims is not None and sims < 1:
             raise DeathNoteError("ismcts: sims must be at least 1")
-        if rollout not in ("random", "heuristic"):
-            raise DeathNoteError(f"ismcts: rollout is random or heuristic, not {rollout!r}")
+        if rollout not in ROLLOUTS:
+            raise DeathNoteError(f"ismcts: rollout is {', '.join(ROLLOUTS)}, not {rollout!r}")
         self.game_id = game_id
         self.sims = sims
         self.seconds = seconds or None
@@ -150,6 +158,7 @@ class IsmctsAgent(Agent):
         self.last_table: dict[Key, Node] = {}
         self._rng = random.Random(0)
         self._plain: Agent | None = None
+        self._prior_agent: Agent | None = None
 
     def choose(self, obs: Observation) -> Action:
         """The most visited root action after the budget's simulations."""
@@ -186,6 +195,15 @@ class IsmctsAgent(Agent):
                 self._plain = make_agent(self.game_id, "random", self.seat)
         return self._plain
 
+    def _prior_bot(self) -> Agent:
+        """The bot whose choice seeds the root: the game's (``Game.search_prior``), else
+        this seat's heuristic bot."""
+        if self._prior_agent is None:
+            from deathnote.engine.registry import get_game
+
+            self._prior_agent = get_game(self.game_id).search_prior(self.seat) or self._fallback()
+        return self._prior_agent
+
     def search(self, obs: Observation, start: float) -> Node:
         """Run the simulations; the root node's statistics."""
         rng = obs.rng
@@ -196,9 +214,9 @@ class IsmctsAgent(Agent):
         # that keeps notes between calls keeps them only within one search).
         self._hinters = {}
         if self.prior:
-            # Progressive bias: the heuristic bot's choice (it reads only this seat's view)
+            # Progressive bias: the prior bot's choice (it reads only this seat's view)
             # starts with ``prior`` virtual wins, the others are still all tried first.
-            hint = self._fallback().choose(obs)
+            hint = self._prior_bot().choose(obs)
             if hint in obs.legal:
                 root.stats[hint] = [float(self.prior), float(self.prior), 1.0]
         table: dict[Key, Node] = {}
@@ -288,17 +306,23 @@ class IsmctsAgent(Agent):
         c = self.c
         tree_prior = self.prior > 0 and self.guide == "tree"
         heuristic = self.rollout == "heuristic"
+        game_policy = self.rollout == "game"
         clock = time.perf_counter
         done = 0
+        play: PlayoutPolicy | Literal[False] | None = None  # found on the first world
+        estimate = False
+        values: Sequence[float] | None = None
         while done < limit and (done == 0 or clock() < deadline):
             world = sample(rng, log=False)
             game, state, wrng = world.game, world.state, world.rng
-            pending_of, legal_of, apply, outcome_of = (
-                game.pending,
-                game.legal,
-                game.apply,
-                game.outcome,
-            )
+            pending_of, legal_of, outcome_of = game.pending, game.legal, game.outcome
+            kind = type(game)
+            # Where the game has its own: ``mover`` (who moves, no decisions made) and
+            # ``apply_quiet`` (no events: a play-out reads no log); else the plain calls,
+            # without the defaults' extra step.
+            own_mover = kind.mover is not Game.mover
+            mover_of = game.mover
+            apply = game.apply_quiet if kind.apply_quiet is not Game.apply_quiet else game.apply
             path: list[tuple[Node, Action, Seat]] = []
             node = root
             mover = seat
@@ -317,10 +341,20 @@ class IsmctsAgent(Agent):
                 if outcome is not None:
                     rollout = False
                     break
-                asked = pending_of(state)
-                mover = min(asked)
+                # Who moves next is all a play-out needs (``mover``: no decisions made);
+                # the decision's kind only for a node's key.
+                if own_mover:
+                    asked_seat, asked = mover_of(state), None
+                else:
+                    asked = pending_of(state)
+                    asked_seat = min(asked) if asked else None
+                if asked_seat is None:
+                    raise DeathNoteError("no seat is asked but the game is not over")
+                mover = asked_seat
                 if fresh:
                     break
+                if asked is None:
+                    asked = pending_of(state)
                 key = (
                     mover,
                     asked[mover].kind,
@@ -339,7 +373,42 @@ class IsmctsAgent(Agent):
                     break  # back at an information set of this walk (see ``search``)
                 seen.add(id(found))
                 node = found
-            if rollout and heuristic:
+            if rollout and game_policy and play is None:
+                play = game.playout_policy() or False
+                estimate = type(game).evaluate is not Game.evaluate
+                # A game with neither: the random play-out below.
+                game_policy = bool(play) or estimate
+            if rollout and game_policy:
+                # The game's play-out: its own cheap policy (random where it has none),
+                # stopped at the first point where the game estimates each seat's chance
+                # (``Game.playout_policy``, ``Game.evaluate``), or at the end.
+                prng = self._rng
+                values = None
+                for _ in range(MAX_ROLLOUT):
+                    if estimate:
+                        values = game.evaluate(state)
+                        if values is not None:
+                            break
+                    mover = min(pending_of(state))
+                    legal = legal_of(state, mover)
+                    if not legal:
+                        raise DeathNoteError(f"seat {mover} is asked but has no legal action")
+                    if play:
+                        action = play(state, mover, legal, prng)
+                    else:
+                        action = legal[below(prng, len(legal))]
+                    apply(state, mover, action, wrng)
+                    outcome = outcome_of(state)
+                    if outcome is not None:
+                        break
+                if values is not None:
+                    for node_, action_, mover_ in path:
+                        entry = node_.stats[action_]
+                        entry[0] += 1
+                        entry[1] += values[mover_]
+                    done += 1
+                    continue
+            elif rollout and heuristic:
                 # The heuristic play-out: each seat's bot shown its view of the state.
                 for _ in range(MAX_ROLLOUT):
                     asked = pending_of(state)
@@ -359,16 +428,18 @@ class IsmctsAgent(Agent):
                 # The random play-out, as ``_rewards`` plays it (same draws).
                 bits = self._rng.getrandbits
                 for _ in range(MAX_ROLLOUT):
-                    mover = min(pending_of(state))
-                    legal = legal_of(state, mover)
+                    asked_seat = mover_of(state) if own_mover else min(pending_of(state))
+                    if asked_seat is None:
+                        raise DeathNoteError("no seat is asked but the game is not over")
+                    legal = legal_of(state, asked_seat)
                     n = len(legal)
                     if not n:
-                        raise DeathNoteError(f"seat {mover} is asked but has no legal action")
+                        raise DeathNoteError(f"seat {asked_seat} is asked but has no legal action")
                     k = n.bit_length()
                     r = bits(k)
                     while r >= n:
                         r = bits(k)
-                    apply(state, mover, legal[r], wrng)
+                    apply(state, asked_seat, legal[r], wrng)
                     outcome = outcome_of(state)
                     if outcome is not None:
                         break
@@ -484,7 +555,7 @@ def parse_ismcts(game_id: str, name: str, seat: Seat) -> IsmctsAgent | None:
         except ValueError:
             raise DeathNoteError(
                 f"bad ismcts setting {setting!r} in {name!r}: use sims=N, seconds=S, "
-                "rollout=random|heuristic, c=X, prior=N or guide=root|tree, "
+                "rollout=random|heuristic|game, c=X, prior=N or guide=root|tree, "
                 "e.g. ismcts:sims=500:rollout=heuristic"
             ) from None
     return IsmctsAgent(seat, game_id, **args)

@@ -48,6 +48,13 @@ def serve(
             "300/minute (more: 429)."
         ),
     ] = DEFAULTS.room_read_rate,
+    connect_rate: Annotated[
+        str,
+        typer.Option(
+            help="WebSocket connections per client address, e.g. 120/minute (more: closed "
+            "with code 4429)."
+        ),
+    ] = DEFAULTS.connect_rate,
     max_live_rooms: Annotated[
         int, typer.Option(help="Rooms held in memory at once (a new room beyond: 503).")
     ] = DEFAULTS.max_live_rooms,
@@ -138,6 +145,7 @@ def serve(
             max_message_bytes=max_message_bytes,
             room_rate=room_rate,
             room_read_rate=room_read_rate,
+            connect_rate=connect_rate,
             max_live_rooms=max_live_rooms,
             unopened_room_seconds=unopened_room_seconds,
             connections_per_room=connections_per_room,

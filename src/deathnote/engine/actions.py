@@ -75,6 +75,9 @@ class Action:
     kind: str
     args: tuple[tuple[str, ArgValue], ...] = ()
     label: str = field(default="", compare=False, hash=False)
+    #: the hash, once computed (0: not yet): search bots look actions up in dicts at
+    #: every step. Never pickled (string hashes differ between processes).
+    _hash: int = field(default=0, init=False, repr=False, compare=False, hash=False)
 
     @classmethod
     def make(cls, kind: str, label: str = "", **args: Any) -> Action:
@@ -130,7 +133,16 @@ class Action:
 
     def __hash__(self) -> int:
         # hash(True) == hash(1): equal hashes for unequal actions are allowed.
-        return hash((self.kind, self.args))
+        h = self._hash
+        if not h:
+            h = hash((self.kind, self.args))
+            _set_hash(self, h)
+        return h
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A copy or an unpickled action computes its hash again (not the cached one: the
+        # hash of a text differs between processes).
+        return (Action, (self.kind, self.args, self.label))
 
     def loosely_equals(self, other: Action) -> bool:
         """Equal when booleans and numbers are not told apart (to explain a rejection)."""
@@ -138,6 +150,9 @@ class Action:
 
     def __str__(self) -> str:
         return self.label or self.kind
+
+
+_set_hash = Action.__dict__["_hash"].__set__
 
 
 def type_mismatch(action: Action, legal: Iterable[Action]) -> str | None:

@@ -33,7 +33,9 @@ does not end the game within two steps when another can, so the late game is rea
 - ``check_views``: every view (each seat, spectator, omniscient) is JSON-ready (only
   objects with text keys, lists, text, finite numbers, booleans and null), shares no list
   or dict with the state, the content, the log or the decisions (checked by identity, and
-  by mutating every container of a returned view and seeing the match unchanged).
+  by mutating every container of a returned view and seeing the match unchanged); a
+  game's shared view (``Game.shared_view``, where it has one) is the view's state to the
+  byte and shares nothing with the match either.
 - ``check_view_deltas``: for every viewer, the view since step k is the whole view but for
   its log, which is exactly the whole log's entries after those seen at step k.
 - ``check_state_patches``: a client applying the state patches of
@@ -305,9 +307,23 @@ def _replayed(match: Match, steps: int) -> Match:
 
 # -- random games, replay -----------------------------------------------------------------
 def check_random_games(setup: Setup, seeds: Sequence[int] = range(4)) -> None:
-    """Random games end, the outcome is consistent, and the record replays identically."""
+    """Random games end, the outcome is consistent, the record replays identically, and
+    the game's ``mover`` is the lowest pending seat at every step."""
     for seed in seeds:
-        match = play(setup, seed)
+
+        def same_mover(match: Match, step: int, seed: int = seed) -> None:
+            pending = match.pending()
+            expected = min(pending) if pending else None
+            got = match.game.mover(match.state)
+            if got != expected:
+                raise _fail(
+                    setup,
+                    seed,
+                    step,
+                    f"mover() is {got!r}, the lowest pending seat is {expected!r}",
+                )
+
+        match = play(setup, seed, on_step=same_mover)
         outcome = match.outcome()
         assert outcome is not None
         seats = set(range(match.players))
@@ -516,6 +532,13 @@ def check_views(setup: Setup, seeds: Sequence[int] = range(2), moments: int = 6)
                 shared = _shared(view, owned, "view")
                 if shared:
                     raise _fail(setup, seed, step, f"{viewer!r}: {shared}")
+                shared_view = match.game.shared_view(match.state, viewer)
+                if shared_view is not None:
+                    if orjson.dumps(shared_view) != orjson.dumps(view["state"]):
+                        raise _fail(setup, seed, step, f"{viewer!r}: the shared view differs")
+                    shared = _shared(shared_view, owned, "shared view")
+                    if shared:
+                        raise _fail(setup, seed, step, f"{viewer!r}: {shared}")
                 _scribble(view)
                 if fingerprint(match) != before:
                     raise _fail(setup, seed, step, f"changing {viewer!r}'s view changed the match")
@@ -631,6 +654,43 @@ def check_fork(setup: Setup, seeds: Sequence[int] = range(2), moments: int = 4) 
             for v, view in ends.items():
                 if _dump(twin.view(v)) != view:
                     raise _fail(setup, seed, at, f"the fork ends with another view for {v!r}")
+
+
+def check_apply_quiet(setup: Setup, seeds: Sequence[int] = range(2)) -> None:
+    """``apply_quiet`` changes the state as ``apply`` does: the same actions carried out
+    both ways on copies of one match give the same decisions, legal actions, outcome,
+    state views and observations, and the same draws, at every step."""
+    import numpy as np
+
+    from deathnote.engine.rng import copy as rng_copy
+
+    for seed in seeds:
+        original = play(setup, seed)
+        match = setup.create(seed)
+        game = match.game
+        quiet, rng = game.fork_state(match.state), rng_copy(match.rng)
+        for step, (seat, action) in enumerate(original.actions):
+            match.submit(seat, action)
+            game.apply_quiet(quiet, seat, action, rng)
+            if repr(rng.getstate()) != repr(match.rng.getstate()):
+                raise _fail(setup, seed, step, "apply_quiet drew otherwise than apply")
+            asked = {s: d.to_json() for s, d in match.pending().items()}
+            if {s: d.to_json() for s, d in game.pending(quiet).items()} != asked:
+                raise _fail(setup, seed, step, "after apply_quiet other seats are asked")
+            for s in asked:
+                if list(game.legal(quiet, s)) != list(match.legal(s)):
+                    raise _fail(setup, seed, step, f"after apply_quiet seat {s} may do otherwise")
+            if game.outcome(quiet) != match.outcome():
+                raise _fail(setup, seed, step, "after apply_quiet the outcome differs")
+            for v in viewers(match):
+                if _dump(game.view(quiet, v)) != _dump(game.view(match.state, v)):
+                    raise _fail(setup, seed, step, f"after apply_quiet {v!r} sees another state")
+                try:
+                    tensor = game.observation_tensor(match.state, v)
+                except NotImplementedError:
+                    continue
+                if not np.array_equal(game.observation_tensor(quiet, v), tensor):
+                    raise _fail(setup, seed, step, f"after apply_quiet {v!r} observes otherwise")
 
 
 def _play_on(match: Match, seed: int, max_actions: int = MAX_ACTIONS) -> None:
@@ -1108,6 +1168,7 @@ SETUP_CHECKS: dict[str, Callable[[Setup], None]] = {
     "view_deltas": check_view_deltas,
     "state_patches": check_state_patches,
     "fork": check_fork,
+    "apply_quiet": check_apply_quiet,
     "sample_world": check_sample_world,
     "covert": check_covert,
     "action_numbers": check_action_numbers,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from deathnote.engine.actions import (
@@ -18,6 +18,9 @@ from deathnote.engine.actions import (
     type_mismatch,
 )
 from deathnote.engine.errors import IllegalAction
+
+#: A play-out policy (``Game.playout_policy``): (state, seat, legal, rng) -> one of legal.
+PlayoutPolicy = Callable[[Any, Seat, Sequence[Action], random.Random], Action]
 
 if TYPE_CHECKING:
     import numpy as np
@@ -139,6 +142,16 @@ class Game(ABC):
     def pending(self, state: Any) -> dict[Seat, Decision]:
         """The seats that must decide now, each with its decision (empty when over)."""
 
+    def mover(self, state: Any) -> Seat | None:
+        """The lowest pending seat (``min(pending(state))``), None when none is asked.
+
+        Play-outs (the search bots' random games) ask only who moves next; a game whose
+        decisions are costly to build (prompts, data) overrides this with a direct read
+        of the state. It must always equal ``min(pending(state))`` (the conformance suite
+        checks it at every step of its random games)."""
+        pending = self.pending(state)
+        return min(pending) if pending else None
+
     @abstractmethod
     def legal(self, state: Any, seat: Seat) -> Sequence[Action]:
         """The legal actions of a seat now (empty when it is not asked)."""
@@ -148,6 +161,16 @@ class Game(ABC):
         """Carry out a legal action (already checked) and return the new events, each with
         its audience. It never raises on a legal action (a bug that does is caught by the
         Match, which restores the state from the record and re-raises)."""
+
+    def apply_quiet(self, state: Any, seat: Seat, action: Action, rng: random.Random) -> None:
+        """``apply`` for a play-out that reads no log (the search bots' simulations): the
+        same change of the state and the same draws from ``rng``, without the events.
+
+        Afterwards ``pending``, ``mover``, ``legal``, ``outcome``, ``observation_tensor`` and
+        ``view`` (but its log) answer as after ``apply``; a game may leave out what only its
+        log and later samples of the same state read (Werewolf's event history). The default
+        is ``apply``, its events dropped; games whose events cost much override it."""
+        self.apply(state, seat, action, rng)
 
     def check(self, state: Any, seat: Seat, action: Action) -> None:
         """Raise IllegalAction with a clear reason if the action is not legal.
@@ -163,6 +186,15 @@ class Game(ABC):
         """What the viewer may see of the state: JSON-ready, built by listing (not by
         deleting secrets), made of fresh lists and dicts on every call (nothing shared
         with the state or the content)."""
+
+    def shared_view(self, state: Any, viewer: Viewer) -> dict[str, Any] | None:
+        """Optional: ``view``'s view (equal to it, the same JSON) that may share lists and
+        dicts with earlier shared views (never with the state), for the match to keep
+        and diff as the base of state patches; nobody hands it out or changes it. A game
+        whose views grow with play (piles of cards) gives one built from parts made once,
+        so that building it and diffing it against an earlier one stay cheap. None (the
+        default): the match keeps the JSON of ``view``'s view instead."""
+        return None
 
     @abstractmethod
     def outcome(self, state: Any) -> Outcome | None:
@@ -207,13 +239,35 @@ class Game(ABC):
 
     def observation_tensor(self, state: Any, viewer: Viewer) -> np.ndarray:
         """A float32 array of ``observation_shape``, built only from what ``viewer`` may see
-        (two states the viewer cannot tell apart give equal arrays); layout in the rules doc."""
+        (two states the viewer cannot tell apart give equal arrays); layout in the rules doc.
+        A new array every call, shared with nothing (the research adapters hand it on)."""
         raise NotImplementedError(f"{self.id} has no observation tensor yet")
 
     # -- extras -----------------------------------------------------------------------
     def agents(self) -> Mapping[str, type[Agent]]:
         """The game's own agents by name (e.g. {"heuristic": ...})."""
         return {}
+
+    def playout_policy(self) -> PlayoutPolicy | None:
+        """An optional cheap policy for a search bot's play-outs on sampled worlds:
+        ``policy(state, seat, legal, rng)`` returns one of ``legal`` for ``seat``, reading
+        only what that seat sees of ``state`` (a person in that seat of that world would
+        choose alike) and drawing only from ``rng``. None (the default): uniformly random
+        play-outs."""
+        return None
+
+    def evaluate(self, state: Any) -> Sequence[float] | None:
+        """An optional estimate, for a search bot's play-outs on sampled worlds, of each
+        seat's chance to win from ``state`` (0..1 per seat), ending the play-out there.
+        None (the default, and wherever the game gives no estimate, e.g. in the middle of
+        a round): the play-out goes on."""
+        return None
+
+    def search_prior(self, seat: Seat) -> Agent | None:
+        """The bot whose choice seeds a search bot's root for ``seat`` (``ismcts``
+        ``prior``), reading only that seat's observation; None (the default): the game's
+        heuristic bot."""
+        return None
 
     def seat_scores(self, state: Any) -> list[float] | None:
         """Each seat's score once the game is over where the game scores seats (Le Jeu

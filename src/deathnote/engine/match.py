@@ -147,8 +147,8 @@ class Match:
         self._pending: dict[Seat, Decision] | None = None
         self._digest: str | None = None
         #: per viewer, the state views last handed out with ``patch=True`` by step (the
-        #: bases of later patches; their JSON bytes)
-        self._sent: dict[Viewer, dict[int, bytes]] = {}
+        #: bases of later patches: their JSON bytes, or the game's shared views)
+        self._sent: dict[Viewer, dict[int, Any]] = {}
         # Games that keep Game.check test membership in the (cached) legal list here.
         self._default_check = type(game).check is Game.check
 
@@ -574,7 +574,12 @@ class Match:
         pending = self.pending()
         outcome = self.outcome()
         waiting = sorted(s for s, d in pending.items() if not d.covert or viewer in (s, OMNISCIENT))
-        state = self.game.view(self.state, viewer)
+        game = self.game
+        shared = game.shared_view(self.state, viewer) if patch else None
+        if shared is not None and since is not None and since in self._sent.get(viewer, ()):
+            state = None  # a patch from the remembered view replaces it: not built
+        else:
+            state = game.view(self.state, viewer)
         out: dict[str, Any] = {
             "game": self.game.id,
             "viewer": viewer,
@@ -591,29 +596,41 @@ class Match:
         if since is not None:
             out["since"] = since
         if patch:
-            self._patch_state(out, viewer, since, state)
+            self._patch_state(out, viewer, since, shared)
         return out
 
     #: How many steps of state views a match remembers per viewer for patches.
     PATCH_STEPS = 4
 
     def _patch_state(
-        self, out: dict[str, Any], viewer: Viewer, since: int | None, state: Any
+        self, out: dict[str, Any], viewer: Viewer, since: int | None, shared: Any
     ) -> None:
-        """Remember ``state`` (the viewer's state view now) and, when the state view of
-        step ``since`` is remembered, put the patch from it in ``out`` instead."""
+        """Remember the viewer's state view now (``shared``, the game's shared view, or
+        else ``out["state"]``) and, when the state view of step ``since`` is remembered,
+        put the patch from it in ``out`` instead of the state."""
         sent = self._sent.get(viewer)
         if sent is None:
             sent = self._sent[viewer] = {}
         step = len(self.actions)
         base = sent.get(since) if since is not None else None
-        # Kept as JSON bytes: about a fifth of the memory of the dicts (a server holds a
-        # few per seat of every live room), and a private copy by construction. (Copied
-        # once more: orjson's own bytes keep its whole growing buffer, 8 KiB for 3 KiB.)
-        sent[step] = bytes(memoryview(orjson.dumps(state)))
+        if shared is not None:
+            # Kept as it is: nobody changes a shared view, and the views of successive
+            # steps share what did not change (a patch compares those parts by identity).
+            new = sent[step] = shared
+            if base is not None and type(base) is bytes:
+                base = orjson.loads(base)
+        else:
+            new = out["state"]
+            # Kept as JSON bytes: about a fifth of the memory of the dicts (a server holds
+            # a few per seat of every live room), and a private copy by construction.
+            # (Copied once more: orjson's own bytes keep its whole growing buffer, 8 KiB
+            # for 3 KiB.)
+            sent[step] = bytes(memoryview(orjson.dumps(new)))
+            if base is not None:
+                base = orjson.loads(base)
         if base is not None:
             del out["state"]
-            out["patch"] = diff(orjson.loads(base), state)  # fresh copies of the new values
+            out["patch"] = diff(base, new)  # fresh copies of the new values
         if len(sent) > self.PATCH_STEPS:
             for old in sorted(sent)[: len(sent) - self.PATCH_STEPS]:
                 del sent[old]

@@ -22,7 +22,7 @@ written here once:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -195,72 +195,89 @@ class Table:
             count += 1
 
     def _run_random(self, max_actions: int) -> None:
-        # ``_run`` when every agent is a RandomAgent (simulations, benchmarks): the same
-        # seats, draws and match afterwards, with the Match's bookkeeping of ``_commit``
-        # done here in place (its caches of legal actions and pending seats are not kept
-        # between actions, as nothing reads them until the loop returns).
-        match = self.match
-        game = match.game
-        state = match.state
-        pending, legal_of, apply, outcome_of = game.pending, game.legal, game.apply, game.outcome
-        agents, rngs, seed = self.agents, self.rngs, self.seed
-        draws = {s: r.getrandbits for s, r in rngs.items()}
-        actions, events, steps = match.actions, match.events, match._steps
-        match_rng = match.rng
-        outcome = match._outcome
-        snap_next = match._snap_next
-        count = 0
-        try:
-            while outcome is None:
-                asked = pending(state)
-                if len(asked) == 1:
-                    (seat,) = asked
-                    if seat not in agents:
-                        return
-                else:
-                    seats = [s for s in asked if s in agents]
-                    if not seats:
-                        return
-                    seat = min(seats)
-                if count >= max_actions:
-                    raise DeathNoteError(f"no end after {max_actions} actions")
-                bits = draws.get(seat)
-                if bits is None:
-                    rng = rngs.get(seat)
-                    if rng is None:
-                        rng = rngs[seat] = agent_rng(seed, seat)
-                    bits = draws[seat] = rng.getrandbits
-                legal = legal_of(state, seat)
-                n = len(legal)
-                if not n:
-                    rngs[seat].choice(legal)  # what RandomAgent.choose raises
-                # engine.rng.below, inline
-                k = n.bit_length()
+        # ``_run`` when every agent is a RandomAgent (simulations, benchmarks).
+        play_random(self.match, self.agents, self.seed, max_actions, self.rngs)
+
+
+def play_random(
+    match: Match,
+    seats: Container[Seat],
+    seed: int,
+    max_actions: int = MAX_ACTIONS,
+    rngs: dict[Seat, random.Random] | None = None,
+) -> None:
+    """Play the match with a :class:`RandomAgent` in each of ``seats`` until it is over or
+    waits for another seat: the seats, draws and match afterwards of a :class:`Table` of
+    random agents with that ``seed`` (the simulator's games, without making the agents
+    and the table). ``rngs``: the generators the agents have drawn from so far (those
+    still missing are made on first use, and put there).
+
+    The loop of ``Table.steps`` with the Match's bookkeeping of ``_commit`` done here in
+    place (its caches of legal actions and pending seats are not kept between actions,
+    as nothing reads them until the loop returns) and ``RandomAgent.choose`` inline."""
+    if rngs is None:
+        rngs = {}
+    game = match.game
+    state = match.state
+    pending, legal_of, apply, outcome_of = game.pending, game.legal, game.apply, game.outcome
+    draws = {s: r.getrandbits for s, r in rngs.items()}
+    actions, events, steps = match.actions, match.events, match._steps
+    act, stepped = actions.append, steps.append
+    match_rng = match.rng
+    outcome = match._outcome
+    snap_next = match._snap_next
+    step = start = len(actions)
+    limit = start + max_actions
+    try:
+        while outcome is None:
+            asked = pending(state)
+            if len(asked) == 1:
+                (seat,) = asked
+                if seat not in seats:
+                    return
+            else:
+                asking = [s for s in asked if s in seats]
+                if not asking:
+                    return
+                seat = min(asking)
+            if step >= limit:
+                raise DeathNoteError(f"no end after {max_actions} actions")
+            bits = draws.get(seat)
+            if bits is None:
+                rng = rngs.get(seat)
+                if rng is None:
+                    rng = rngs[seat] = agent_rng(seed, seat)
+                bits = draws[seat] = rng.getrandbits
+            legal = legal_of(state, seat)
+            n = len(legal)
+            if not n:
+                rngs[seat].choice(legal)  # what RandomAgent.choose raises
+            # engine.rng.below, inline
+            k = n.bit_length()
+            r = bits(k)
+            while r >= n:
                 r = bits(k)
-                while r >= n:
-                    r = bits(k)
-                action = legal[r]
-                step = len(actions)
-                if step >= snap_next:
-                    match._take_snapshot(step)
-                    snap_next = match._snap_next
-                try:
-                    made = apply(state, seat, action, match_rng)
-                except Exception:
-                    # A bug in a rule must not lose the game (as ``Match._commit``).
-                    count = 0  # the rewound match is in order: nothing to settle below
-                    match.rewind(step)
-                    raise
-                actions.append((seat, action))
-                events += made
-                steps.append(len(events))
-                outcome = outcome_of(state)
-                count += 1
-        finally:
-            if count:
-                match._legal.clear()
-                match._pending = None
-                match._outcome = outcome
+            action = legal[r]
+            if step >= snap_next:
+                match._take_snapshot(step)
+                snap_next = match._snap_next
+            try:
+                made = apply(state, seat, action, match_rng)
+            except Exception:
+                # A bug in a rule must not lose the game (as ``Match._commit``).
+                start = step  # the rewound match is in order: nothing to settle below
+                match.rewind(step)
+                raise
+            act((seat, action))
+            events += made
+            stepped(len(events))
+            outcome = outcome_of(state)
+            step += 1
+    finally:
+        if step != start:
+            match._legal.clear()
+            match._pending = None
+            match._outcome = outcome
 
 
 def play(

@@ -4,8 +4,10 @@ Needs the ``rl`` extra (``pip install deathnote[rl]``).
 
 Agents are ``player_0`` .. ``player_{n-1}`` (seat order). Each agent observes a dict:
 ``observation`` is ``Match.observation_tensor(seat)`` (float32, only what that seat may
-see) and ``action_mask`` is ``Match.legal_mask(seat)`` (int8 over the game's stable action
-numbers, all zeros when the seat is not asked). The action space is
+see; a new array every call) and ``action_mask`` is ``Match.legal_mask(seat)`` (int8 over
+the game's stable action numbers, all zeros when the seat is not asked; read-only, as
+observations with the same legal numbers share one: copy it to change it). The action
+space is
 ``Discrete(number of distinct actions)``; an action that is not legal now raises
 ``IllegalAction`` and changes nothing (mask your policy), or with ``illegal="lose"`` ends
 the episode as PettingZoo's classic games do (their ``TerminateIllegalWrapper``): the agent
@@ -40,7 +42,8 @@ from __future__ import annotations
 
 import operator
 import random
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
@@ -51,6 +54,7 @@ from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Action, Seat, Viewer
 from deathnote.engine.errors import IllegalAction
 from deathnote.engine.match import Match
 from deathnote.engine.registry import get_game
+from deathnote.engine.spaces import TableSpace
 from deathnote.interop.common import (
     RENDER_MODES,
     Observation,
@@ -59,6 +63,9 @@ from deathnote.interop.common import (
 )
 
 AgentID = str
+#: the kind and arguments of an Action (what its equality compares)
+_KEY = operator.attrgetter("kind", "args")
+_FLOAT32 = np.dtype(np.float32)
 #: what an illegal action does: raise IllegalAction, or lose the episode
 ILLEGAL = ("raise", "lose")
 
@@ -114,67 +121,97 @@ class _Table:
         }
         self.action_spaces = {name: spaces.Discrete(size) for name in self.names}
         self.state_space = spaces.Box(0.0, np.inf, shape, np.float32)
+        # The generator of the seeds of unseeded resets, made from the last seed given
+        # when the first unseeded reset after it needs it.
         self._seeder: random.Random | None = None
+        self._seed_from: int | None = None
         self.steps = 0
-        # The legal actions of one seat by number, for the position they were listed in,
-        # and its mask.
-        self._legal_key: tuple[int, Seat] | None = None
-        self._legal_ids: dict[int, Action] = {}
+        # The legal actions of one seat, their numbers (in the same order) and its mask,
+        # for the position (number of actions played) they were listed in.
+        self._legal_step = -1
+        self._legal_seat: Seat = -1
+        self._legal: Sequence[Action] = ()
+        self._numbers: tuple[int, ...] = ()
         self._mask = np.zeros(size, np.int8)
+        self._mask.flags.writeable = False
         # Games hand back the same tuple for a recurring choice (e.g. "A or B"): its
         # numbers and mask are made once (keyed by the tuple's id, the tuple kept alive).
-        self._by_tuple: dict[int, tuple[tuple[Action, ...], dict[int, Action], np.ndarray]] = {}
-        #: masks by the numbers of the legal actions (never handed out: observe copies)
+        self._by_tuple: dict[int, tuple[tuple[Action, ...], tuple[int, ...], np.ndarray]] = {}
+        #: masks by the numbers of the legal actions (read-only: observations share them)
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
+        # An action's number by its kind and arguments (C-level hashing, no Action.__eq__
+        # per action for games that list new Action objects), where the table has no two
+        # actions that differ only by a boolean standing for a number; else None.
+        space = self.match.action_space
+        self._space = space
+        self._numbers_by_key: dict[tuple[str, Any], int] | None = None
+        if isinstance(space, TableSpace):
+            keys = {(a.kind, a.args): i for i, a in enumerate(space.actions)}
+            if len(keys) == space.size:
+                self._numbers_by_key = keys
 
     def new_match(self, seed: int | None) -> Match:
         """A fresh match: seeded with ``seed``, else with the next seed of the last one."""
         if seed is not None:
-            self._seeder = random.Random(seed)
+            self._seeder, self._seed_from = None, seed
             match_seed = int(seed)
         else:
             if self._seeder is None:
-                self._seeder = random.Random()
+                self._seeder = random.Random(self._seed_from)
             match_seed = self._seeder.getrandbits(62)
         # The options and content were checked for the first match: the same, reseeded.
         self.match = self.match.with_seed(match_seed)
         self.steps = 0
-        self._legal_key = None
+        self._legal_step = -1
         return self.match
 
-    def legal_ids(self, seat: Seat) -> dict[int, Action]:
-        """The seat's legal actions by their numbers (listed once per position)."""
+    def list_legal(self, seat: Seat) -> None:
+        """Lists the seat's legal actions, their numbers and mask (once per position)."""
         match = self.match
-        key = (len(match.actions), seat)
-        if key != self._legal_key:
-            legal = match.legal(seat)
-            hit = self._by_tuple.get(id(legal)) if type(legal) is tuple else None
-            if hit is not None and hit[0] is legal:
-                self._legal_ids, self._mask = hit[1], hit[2]
+        step = len(match.actions)
+        if step == self._legal_step and seat == self._legal_seat:
+            return
+        legal = match.legal(seat)
+        hit = self._by_tuple.get(id(legal)) if type(legal) is tuple else None
+        if hit is not None and hit[0] is legal:
+            numbers, mask = hit[1], hit[2]
+        else:
+            by_key = self._numbers_by_key
+            found = tuple(map(by_key.get, map(_KEY, legal))) if by_key is not None else (None,)
+            if None in found:  # not a table of actions, or an action it does not list
+                numbers = tuple(map(self._space.id, legal))
             else:
-                space_id = match.action_space.id
-                ids = {space_id(a): a for a in legal}
-                # The same sets of numbers recur (the choices of a phase): one mask each.
-                numbers = tuple(ids)
-                mask = self._masks.get(numbers)
-                if mask is None:
-                    mask = np.zeros(match.action_space.size, np.int8)
-                    mask[list(ids)] = 1  # the same as Match.legal_mask, numbers kept
-                    if len(self._masks) < 4096:
-                        self._masks[numbers] = mask
-                self._legal_ids, self._mask = ids, mask
-                if type(legal) is tuple and len(self._by_tuple) < 4096:
-                    self._by_tuple[id(legal)] = (legal, ids, mask)
-            self._legal_key = key
-        return self._legal_ids
+                numbers = cast(tuple[int, ...], found)
+            # The same sets of numbers recur (the choices of a phase): one mask each.
+            known = self._masks.get(numbers)
+            if known is None:
+                mask = np.zeros(self._space.size, np.int8)
+                mask[list(numbers)] = 1  # the same as Match.legal_mask, numbers kept
+                mask.flags.writeable = False  # handed out to every such observation
+                if len(self._masks) < 4096:
+                    self._masks[numbers] = mask
+            else:
+                mask = known
+            if type(legal) is tuple and len(self._by_tuple) < 4096:
+                self._by_tuple[id(legal)] = (legal, numbers, mask)
+        self._legal, self._numbers, self._mask = legal, numbers, mask
+        self._legal_step, self._legal_seat = step, seat
+
+    def legal_action(self, seat: Seat, number: int) -> Action | None:
+        """The seat's legal action with this number now, or None."""
+        self.list_legal(seat)
+        numbers = self._numbers
+        return self._legal[numbers.index(number)] if number in numbers else None
 
     def observe(self, seat: Seat) -> Observation:
-        """One seat's own observation and mask (fresh arrays every call)."""
-        self.legal_ids(seat)
-        tensor = self.match.observation_tensor(seat)
-        if tensor.dtype != np.float32:
+        """One seat's own observation and mask: the game's fresh tensor, and the mask of
+        its legal numbers (shared by every observation with those numbers: read-only)."""
+        self.list_legal(seat)
+        match = self.match
+        tensor = match.game.observation_tensor(match.state, seat)  # Match.observation_tensor
+        if tensor.dtype is not _FLOAT32:
             tensor = tensor.astype(np.float32)
-        return {"observation": tensor.copy(), "action_mask": self._mask.copy()}
+        return {"observation": tensor, "action_mask": self._mask}
 
     def action(self, seat: Seat, action: Any) -> Action:
         """The legal Action for an action number of this seat, or IllegalAction."""
@@ -185,7 +222,7 @@ class _Table:
         space = self.match.action_space
         if not 0 <= index < space.size:
             raise IllegalAction(f"there is no action number {index} (0..{space.size - 1})")
-        legal = self.legal_ids(seat).get(index)
+        legal = self.legal_action(seat, index)
         if legal is not None:
             return legal
         wanted = space.at(index)
@@ -291,6 +328,22 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
         """The agent's own observation and action mask."""
         return self.table.observe(self.table.seat_of[agent])
 
+    def last(
+        self, observe: bool = True
+    ) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``: the selected agent's observation (``observe``), its
+        accumulated reward, termination, truncation and info (written out: it is called at
+        every step)."""
+        agent = self.agent_selection
+        table = self.table
+        return (
+            table.observe(table.seat_of[agent]) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def state(self) -> np.ndarray:
         """The omniscient tensor of the true state (for centralised training only)."""
         return self.table.global_state()
@@ -303,23 +356,28 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
             return
         table = self.table
         seat = table.seat_of[agent]
-        if action is None:
-            raise IllegalAction(f"{agent} must act: None is only for agents that are done")
-        try:
-            chosen = table.action(seat, action)
-        except IllegalAction:
-            if table.illegal != "lose":
-                raise
-            self._lose(agent)
-            return
+        # The number of one of the seat's legal actions (the usual case) is looked up
+        # directly; anything else goes through ``table.action``, which names the fault.
+        chosen = table.legal_action(seat, action) if type(action) is int else None
+        if chosen is None:
+            if action is None:
+                raise IllegalAction(f"{agent} must act: None is only for agents that are done")
+            try:
+                chosen = table.action(seat, action)
+            except IllegalAction:
+                if table.illegal != "lose":
+                    raise
+                self._lose(agent)
+                return
         self._cumulative_rewards[agent] = 0.0
         match = table.match
         # ``chosen`` is one of the match's own legal actions for its asked seat (checked by
-        # ``table.action``): carried out as the engine's play loop does, without a re-check.
+        # ``table.legal_action``): carried out as the engine's play loop does, without a
+        # re-check.
         match._commit(seat, chosen)
         table.steps += 1
-        over = match.outcome() is not None
-        if over or table.truncated():
+        over = match._outcome is not None
+        if over or (table.max_steps is not None and table.truncated()):
             rewards = match_rewards(match)
             for name in self.agents:
                 s = table.seat_of[name]
@@ -327,11 +385,11 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
                 self.terminations[name] = over
                 self.truncations[name] = not over
             # Every agent now gets its last observation, in seat order after the actor.
-            self.agent_selection = agent_name((seat + 1) % table.players)
+            self.agent_selection = table.names[(seat + 1) % table.players]
             self._accumulate_rewards()
         else:
             # Rewards are all 0 until the end (set so at reset): nothing to accumulate.
-            self.agent_selection = agent_name(min(match.pending()))
+            self.agent_selection = table.names[min(match.pending())]
 
     def _lose(self, agent: AgentID) -> None:
         """``illegal="lose"``: the agent gets -1, the others 0, and every agent is done."""

@@ -59,6 +59,7 @@ CLOSE_FORBIDDEN = 4403  # a wrong or missing token, or a page of a foreign origi
 CLOSE_NOT_FOUND = 4404  # no such room
 CLOSE_UNAVAILABLE = 4409  # a room recorded under other rules
 CLOSE_FULL = 4429  # the room has its maximum of connections
+CLOSE_TOO_MANY = 4429  # the address opened more connections than --connect-rate allows
 
 
 class CreateRoom(BaseModel):
@@ -248,6 +249,7 @@ def create_app(
     room_rate = limits.room_rate_item()
     room_limiter = room_rate_limiter(redis)
     read_rate = limits.room_read_rate_item()
+    connect_rate = limits.connect_rate_item()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -309,15 +311,20 @@ def create_app(
     async def room_or_error(room_id: str) -> Room:
         return (await located(room_id))[0]
 
+    async def seconds_to_wait(rate: Any, kind: str, address: str) -> int:
+        """Count one hit of ``address`` under ``kind``: 0 within ``rate``, else the whole
+        seconds until the window lets it in again."""
+        if await room_limiter.hit(rate, kind, address):
+            return 0
+        reset = (await room_limiter.get_window_stats(rate, kind, address)).reset_time
+        return max(1, round(reset - time.time()))
+
     async def within_rate(request: Request, kind: str, rate: Any, text: str) -> None:
         """Refuse (429 with Retry-After) an address that passed ``rate`` (counted under
         ``kind``)."""
         address = request.client.host if request.client else "unknown"
-        if await room_limiter.hit(rate, kind, address):
-            return
-        reset = (await room_limiter.get_window_stats(rate, kind, address)).reset_time
-        wait = max(1, round(reset - time.time()))
-        raise HTTPException(429, f"{text}; try again in {wait} s", {"Retry-After": str(wait)})
+        if wait := await seconds_to_wait(rate, kind, address):
+            raise HTTPException(429, f"{text}; try again in {wait} s", {"Retry-After": str(wait)})
 
     async def linked(room_id: str, token: str, refusal: str = "") -> None:
         """Refuse (403) a token that is not one of the room's links, before the room is
@@ -606,6 +613,19 @@ def create_app(
             # A view comes encoded already (once for every connection sent it).
             text = message.text if isinstance(message, View) else orjson.dumps(message).decode()
             await ws.send_text(text)
+
+        # Counted per address before any link is checked, so guessing links is bounded too.
+        address = ws.client.host if ws.client else "unknown"
+        if wait := await seconds_to_wait(connect_rate, "connects", address):
+            await send(
+                {
+                    "type": "error",
+                    "message": f"too many connections from your address "
+                    f"({limits.connect_rate}); try again in {wait} s",
+                }
+            )
+            await ws.close(code=CLOSE_TOO_MANY)
+            return
 
         try:
             # The token first, before any room is loaded (no such room: the same refusal).

@@ -141,7 +141,9 @@ class BotPool:
         return Action.from_json(action)
 
     def close(self) -> None:
-        """Stop the workers (server shutdown)."""
+        """Stop the workers (server shutdown): queued moves are dropped, a move being
+        thought is waited for (at most one bot's budget), so the workers end cleanly and
+        leave no semaphore behind."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None

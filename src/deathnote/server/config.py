@@ -29,6 +29,9 @@ class Limits:
     #: Reads of a room (``GET /api/rooms/ID``, its ``/chat`` and ``/replay``) one client
     #: address may make, in the ``limits`` notation; more are answered 429.
     room_read_rate: str = "300/minute"
+    #: WebSocket connections (play and spectate) one client address may open, in the
+    #: ``limits`` notation; more are refused (close code 4429) before any link is checked.
+    connect_rate: str = "120/minute"
     #: Rooms held in memory at once; a new room beyond it is answered 503.
     max_live_rooms: int = 1000
     #: Seconds after which a room nobody ever opened is removed (memory and storage).
@@ -77,6 +80,7 @@ class Limits:
             raise DeathNoteError("unopened-room-seconds must be more than 0")
         self.room_rate_item()  # a bad rate fails at start, not on the first room
         self.room_read_rate_item()
+        self.connect_rate_item()
         self.chat_rate_item()
         self.spectator_chat_rate_item()
         self.name_rate_item()
@@ -88,6 +92,10 @@ class Limits:
     def room_read_rate_item(self) -> RateLimitItem:
         """The rate of room reads per address as a ``limits`` item."""
         return _rate("room-read-rate", self.room_read_rate)
+
+    def connect_rate_item(self) -> RateLimitItem:
+        """The rate of WebSocket connections per address as a ``limits`` item."""
+        return _rate("connect-rate", self.connect_rate)
 
     def chat_rate_item(self) -> RateLimitItem:
         """The chat rate as a ``limits`` item."""

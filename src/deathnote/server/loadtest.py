@@ -363,6 +363,8 @@ def _start_server(
             "1000000/minute",
             "--room-read-rate",
             "1000000/minute",
+            "--connect-rate",
+            "1000000/minute",
             "--max-live-rooms",
             "1000000",
             "--debug-memory",

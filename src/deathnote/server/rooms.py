@@ -1450,4 +1450,4 @@ class RoomManager:
         """Stop every room's bots."""
         for room in list(self.rooms.values()):
             await room.stop()
-        self.bot_pool.close()
+        await asyncio.to_thread(self.bot_pool.close)

@@ -19,7 +19,7 @@ import orjson
 from deathnote.agents import agent_rng, make_agent, observe
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.match import Match
-from deathnote.engine.play import MAX_ACTIONS, Table
+from deathnote.engine.play import MAX_ACTIONS, Table, play_random
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
 
@@ -94,8 +94,13 @@ def play_one(batch: Batch, seed: int, index: int = 0) -> dict[str, Any]:
     """Play one game headless; returns a small result (never the whole game)."""
     try:
         match = new_match(batch, seed)
-        agents = [make_agent(batch.game, name, s) for s, name in enumerate(batch.agents)]
-        outcome = Table(match, agents, seed).play(max_actions=MAX_ACTIONS)
+        if batch.agents.count("random") == len(batch.agents):
+            # A table of random agents, played without making them (the same game).
+            play_random(match, range(batch.players), seed, MAX_ACTIONS)
+            outcome = match.outcome()
+        else:
+            agents = [make_agent(batch.game, name, s) for s, name in enumerate(batch.agents)]
+            outcome = Table(match, agents, seed).play(max_actions=MAX_ACTIONS)
         if outcome is None:  # pragma: no cover - every seat has an agent
             raise DeathNoteError("the game stopped with no seat to ask")
         if batch.save_dir:

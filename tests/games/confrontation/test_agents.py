@@ -201,3 +201,101 @@ def test_bots_read_the_other_sides_chase_habit() -> None:
     assert kira_bot.other_habit([]) >= threshold[KIRA]  # dodges until shown otherwise
     assert kira_bot.other_habit(_chase_log("B", "A", 3)) >= threshold[KIRA]
     assert kira_bot.other_habit(_chase_log("B", "B", 1)) < threshold[KIRA]
+
+
+def test_playout_policy_accuses_only_when_certain_and_kills_locally() -> None:
+    """The search bot's play-out policy: L follows while two Suspects are left and accuses
+    the last one; Kira kills in his Local Area whenever tonight's news allows it."""
+    policy = GAME.playout_policy()
+    match = Match.create("confrontation", 2, seed=4)
+    state = match.state
+    others = [s for s in range(20) if s != state.identity]
+    for s in others[:-1]:
+        state.eliminated[s] = "card"
+    rng = random.Random(1)
+    assert policy(state, L, match.legal(L), rng).kind == "follow"
+    state.eliminated[others[-1]] = "card"
+    assert policy(state, L, match.legal(L), rng).kind == "accuse"
+    # Kira: a night whose news holds one local criminal among two regional ones.
+    for seed in range(40):
+        match = Match.create("confrontation", 2, seed=seed)
+        bots = [make_agent("confrontation", "heuristic", s) for s in (KIRA, L)]
+        rngs = [agent_rng(seed, s) for s in (KIRA, L)]
+        while match.outcome() is None and match.state.phase != "kill":
+            seat = min(match.pending())
+            match.submit(seat, bots[seat].choose(observe(match, seat, rngs[seat])))
+        state = match.state
+        t = state.tables
+        local = {t.numbers[c] for c in state.news if t.local_mask[c] >> state.identity & 1}
+        if match.outcome() is None and 0 < len(local) < len(state.news):
+            break
+    else:
+        pytest.fail("no night with a mixed news in 40 games")
+    legal = match.legal(KIRA)
+    assert len(legal) == len(state.news)
+    picks = {policy(state, KIRA, legal, random.Random(i))["criminal"] for i in range(30)}
+    assert picks == local
+
+
+def test_evaluate_estimates_at_the_start_of_a_day_only() -> None:
+    """The search bot's estimate: each seat's chance at a day's start (None mid-day), more
+    for L with fewer Suspects left or more points still to Kira's target, the result at
+    the end."""
+    match = Match.create("confrontation", 2, seed=4)
+    state = match.state
+    kira, l_value = GAME.evaluate(state)
+    assert 0.0 < l_value < 1.0 and kira == pytest.approx(1.0 - l_value)
+    fewer = state.fork()
+    for s in [s for s in range(20) if s != state.identity][:12]:
+        fewer.eliminated[s] = "card"
+    assert GAME.evaluate(fewer)[1] > l_value
+    scored = state.fork()
+    scored.points = 12
+    assert GAME.evaluate(scored)[1] < l_value
+    last = state.fork()
+    last.eliminated = {s: "card" for s in range(20) if s != state.identity}
+    assert GAME.evaluate(last) == (0.0, 1.0)
+    match.submit(L, match.legal(L)[0])  # follow: the Chase, mid-day
+    assert match.state.phase == "chase" and GAME.evaluate(match.state) is None
+    ended = Match.create("confrontation", 2, seed=4)
+    ended.submit(L, next(a for a in ended.legal(L) if a.kind == "accuse"))
+    ended.submit(L, ended.legal(L)[0])
+    outcome = ended.outcome()
+    assert outcome is not None
+    assert GAME.evaluate(ended.state) == (
+        float(KIRA in outcome.winning_seats),
+        float(L in outcome.winning_seats),
+    )
+
+
+def test_search_prior_l_expects_kira_to_read_his_chases() -> None:
+    """The search bot's prior (``Game.search_prior``): its L expects Kira to dodge while L
+    looks like he covers the richer scene (as Kira's bot reads the log) and goes to the
+    poorer one; once L was seen at the poorer scene (Kira then mixes) he covers the richer
+    one as the heuristic bot does. Its Kira is the heuristic Kira."""
+    for seed in range(40):
+        match = Match.create("confrontation", 2, seed=seed)
+        match.submit(L, next(a for a in match.legal(L) if a.kind == "follow"))
+        lead = match.view(L)["state"]["lead"]
+        worth = {s: lead[s]["points"] for s in "AB"}
+        if worth["A"] != worth["B"]:
+            break
+    rich = max(worth, key=worth.__getitem__)
+    poor = min(worth, key=worth.__getitem__)
+    view = match.view(L)
+    prior = GAME.search_prior(L)
+    assert isinstance(prior, HeuristicAgent)
+
+    def side(bot: HeuristicAgent, seat: int, log: list[dict[str, Any]]) -> str:
+        seen = dict(match.view(seat), log=log)
+        obs = Observation(seat, match.legal(seat), lambda: seen, random.Random(2))
+        return str(bot.choose(obs)["side"])
+
+    assert side(prior, L, []) == poor
+    assert side(prior, L, _chase_log("B", "A", 3)) == poor
+    assert side(prior, L, _chase_log("A", "B", 1)) == rich
+    assert side(HeuristicAgent(L), L, []) == rich
+    assert view["decision"]["kind"] == "chase"
+    kira_prior = GAME.search_prior(KIRA)
+    for log in ([], _chase_log("B", "A", 2), _chase_log("A", "B", 1)):
+        assert side(kira_prior, KIRA, log) == side(HeuristicAgent(KIRA), KIRA, log)

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from deathnote.engine import OMNISCIENT, SPECTATOR, Match, Viewer
+from deathnote.games.werewolf import sample as ww_sample
 from deathnote.games.werewolf.sample import Knowledge
 
 from .helpers import act, new, set_hand, set_roles, st
@@ -183,3 +184,24 @@ def test_samples_see_a_renumbered_death_note() -> None:
         for _ in range(100)
     }
     assert kiras == {0, 2, 3}
+
+
+@pytest.mark.parametrize("viewer", [0, 3, SPECTATOR])
+def test_a_state_read_again_samples_as_a_fresh_read(viewer: Viewer) -> None:
+    """``sample`` reads a state's history once per viewer and reuses it while the history
+    is unchanged: the worlds are those of a fresh read, on one match played on step by
+    step (its state object stays the same while its history grows)."""
+    m = new(5, 11)
+    rng = random.Random(11)
+    for step in range(80):
+        if m.outcome() is not None:
+            break
+        seed = rng.getrandbits(32)
+        # The first sample finds the read of the step before (or none), the second this one.
+        cached = [m.sample_world(viewer, random.Random(seed)).view(OMNISCIENT) for _ in range(2)]
+        ww_sample._LAST_READ[0] = None  # forget the read
+        fresh = m.sample_world(viewer, random.Random(seed)).view(OMNISCIENT)
+        assert cached == [fresh, fresh], f"step {step}"
+        seat = min(m.pending())
+        legal = m.legal(seat)
+        m.submit(seat, legal[rng.randrange(len(legal))])

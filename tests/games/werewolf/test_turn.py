@@ -143,3 +143,23 @@ def test_rejected_choice_changes_nothing() -> None:
         m.submit(1, {"kind": "discard", "card": "vote"})
     assert m.record() == record
     assert isinstance(Match.replay(record), Match)
+
+
+def test_memos_of_turn_actions_and_lowest_cards_answer_as_worked_out() -> None:
+    """``turn_actions`` and ``lowest_choices`` are kept by Role and hand; at every step of
+    random games they answer as the rules worked out afresh, for every living seat."""
+    from deathnote.games.werewolf import rules as R
+
+    from .test_numbers import random_steps
+
+    checked = 0
+    for players, seed in ((4, 1), (6, 2), (7, 3)):
+        for m in random_steps(players, seed):
+            state = st(m)
+            for seat, x in enumerate(state.seats):
+                if not x.alive or not x.hand:
+                    continue
+                assert R.turn_actions(state, seat) == R._turn_actions(state, seat)
+                assert R.lowest_choices(state, seat) == R.lowest_of(state, x.role, x.hand)
+                checked += 1
+    assert checked > 100

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
-from deathnote.engine.actions import Event, Outcome, Viewer
+from deathnote.engine.actions import Event, Viewer
 from deathnote.engine.errors import OptionsError
-from deathnote.engine.game import Game
+from deathnote.engine.game import Game, PlayoutPolicy
 from deathnote.engine.options import GameOptions, lobby
 from deathnote.games.confrontation import content, numbers, rules, sample
 from deathnote.games.confrontation.state import ConfState
@@ -141,13 +142,34 @@ class Confrontation(Game):
         """What the viewer may see."""
         return build_view(state, viewer)
 
-    def outcome(self, state: ConfState) -> Outcome | None:
-        """The outcome once the game is over."""
-        return state.result
+    #: The outcome once the game is over: the state's ``result`` (read after every action
+    #: of a simulated game, so without a Python call).
+    outcome = staticmethod(attrgetter("result"))  # type: ignore[assignment]
 
     def turn_count(self, state: ConfState) -> int:
         """Days played."""
         return state.day
+
+    def playout_policy(self) -> PlayoutPolicy:
+        """The search bot's play-outs: random, but L accuses only when certain and Kira
+        kills locally when he can (``agents.playout``)."""
+        from deathnote.games.confrontation.agents import playout
+
+        return playout
+
+    def evaluate(self, state: ConfState) -> tuple[float, float] | None:
+        """Kira's and L's chance from the start of a day, for a search bot's play-outs
+        (``agents.evaluate``; None at any other point)."""
+        from deathnote.games.confrontation.agents import evaluate
+
+        return evaluate(state)
+
+    def search_prior(self, seat: int) -> Agent:
+        """The search bot's prior: the heuristic bot whose L also expects Kira to read his
+        Chases (``agents.SearchPriorAgent``)."""
+        from deathnote.games.confrontation.agents import SearchPriorAgent
+
+        return SearchPriorAgent(seat)
 
     def agents(self) -> Mapping[str, type[Agent]]:
         """The heuristic bot plays either side; ``cautious`` is it with an L who accuses only

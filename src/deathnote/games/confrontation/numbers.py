@@ -7,7 +7,6 @@ space raises ``IllegalAction``). Layouts: CONF-NUM-01 and CONF-NUM-02 in the rul
 
 from __future__ import annotations
 
-import struct
 from functools import cache
 from itertools import combinations_with_replacement
 from typing import Any
@@ -184,29 +183,37 @@ def state_tensor(state: Any, viewer: Any) -> np.ndarray | None:
     chapter, variant = t.chapter, t.variant
     if t is not _packaged(chapter, variant):
         return None
-    size, c, s = _layout(chapter, variant)
-    out = [0.0] * size  # filled as a list (cheaper per item than an array), then converted
-    out[_VIEWER_SLOT[viewer]] = 1.0
-    at = 4
     phase = state.phase
+    over = phase == OVER
+    sees_kira = over or viewer in (KIRA, OMNISCIENT)
+    sees_l = over or viewer in (L, OMNISCIENT)
+    me = state.identity
+    # What stays the same all game for this viewer comes copied from a template; the rest
+    # is written item by item through a memoryview (only the slots that are not zero).
+    key = (chapter, variant, viewer, me if sees_kira else -1, sees_l)
+    template = _TEMPLATES.get(key)
+    if template is None:
+        template = _TEMPLATES[key] = _template(t, viewer, me if sees_kira else -1, sees_l)
+    array = template.copy()
+    out: Any = array.data
+    _, c, s = _layout(chapter, variant)
+    at = 4
     out[at + _PHASE_SLOT[phase]] = 1.0
     at += len(PHASES)
     target = float(TARGET_POINTS[chapter])
     by_type = state.points_by_type
-    out[at : at + 12] = (
-        float(chapter == 2),
-        state.day / 30.0,
-        state.points / target,
-        by_type["knife"] / target,
-        by_type["gun"] / target,
-        by_type["bomb"] / target,
-        state.quiet_nights / 3.0,
-        state.quiet_allowed / 3.0,
-        REGIONAL_LIMIT[chapter] / 3.0,
-        len(state.lead_deck) / 12.0,
-        len(state.cards_drawn) / s,
-        len(state.suspect_deck) / s,
-    )
+    # at + 0 (chapter 2) and at + 8 (the regional limit) are in the template
+    out[at + 1] = state.day / 30.0
+    out[at + 2] = state.points / target
+    out[at + 3] = by_type["knife"] / target
+    out[at + 4] = by_type["gun"] / target
+    out[at + 5] = by_type["bomb"] / target
+    out[at + 6] = state.quiet_nights / 3.0
+    out[at + 7] = state.quiet_allowed / 3.0
+    out[at + 9] = len(state.lead_deck) / 12.0
+    drawn = len(state.cards_drawn)
+    out[at + 10] = drawn / s
+    out[at + 11] = len(state.suspect_deck) / s
     at += 12
     if state.lead >= 0:
         points = t.points
@@ -218,11 +225,13 @@ def state_tensor(state: Any, viewer: Any) -> np.ndarray | None:
     else:
         at += 10
     kira_side, l_side = state.chase
-    out[at] = float(kira_side != NO_CHOICE)
-    out[at + 1] = float(l_side != NO_CHOICE)
-    if kira_side != NO_CHOICE and l_side != NO_CHOICE:
-        out[at + 2 + (kira_side == 1)] = 1.0
-        out[at + 4 + (l_side == 1)] = 1.0
+    if kira_side != NO_CHOICE:
+        out[at] = 1.0
+    if l_side != NO_CHOICE:
+        out[at + 1] = 1.0
+        if kira_side != NO_CHOICE:
+            out[at + 2 + (kira_side == 1)] = 1.0
+            out[at + 4 + (l_side == 1)] = 1.0
     mine = kira_side if viewer == KIRA else l_side if viewer == L else NO_CHOICE
     if mine != NO_CHOICE:
         out[at + 6 + (mine == 1)] = 1.0
@@ -235,76 +244,100 @@ def state_tensor(state: Any, viewer: Any) -> np.ndarray | None:
             slots[_TYPE_SLOT[face]] += third
         for face in state.faces_left:
             slots[3 + _FACE_SLOT[face]] += third
-        out[at : at + 7] = [float(x) for x in slots]
+        for i, x in enumerate(slots):
+            if x:
+                out[at + i] = x
     at += 7
     alive = state.alive
-    for k in range(c):
-        if not alive[k]:
+    if not all(alive):
+        k = alive.index(False)
+        while True:
             out[at + k] = 1.0
+            try:
+                k = alive.index(False, k + 1)
+            except ValueError:
+                break
     for k in state.news:
         out[at + c + k] = 1.0
     at += 2 * c
-    over = phase == OVER
-    sees_kira = over or viewer in (KIRA, OMNISCIENT)
-    sees_l = over or viewer in (L, OMNISCIENT)
-    me = state.identity
-    if sees_kira:
-        out[at + me] = 1.0
+    # the identity slot (the next s) is in the template
     at += s
     if sees_kira:
-        out[at] = 1.0
-        for k in t.local_criminals[me]:
-            out[at + 1 + k] = 1.0
+        # the flag, the local criminals and the home are in the template
         bit = 1 << me
         mask = t.local_mask
         for k in state.kills:
             if not mask[k] & bit:
                 out[at + 1 + c + k] = 1.0
         base = at + 1 + 2 * c
-        hx, hy = t.homes[me]
-        out[base : base + 6] = (
-            state.regional_used / 3.0,
-            (REGIONAL_LIMIT[chapter] - state.regional_used) / 3.0,
-            state.chase_points / 20.0,
-            state.ryuk_points / 20.0,
-            hx / 16.0,
-            hy / 16.0,
-        )
+        out[base] = state.regional_used / 3.0
+        out[base + 1] = (REGIONAL_LIMIT[chapter] - state.regional_used) / 3.0
+        out[base + 2] = state.chase_points / 20.0
+        out[base + 3] = state.ryuk_points / 20.0
         if chapter == 2:
             _state_rows(out, base + 6, t.ryuk_rows, state.apples, state.ryuk_used)
             out[base + 6 + 3 * ROWS] = state.apples_to_place / 9.0
     at += _kira_size(c)
     if sees_l:
-        out[at] = 1.0
+        # the flag and every Suspect's "remaining" are in the template
         width = 2 + len(REASONS)
-        eliminated = state.eliminated
-        outside = state.outside
         base = at + 1
-        for k in range(s):
-            reason = eliminated.get(k)
-            if reason is None:
-                out[base] = 1.0
-            else:
-                out[base + 2 + _REASON_SLOT[reason]] = 1.0
-            out[base + 1] = outside[k] / 4.0
-            base += width
+        for k, reason in state.eliminated.items():
+            row = base + k * width
+            out[row] = 0.0
+            out[row + 2 + _REASON_SLOT[reason]] = 1.0
+        for k, kills in enumerate(state.outside):
+            if kills:
+                out[base + k * width + 1] = kills / 4.0
+        base += s * width
         for k in state.cards_drawn:
             out[base + k] = 1.0
-        out[base + s] = len(state.cards_drawn) / s
+        out[base + s] = drawn / s
         if chapter == 2:
             _state_rows(out, base + s + 1, t.intel_rows, state.stars, state.intel_used)
             out[base + s + 1 + 3 * ROWS] = state.stars_to_place / 9.0
-    return np.frombuffer(bytearray(_packer(size).pack(*out)), dtype=np.float32)
+    return array
 
 
-@cache
-def _packer(size: int) -> struct.Struct:
-    """Packs ``size`` floats as float32 (far cheaper than ``np.array`` of a list)."""
-    return struct.Struct(f"={size}f")
+#: ``_template`` by (chapter, variant, viewer, Kira's identity if seen else -1, sees L's)
+_TEMPLATES: dict[tuple[int, str, Any, int, bool], np.ndarray] = {}
+
+
+def _template(t: content.Tables, viewer: Any, me: int, sees_l: bool) -> np.ndarray:
+    """The slots of ``state_tensor`` that stay the same all game for a viewer who sees
+    Kira's notebook (identity ``me``, or -1 when not seen) and L's (``sees_l``): the
+    viewer, the chapter, the regional limit, Kira's identity, flag, local criminals and
+    home, L's flag and every Suspect "remaining" (cleared for those eliminated)."""
+    chapter = t.chapter
+    size, c, s = _layout(chapter, t.variant)
+    out = np.zeros(size, dtype=np.float32)
+    out[_VIEWER_SLOT[viewer]] = 1.0
+    at = 4 + len(PHASES)
+    out[at] = float(chapter == 2)
+    out[at + 8] = REGIONAL_LIMIT[chapter] / 3.0
+    at += 12 + 10 + 8 + 7 + 2 * c
+    if me >= 0:
+        out[at + me] = 1.0
+    at += s
+    if me >= 0:
+        out[at] = 1.0
+        for k in t.local_criminals[me]:
+            out[at + 1 + k] = 1.0
+        base = at + 1 + 2 * c
+        hx, hy = t.homes[me]
+        out[base + 4] = hx / 16.0
+        out[base + 5] = hy / 16.0
+    at += _kira_size(c)
+    if sees_l:
+        out[at] = 1.0
+        width = 2 + len(REASONS)
+        out[at + 1 : at + 1 + s * width : width] = 1.0
+    out.flags.writeable = False
+    return out
 
 
 def _state_rows(
-    out: list[Any],
+    out: Any,
     at: int,
     rows: tuple[tuple[str, int], ...],
     filled: list[int],

@@ -76,6 +76,16 @@ class Ctx:
         return self.st.next_id
 
 
+class QuietCtx(Ctx):
+    """A ``Ctx`` that keeps no log: for play-outs that read none (``apply_quiet``)."""
+
+    def say(self, text: str, **data: Any) -> None:
+        """No event."""
+
+    def tell(self, seats: Iterable[int], text: str, **data: Any) -> None:
+        """No event."""
+
+
 FN: dict[str, Callable[[Ctx, Step], None]] = {}
 """Registered step functions: ``call`` steps run them; ``pick`` steps run them with
 ``step["value"]`` set to the chosen value."""

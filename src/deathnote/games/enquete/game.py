@@ -19,7 +19,7 @@ from deathnote.engine.spaces import ActionSpace, TableSpace
 from . import cards, rounds, tiles  # noqa: F401  (registers the step functions)
 from .cards import window_options, window_play, window_prompt
 from .content import ROLE_IDS, load
-from .flow import FN, SUSPICION_LIMIT, Ctx, advance, card, role_info, tile
+from .flow import FN, SUSPICION_LIMIT, Ctx, QuietCtx, advance, card, role_info, tile
 from .learning import action_table, encode_state, observation_size
 from .sampling import fork_state, sample_state
 from .series import MAX_SERIES, next_options, series_facts, series_length, series_totals
@@ -190,6 +190,23 @@ def role_key(st: EnqState, role: str) -> str:
     return str(role_info(st, role)["name"]).removeprefix("The ")
 
 
+def _carry_out(ctx: Ctx, seat: Seat, action: Action) -> None:
+    """Carry out the choice, then resolve until the next decision."""
+    state = ctx.st
+    top = state.stack.pop()
+    if top["k"] == "window":
+        state.stack.append(top)
+        if action.kind == "pass":
+            top["seats"].pop(0)
+            ctx.say(f"Player {seat + 1} passes.", seat=seat)
+        else:
+            window_play(ctx, top, seat, action["card"])
+    else:
+        top["value"] = action["v"]
+        FN[top["fn"]](ctx, top)
+    advance(ctx)
+
+
 class EnqueteGame(Game):
     """Death Note: Le Jeu d'Enquête (4-8 players, one of them the Detective)."""
 
@@ -296,6 +313,14 @@ class EnqueteGame(Game):
             return {top["seats"][0]: Decision("respond", window_prompt(top), data=data)}
         return {top["seat"]: Decision(top["dk"], top["prompt"], data=data)}
 
+    def mover(self, state: EnqState) -> Seat | None:
+        """The seat ``pending`` asks, read from the top of the stack (no decision made)."""
+        if state.over or not state.stack:
+            return None
+        top = state.stack[-1]
+        seat: Seat = top["seats"][0] if top["k"] == "window" else top["seat"]
+        return seat
+
     def legal(self, state: EnqState, seat: Seat) -> Sequence[Action]:
         """Pass or a playable card in a window; one of the offered values otherwise."""
         if state.over or not state.stack:
@@ -313,20 +338,12 @@ class EnqueteGame(Game):
     def apply(self, state: EnqState, seat: Seat, action: Action, rng: random.Random) -> list[Event]:
         """Carry out the choice, then resolve until the next decision."""
         events: list[Event] = []
-        ctx = Ctx(state, rng, events)
-        top = state.stack.pop()
-        if top["k"] == "window":
-            state.stack.append(top)
-            if action.kind == "pass":
-                top["seats"].pop(0)
-                events.append(Event.public(f"Player {seat + 1} passes.", seat=seat))
-            else:
-                window_play(ctx, top, seat, action["card"])
-        else:
-            top["value"] = action["v"]
-            FN[top["fn"]](ctx, top)
-        advance(ctx)
+        _carry_out(Ctx(state, rng, events), seat, action)
         return events
+
+    def apply_quiet(self, state: EnqState, seat: Seat, action: Action, rng: random.Random) -> None:
+        """``apply`` without making the events (``Game.apply_quiet``)."""
+        _carry_out(QuietCtx(state, rng, []), seat, action)
 
     # -- views -------------------------------------------------------------------------------
     def view(self, state: EnqState, viewer: Viewer) -> dict[str, Any]:

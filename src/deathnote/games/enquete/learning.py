@@ -6,7 +6,6 @@ being asked (public in this game), so it can hold nothing the viewer may not see
 
 from __future__ import annotations
 
-import struct
 from functools import cache
 from typing import Any
 
@@ -128,6 +127,9 @@ def encode(view: dict[str, Any], players: int, asked: int | None) -> np.ndarray:
 
 
 _ROLE = {r: k for k, r in enumerate(ROLE_IDS)}
+#: the keys of ``known_roles``: "p<seat>" and "i<inactive index>" (9 Roles at most)
+_SEAT_KEY = tuple(f"p{s}" for s in range(len(ROLE_IDS)))
+_INACTIVE_KEY = tuple(f"i{i}" for i in range(len(ROLE_IDS)))
 _ENDING = {e: k for k, e in enumerate(ENDINGS)}
 
 
@@ -153,69 +155,90 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
     test checks it equals the view's vector for every viewer at every step of random
     games."""
     players = st.players
-    size = observation_size(players)
-    out = [0.0] * size  # a list is cheaper per item than an array; packed at the end
+    array = np.zeros(observation_size(players), dtype=np.float32)
+    # Written item by item through a memoryview (as cheap per item as a list, nothing to
+    # convert at the end); flags are written only when set.
+    out: Any = array.data
     limit = SUSPICION_LIMIT[players]
     everything = viewer == OMNISCIENT or st.over
     me = st.seats[viewer] if isinstance(viewer, int) else None
     known = me.known_roles if me is not None else {}
     this_round = st.round
-    piles = _piles(st.content)
-    out[:14] = (
-        st.round / 5,
-        float(st.direction == "clockwise"),
-        len(st.deck) / CARDS,
-        len(st.discard) / CARDS,
-        len(st.tiles) / TILES,
-        [piles[t] for t in st.tiles].count(this_round) / 5,
-        limit / 7,
-        st.extra_susp / 5,
-        float(st.light_silenced),
-        float(st.friend),
-        float(st.pursuit),
-        float(st.pawn is None),
-        float(st.current is not None),
-        float(st.over),
-    )
+    content = st.content
+    hit = _PILES.get(id(content))
+    piles = hit[1] if hit is not None and hit[0] is content else _piles(content)
+    current = st.current
+    out[0] = st.round / 5
+    if st.direction == "clockwise":
+        out[1] = 1.0
+    out[2] = len(st.deck) / CARDS
+    out[3] = len(st.discard) / CARDS
+    out[4] = len(st.tiles) / TILES
+    out[5] = list(map(piles.__getitem__, st.tiles)).count(this_round) / 5
+    out[6] = limit / 7
+    out[7] = st.extra_susp / 5
+    if st.light_silenced:
+        out[8] = 1.0
+    if st.friend:
+        out[9] = 1.0
+    if st.pursuit:
+        out[10] = 1.0
+    if st.pawn is None:
+        out[11] = 1.0
+    if current is not None:
+        out[12] = 1.0
+    if st.over:
+        out[13] = 1.0
     if st.ending is not None:
         out[14 + _ENDING[st.ending]] = 1.0
     if st.revealed_tile is not None:
         out[14 + len(ENDINGS) + tile(st, st.revealed_tile)["number"] - 1] = 1.0
     base = GLOBAL
-    detective, current, pawn = st.detective, st.current, st.pawn
+    detective, pawn = st.detective, st.pawn
     alibi, no_draw = st.alibi, st.no_draw
     for s, seat in enumerate(st.seats):
         row = base + s * PER_SEAT
         stats = st.stats[s]
-        out[row : row + 15] = (
-            float(s == detective),
-            float(viewer == s),
-            float(seat.revealed or s == detective),
-            float(seat.dead),
-            seat.suspicions / limit,
-            len(seat.hand) / 10,
-            float(s in alibi),
-            float(s in no_draw),
-            float(pawn == s),
-            stats["keeps"] / 5,
-            stats["discards"] / 5,
-            stats["plays"] / 10,
-            stats["ryuk_plays"] / 10,
-            float(current == s),
-            float(asked == s),
-        )
+        if s == detective:
+            out[row] = 1.0
+        if viewer == s:
+            out[row + 1] = 1.0
+        if seat.revealed or s == detective:
+            out[row + 2] = 1.0
+        if seat.dead:
+            out[row + 3] = 1.0
+        out[row + 4] = seat.suspicions / limit
+        out[row + 5] = len(seat.hand) / 10
+        if s in alibi:
+            out[row + 6] = 1.0
+        if s in no_draw:
+            out[row + 7] = 1.0
+        if pawn == s:
+            out[row + 8] = 1.0
+        out[row + 9] = stats["keeps"] / 5
+        out[row + 10] = stats["discards"] / 5
+        out[row + 11] = stats["plays"] / 10
+        out[row + 12] = stats["ryuk_plays"] / 10
+        if current == s:
+            out[row + 13] = 1.0
+        if asked == s:
+            out[row + 14] = 1.0
         shown = seat.revealed or s == detective or everything or viewer == s
         role = seat.role if shown else None
-        role = role or known.get(f"p{s}")
+        if not role:
+            role = known.get(_SEAT_KEY[s]) if known else None
         if role is not None:
             out[row + 15 + _ROLE[role]] = 1.0
     base += players * PER_SEAT
     for i, r in enumerate(st.inactive):
         row = base + i * PER_INACTIVE
-        out[row] = float(r.revealed)
-        out[row + 1] = float(r.dead)
+        if r.revealed:
+            out[row] = 1.0
+        if r.dead:
+            out[row + 1] = 1.0
         role = r.role if (r.revealed or everything) else None
-        role = role or known.get(f"i{i}")
+        if not role:
+            role = known.get(_INACTIVE_KEY[i]) if known else None
         if role is not None:
             out[row + 2 + _ROLE[role]] = 1.0
     base += MAX_INACTIVE * PER_INACTIVE
@@ -228,10 +251,4 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
         for target, cards in me.known_hands.items():
             for n in cards:
                 out[hands + int(target) * CARDS + n - 1] += 1.0
-    return np.frombuffer(bytearray(_packer(size).pack(*out)), dtype=np.float32)
-
-
-@cache
-def _packer(size: int) -> struct.Struct:
-    """Packs ``size`` floats as float32 (far cheaper than ``np.array`` of a list)."""
-    return struct.Struct(f"={size}f")
+    return array

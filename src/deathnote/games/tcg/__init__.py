@@ -10,7 +10,7 @@ from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat, Vie
 from deathnote.engine.game import Game
 from deathnote.games.tcg import numbers, rules, worlds
 from deathnote.games.tcg.state import ACTION, CHARACTER, MULLIGAN, TcgState
-from deathnote.games.tcg.view import RULES_SUMMARY, build_view
+from deathnote.games.tcg.view import RULES_SUMMARY, build_view, shared_view
 
 if TYPE_CHECKING:
     import numpy as np
@@ -76,6 +76,10 @@ class TcgGame(Game):
             return {}
         return {state.current: rules.decision(state, PROMPTS)}
 
+    def mover(self, state: TcgState) -> Seat | None:
+        """The player ``pending`` asks (no decision made)."""
+        return None if state.winner is not None else state.current
+
     def legal(self, state: TcgState, seat: Seat) -> Sequence[Action]:
         """Every legal action of the seat."""
         return rules.legal_actions(state, seat)
@@ -87,6 +91,11 @@ class TcgGame(Game):
     def view(self, state: TcgState, viewer: Viewer) -> dict[str, Any]:
         """The table as the viewer sees it."""
         return build_view(state, viewer)
+
+    def shared_view(self, state: TcgState, viewer: Viewer) -> dict[str, Any]:
+        """The same view, built from the per-pool card faces without copying them (the
+        base of state patches: a long game's piles cost little to build and diff)."""
+        return shared_view(state, viewer)
 
     def outcome(self, state: TcgState) -> Outcome | None:
         """Winner by turn order, with each deck's result in scores."""

@@ -32,6 +32,12 @@ class Layout:
         self.id_at = {n: i for i, n in enumerate(ids)}
         self.special_at = {n: i for i, n in enumerate(specials)}
         self.name_at = {n: i for i, n in enumerate(names)}
+        # Offsets within a side, after its SIDE scalars (read at every observation).
+        self.specials_from = PER_NAME * len(names)
+        self.discard_from = self.specials_from + len(specials)
+        self.hand_from = self.discard_from + len(ids)
+        self.side = self.side_size
+        self.total = self.size
 
     @property
     def side_size(self) -> int:
@@ -100,65 +106,86 @@ def observation(state: TcgState, viewer: Viewer) -> np.ndarray:
     """The viewer's float32 observation: globals, then the viewer's side, then the other
     (seat 0 first for a spectator or omniscient viewer); only what the viewer may see."""
     lay = layout(state)
-    out = np.zeros(lay.size, dtype=np.float32)
+    array = np.zeros(lay.total, dtype=np.float32)
+    # Written item by item through a memoryview (far cheaper per item than numpy's own
+    # item and slice assignment); flags are written only when set.
+    out: Any = array.data
     me = viewer if isinstance(viewer, int) else 0
     out[0] = state.turn / 50
-    out[1] = state.current == me
-    out[2] = state.first == me
-    out[3] = state.winner is not None and state.winner == me
-    out[4] = state.winner is not None and state.winner != me
-    out[5 + PHASES.index(state.phase)] = 1
+    if state.current == me:
+        out[1] = 1.0
+    if state.first == me:
+        out[2] = 1.0
+    if state.winner is not None:
+        out[3 if state.winner == me else 4] = 1.0
+    out[5 + _PHASE_AT[state.phase]] = 1.0
     if state.choice is not None and viewer in (OMNISCIENT, state.current):
-        out[5 + len(PHASES) + STEPS.index(state.choice["step"])] = 1
-    for k, seat in enumerate((me, 1 - me)):
-        _side(state, lay, seat, viewer in (OMNISCIENT, seat), out, GLOBAL + k * lay.side_size)
-    return out
+        out[5 + len(PHASES) + _STEP_AT[state.choice["step"]]] = 1.0
+    side = lay.side
+    _side(state, lay, me, viewer in (OMNISCIENT, me), out, GLOBAL)
+    _side(state, lay, 1 - me, viewer in (OMNISCIENT, 1 - me), out, GLOBAL + side)
+    return array
 
 
-def _side(state: TcgState, lay: Layout, seat: int, own: bool, out: np.ndarray, at: int) -> None:
+_PHASE_AT = {phase: i for i, phase in enumerate(PHASES)}
+_STEP_AT = {step: i for i, step in enumerate(STEPS)}
+
+
+def _side(state: TcgState, lay: Layout, seat: int, own: bool, out: Any, at: int) -> None:
     player = state.players[seat]
-    current = seat == state.current
-    out[at : at + SIDE] = (
-        player.points / 13,
-        len(player.deck) / 40,
-        len(player.hand) / 40,
-        player.mulligan == "pending",
-        player.mulligan == "kept",
-        player.mulligan == "redrawn",
-        player.mark is not None,
-        player.protected,
-        player.deathnote_turn == state.turn and state.turn > 0,
-        player.placed if current else 0,
-        player.allowance if current else 0,
-        player.turns_taken / 25,
-    )
+    turn = state.turn
+    out[at] = player.points / 13
+    out[at + 1] = len(player.deck) / 40
+    out[at + 2] = len(player.hand) / 40
+    mulligan = player.mulligan
+    if mulligan == "pending":
+        out[at + 3] = 1.0
+    elif mulligan == "kept":
+        out[at + 4] = 1.0
+    elif mulligan == "redrawn":
+        out[at + 5] = 1.0
+    if player.mark is not None:
+        out[at + 6] = 1.0
+    if player.protected:
+        out[at + 7] = 1.0
+    if player.deathnote_turn == turn and turn > 0:
+        out[at + 8] = 1.0
+    if seat == state.current:
+        out[at + 9] = player.placed
+        out[at + 10] = player.allowance
+    out[at + 11] = player.turns_taken / 25
     at += SIDE
-    names = len(lay.names)
-    specials_at = at + PER_NAME * names
-    discard_at = specials_at + len(lay.specials)
-    hand_at = discard_at + len(lay.ids)
-    mark_at = hand_at + len(lay.ids)
+    specials_at = at + lay.specials_from
+    discard_at = at + lay.discard_from
+    hand_at = at + lay.hand_from
+    name_at, cards = lay.name_at, state.cards
     for fc in player.field:
-        base = at + PER_NAME * lay.name_at[fc.name]
-        out[base : base + PER_NAME] = (
-            1,
-            fc.face_up,
-            fc.upright,
-            fc.special is not None,
-            fc.special is not None and fc.special_face_up,
-            fc.flipped_turn == state.turn,
-            fc.special is not None and fc.special_turn == state.turn,
-            state.cards[fc.number].points / 3,
-        )
-        if fc.special is not None and (fc.special_face_up or own):
-            out[specials_at + lay.special_at[fc.special]] += 1
+        base = at + PER_NAME * name_at[fc.name]
+        special = fc.special
+        out[base] = 1.0
+        if fc.face_up:
+            out[base + 1] = 1.0
+        if fc.upright:
+            out[base + 2] = 1.0
+        if special is not None:
+            out[base + 3] = 1.0
+            if fc.special_face_up:
+                out[base + 4] = 1.0
+            if fc.special_turn == turn:
+                out[base + 6] = 1.0
+            if fc.special_face_up or own:
+                out[specials_at + lay.special_at[special]] += 1.0
+        if fc.flipped_turn == turn:
+            out[base + 5] = 1.0
+        out[base + 7] = cards[fc.number].points / 3
+    id_at = lay.id_at
     for n in player.discard:
-        out[discard_at + lay.id_at[n]] += 0.25
+        out[discard_at + id_at[n]] += 0.25
     if own:
         for n in player.hand:
-            out[hand_at + lay.id_at[n]] += 0.25
+            out[hand_at + id_at[n]] += 0.25
         if player.mark is not None:
-            out[mark_at + lay.name_at[player.mark.target]] = 1
+            out[hand_at + len(lay.ids) + name_at[player.mark.target]] = 1.0
 
 
 def shape(players: int, options: Mapping[str, Any]) -> tuple[int, ...]:

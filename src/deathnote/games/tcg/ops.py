@@ -5,10 +5,19 @@ from __future__ import annotations
 from deathnote.engine.actions import Event
 from deathnote.games.tcg.state import OVER, WIN_POINTS, FieldCharacter, TcgState
 
+#: Public seat names by seat and deck label (every event names a seat).
+_NAMES: dict[tuple[int, str], str] = {}
+
 
 def who(state: TcgState, seat: int) -> str:
     """A public name for a seat, from its deck label."""
-    return f"Player {seat + 1} ({state.players[seat].deck_label})"
+    label = state.players[seat].deck_label
+    found = _NAMES.get((seat, label))
+    if found is None:
+        if len(_NAMES) >= 1000:
+            _NAMES.clear()
+        found = _NAMES[seat, label] = f"Player {seat + 1} ({label})"
+    return found
 
 
 def end_game(state: TcgState, winner: int, condition: str, reason: str) -> list[Event]:

@@ -179,6 +179,21 @@ class WerewolfGame(Game):
             return {seat: _decision(state, k, step["to"], step["took"])}
         return {seat: _decision(state, k)}
 
+    def mover(self, state: WwState) -> Seat | None:
+        """The lowest seat ``pending`` asks, read from the step (no decisions made)."""
+        step = state.step
+        if state.winner or step is None:
+            return None
+        k = step["k"]
+        if k == "vote" or k == "interrogate" or k == "judgment" or k == "shinigami":
+            answered = step["votes" if k == "vote" else "picks" if k == "interrogate" else "done"]
+            for s, x in enumerate(state.seats):
+                if x.alive and s not in answered:
+                    return s
+            return None
+        seat: Seat = step["seat"]
+        return seat
+
     def legal(self, state: WwState, seat: Seat) -> Sequence[Action]:
         """The choices of a pending seat (empty for a seat not asked)."""
         st, step = state, state.step
@@ -226,43 +241,14 @@ class WerewolfGame(Game):
     def apply(self, state: WwState, seat: Seat, action: Action, rng: random.Random) -> list[Event]:
         """Carry out the choice, then play on until the next decision."""
         events: list[Event] = []
-        ctx = R.Ctx(state, rng, events)
-        step = state.step
-        assert step is not None
-        k = step["k"]
-        if k == "turn":
-            if action.kind == "play":
-                R.play_card(ctx, seat, action["card"])
-            else:
-                R.discard_card(ctx, seat, action["card"])
-        elif k == "target":
-            R.resolve_target(ctx, seat, step["card"], action["seat"])
-        elif k == "direction":
-            ctx.say(
-                f"{R.pname(seat)} chooses to pass to the {action['dir']}.",
-                type="direction",
-                seat=seat,
-                dir=action["dir"],
-            )
-            state.step = {"k": "interrogate", "seat": seat, "dir": action["dir"], "picks": {}}
-        elif k == "interrogate":
-            step["picks"][seat] = action["card"]
-            if len(step["picks"]) == len(R.alive(state)):
-                R.interrogate(ctx, step["dir"])
-        elif k == "give_lowest":
-            R.give_lowest(ctx, seat, step["to"], action["card"])
-        elif k == "give_back":
-            R.give_back(ctx, seat, step["to"], action["card"])
-        elif k == "vote":
-            step["votes"][seat] = action["seat"]
-            if len(step["votes"]) == len(R.alive(state)):
-                R.vote(ctx)
-        elif k == "judgment":
-            R.judgment_done(ctx, seat, action.get("seat"))
-        elif k == "shinigami":
-            R.shinigami_done(ctx, seat, action.get("seat"))
+        _carry_out(R.Ctx(state, rng, events), seat, action)
         state.remember(events)
         return events
+
+    def apply_quiet(self, state: WwState, seat: Seat, action: Action, rng: random.Random) -> None:
+        """``apply`` without making the events (``Game.apply_quiet``): the history, which
+        only ``sample_state`` reads, does not grow."""
+        _carry_out(R.QuietCtx(state, rng, []), seat, action)
 
     # -- views -------------------------------------------------------------------------------
     def view(self, state: WwState, viewer: Viewer) -> dict[str, Any]:
@@ -322,6 +308,45 @@ class WerewolfGame(Game):
     def turn_count(self, state: WwState) -> int:
         """Judgment Phases played."""
         return state.judgments
+
+
+def _carry_out(ctx: R.Ctx, seat: Seat, action: Action) -> None:
+    """Carry out the choice, then play on until the next decision."""
+    state = ctx.st
+    step = state.step
+    assert step is not None
+    k = step["k"]
+    if k == "turn":
+        if action.kind == "play":
+            R.play_card(ctx, seat, action["card"])
+        else:
+            R.discard_card(ctx, seat, action["card"])
+    elif k == "target":
+        R.resolve_target(ctx, seat, step["card"], action["seat"])
+    elif k == "direction":
+        ctx.say(
+            f"{R.pname(seat)} chooses to pass to the {action['dir']}.",
+            type="direction",
+            seat=seat,
+            dir=action["dir"],
+        )
+        state.step = {"k": "interrogate", "seat": seat, "dir": action["dir"], "picks": {}}
+    elif k == "interrogate":
+        step["picks"][seat] = action["card"]
+        if len(step["picks"]) == len(R.alive(state)):
+            R.interrogate(ctx, step["dir"])
+    elif k == "give_lowest":
+        R.give_lowest(ctx, seat, step["to"], action["card"])
+    elif k == "give_back":
+        R.give_back(ctx, seat, step["to"], action["card"])
+    elif k == "vote":
+        step["votes"][seat] = action["seat"]
+        if len(step["votes"]) == len(R.alive(state)):
+            R.vote(ctx)
+    elif k == "judgment":
+        R.judgment_done(ctx, seat, action.get("seat"))
+    elif k == "shinigami":
+        R.shinigami_done(ctx, seat, action.get("seat"))
 
 
 def is_asked(state: WwState, seat: Seat) -> bool:

@@ -17,6 +17,7 @@ from deathnote.engine.rng import shuffle
 from .content import ROLE_IDS
 from .state import SeatState, WwState
 from .tables import (
+    MEMO_LIMIT,
     NEVER_PLAYED,
     NO_SUGGESTION,
     PLAYABLE,
@@ -46,6 +47,16 @@ class Ctx:
     def tell(self, seats: Iterable[int], text: str, **data: Any) -> None:
         """A private event for exactly these seats."""
         self.events.append(Event(text, data, frozenset(seats)))
+
+
+class QuietCtx(Ctx):
+    """A ``Ctx`` that keeps no log: for play-outs that read none (``apply_quiet``)."""
+
+    def say(self, text: str, **data: Any) -> None:
+        """No event."""
+
+    def tell(self, seats: Iterable[int], text: str, **data: Any) -> None:
+        """No event."""
 
 
 # -- content look-ups ----------------------------------------------------------------------
@@ -112,7 +123,14 @@ def lowest_choices(st: WwState, seat: int) -> list[str]:
     kept (set above every other card); the other cards compare by their printed numbers.
     """
     x = st.seats[seat]
-    return lowest_of(st, x.role, x.hand)
+    memo = st.tables.lowest
+    key = (x.role, tuple(x.hand))
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        found = memo[key] = tuple(lowest_of(st, x.role, x.hand))
+    return list(found)
 
 
 def lowest_of(st: WwState, role: str, hand: Iterable[str]) -> list[str]:
@@ -161,6 +179,19 @@ _PLAYABLE = {
 
 def turn_actions(st: WwState, seat: int) -> list[Action]:
     """Play a card or pass by discarding one (Shinigami must be played when held)."""
+    x = st.seats[seat]
+    memo = st.tables.turns
+    key = (x.role, tuple(x.hand))
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        found = memo[key] = tuple(_turn_actions(st, seat))
+    return list(found)
+
+
+def _turn_actions(st: WwState, seat: int) -> list[Action]:
+    """``turn_actions`` worked out."""
     hand = st.seats[seat].hand
     t = st.tables
     if "shinigami" in hand:

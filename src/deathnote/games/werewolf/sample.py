@@ -34,6 +34,7 @@ uniformly (the cards of the dead, known to be under the deck, may come up anywhe
 from __future__ import annotations
 
 import random
+import weakref
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -218,18 +219,38 @@ class Knowledge:
         self._in_interrogation = False
 
 
+#: The last (state, viewer) read: a search draws many worlds from one state for one viewer,
+#: and what the viewer has seen and knows changes only when the state's history grows (it
+#: is append-only). The state is held weakly: the cache never keeps a match alive.
+_LAST_READ: list[Any] = [None, None, -1, None, None, None]
+
+
+def _read(st: WwState, viewer: Viewer, me: int | None) -> tuple[list[Event], Knowledge]:
+    """The events ``viewer`` has seen and what it knows from them (read once per history)."""
+    history = st.history
+    n = len(history)
+    last = history[-1] if history else None
+    ref, seen_by, length, tail, seen, know = _LAST_READ
+    if ref is not None and ref() is st and seen_by == viewer and length == n and tail is last:
+        return seen, know
+    seen = [e for e in history if e.visible_to(viewer)]
+    know = Knowledge(st, seen, me)
+    _LAST_READ[:] = [weakref.ref(st), viewer, n, last, seen, know]
+    return seen, know
+
+
 def sample(st: WwState, viewer: Viewer, rng: random.Random) -> WwState:
     """A copy of ``st`` with all that ``viewer`` cannot see redrawn (see the module doc)."""
     twin = st.fork()
     if viewer == OMNISCIENT:
         return twin
-    twin.history = [e for e in st.history if e.visible_to(viewer)]
+    me = viewer if isinstance(viewer, int) else None
+    seen, know = _read(st, viewer, me)
+    twin.history = list(seen)
     if st.winner is not None:
         # The end shows every Role and hand: only the deck's order is unknown.
         shuffle(rng, twin.deck)
         return twin
-    me = viewer if isinstance(viewer, int) else None
-    know = Knowledge(st, twin.history, me)
     for _ in range(TRIES):
         roles = _roles(st, know, me, rng)
         deal = _deal(st, know, me, roles, rng)

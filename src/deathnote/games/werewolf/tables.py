@@ -29,6 +29,10 @@ PLAYABLE = tuple(c for c in CARD_IDS if c not in NEVER_PLAYED)
 DISCARDABLE = tuple(c for c in CARD_IDS if c not in UNDISCARDABLE)
 
 
+#: The most entries a memo of ``Tables`` keeps before it starts again.
+MEMO_LIMIT = 20_000
+
+
 def pname(seat: int) -> str:
     """The public name of a seat."""
     return f"Player {seat + 1}"
@@ -47,6 +51,7 @@ class Tables:
         "give",
         "give_took",
         "key",
+        "lowest",
         "name",
         "number",
         "play",
@@ -57,6 +62,7 @@ class Tables:
         "suggest",
         "target",
         "team",
+        "turns",
         "vote",
         "wait",
         "write",
@@ -104,6 +110,11 @@ class Tables:
         )
         #: Decisions by step and arguments, made on first use (a memo, never changed after).
         self.decisions: dict[tuple[Any, ...], Decision] = {}
+        #: Memos by Role and hand (as held, in its order), filled on first use and cleared
+        #: past MEMO_LIMIT entries: a turn's actions, and the cards a seat may give as its
+        #: lowest (play-outs list them at every step).
+        self.turns: dict[tuple[str, tuple[str, ...]], tuple[Action, ...]] = {}
+        self.lowest: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Tables:
         return self
