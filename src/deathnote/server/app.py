@@ -689,17 +689,33 @@ def create_app(
                 )
 
         # The reader ends when the client leaves; the writer when a send fails or the
-        # client is too slow to keep up. Either way the connection is over.
-        tasks = {asyncio.create_task(read()), asyncio.create_task(room.writer(conn))}
+        # client is too slow to keep up. Either way the connection is over. The reading
+        # runs in this handler's own task (one task less per socket): a writer that ends
+        # first cancels it.
+        writer = asyncio.create_task(room.writer(conn))
+        reading = asyncio.current_task()
+        over = False
+
+        def writer_ended(_task: asyncio.Task[None]) -> None:
+            if not over and reading is not None:
+                reading.cancel()
+
+        writer.add_done_callback(writer_ended)
         try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            await read()
+        except asyncio.CancelledError:
+            # Cancelled by the writer's end: the connection is over. From elsewhere (the
+            # server stopping): passed on once the connection is closed.
+            if reading is None or not writer.done() or reading.uncancel() > 0:
+                raise
+        except Exception:  # a read that failed ends this connection only (as before)
+            pass
         finally:
+            over = True
             room.detach(conn)
-            for task in tasks:
-                task.cancel()
-            for task in tasks:
-                with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
-                    await task
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, Exception):
+                await writer
             with contextlib.suppress(Exception):
                 await ws.close()
 

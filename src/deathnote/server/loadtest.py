@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -303,11 +304,19 @@ def _client_cpu() -> float:
 
 
 def _post(url: str, body: dict[str, Any]) -> Any:
-    request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.load(response)
+    """POST a JSON body; the answer's JSON (OSError for an error status). Plain http.client:
+    urllib looks up the proxies in the environment and builds an opener on every call."""
+    parts = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=30)
+    try:
+        conn.request("POST", parts.path, orjson.dumps(body), {"Content-Type": "application/json"})
+        response = conn.getresponse()
+        data = response.read()
+    finally:
+        conn.close()
+    if response.status >= 400:
+        raise OSError(f"HTTP {response.status} from {parts.path}: {data[:200]!r}")
+    return orjson.loads(data)
 
 
 def _get(url: str) -> Any:
