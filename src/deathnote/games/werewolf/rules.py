@@ -123,14 +123,7 @@ def lowest_choices(st: WwState, seat: int) -> list[str]:
     kept (set above every other card); the other cards compare by their printed numbers.
     """
     x = st.seats[seat]
-    memo = st.tables.lowest
-    key = (x.role, tuple(x.hand))
-    found = memo.get(key)
-    if found is None:
-        if len(memo) >= MEMO_LIMIT:
-            memo.clear()
-        found = memo[key] = tuple(lowest_of(st, x.role, x.hand))
-    return list(found)
+    return _by_role_and_hand(st.tables.lowest, st, seat, lambda: lowest_of(st, x.role, x.hand))
 
 
 def lowest_of(st: WwState, role: str, hand: Iterable[str]) -> list[str]:
@@ -177,17 +170,24 @@ _PLAYABLE = {
 }
 
 
-def turn_actions(st: WwState, seat: int) -> list[Action]:
-    """Play a card or pass by discarding one (Shinigami must be played when held)."""
+def _by_role_and_hand(
+    memo: dict[Any, tuple[Any, ...]], st: WwState, seat: int, make: Any
+) -> list[Any]:
+    """What ``make()`` lists for ``seat``, remembered in ``memo`` by its Role and hand
+    (bounded: cleared at ``MEMO_LIMIT`` entries); a fresh list each call."""
     x = st.seats[seat]
-    memo = st.tables.turns
     key = (x.role, tuple(x.hand))
     found = memo.get(key)
     if found is None:
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
-        found = memo[key] = tuple(_turn_actions(st, seat))
+        found = memo[key] = tuple(make())
     return list(found)
+
+
+def turn_actions(st: WwState, seat: int) -> list[Action]:
+    """Play a card or pass by discarding one (Shinigami must be played when held)."""
+    return _by_role_and_hand(st.tables.turns, st, seat, lambda: _turn_actions(st, seat))
 
 
 def _turn_actions(st: WwState, seat: int) -> list[Action]:
