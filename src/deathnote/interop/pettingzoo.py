@@ -50,15 +50,17 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Action, Seat, Viewer
+from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Action, Outcome, Seat, Viewer
 from deathnote.engine.errors import IllegalAction
 from deathnote.engine.match import Match
 from deathnote.engine.registry import get_game
+from deathnote.engine.rng import new as rng_new
 from deathnote.engine.spaces import TableSpace
 from deathnote.interop.common import (
     RENDER_MODES,
     Observation,
-    match_rewards,
+    match_rewards,  # noqa: F401  (re-exported: the rewards of a finished match)
+    outcome_rewards,
     render_in_mode,
 )
 
@@ -102,13 +104,28 @@ class _Table:
         self.render_mode = render_mode
         self.render_viewer = render_viewer
         self.max_steps = max_steps
-        # A first match validates players, options and content now, and gives the spaces.
-        self.match = Match.create(game_id, self.players, 0, options, content)
+        # A first match validates players, options and content now, and gives the spaces;
+        # every episode's match is made from it with its seed.
+        self._proto = Match.create(game_id, self.players, 0, options, content)
+        self.game = game = self._proto.game
+        # The episode is played on its state and generator alone (``Game.apply_quiet``, as
+        # a search bot's play-out: the same state changes and draws, no log), with its
+        # actions listed: ``full_match`` replays them into the ``Match`` (log and record)
+        # when someone asks for it, and from then on the episode is played on that match.
+        self.seed = 0
+        self.state: Any = None
+        self.rng: random.Random = random.Random(0)
+        self.actions: list[tuple[Seat, Action]] = []
+        self.outcome: Outcome | None = None
+        self._full: Match | None = None
+        self._apply_quiet = game.apply_quiet
+        self._game_outcome = game.outcome
+        self._tensor = game.observation_tensor
         self.seats = list(range(self.players))
         self.names = [agent_name(s) for s in self.seats]
         self.seat_of = {name: s for s, name in enumerate(self.names)}
-        size = self.match.action_space.size
-        shape = self.match.observation_shape()
+        size = self._proto.action_space.size
+        shape = self._proto.observation_shape()
         # Tensors hold one-hots, flags and counts: never negative, no fixed upper bound.
         self.observation_spaces = {
             name: spaces.Dict(
@@ -145,7 +162,7 @@ class _Table:
         # An action's number by its kind and arguments (C-level hashing, no Action.__eq__
         # per action for games that list new Action objects), where the table has no two
         # actions that differ only by a boolean standing for a number; else None.
-        space = self.match.action_space
+        space = self._proto.action_space
         self._space = space
         self._numbers_by_key: dict[tuple[str, Any], int] | None = None
         if isinstance(space, TableSpace):
@@ -153,8 +170,8 @@ class _Table:
             if len(keys) == space.size:
                 self._numbers_by_key = keys
 
-    def new_match(self, seed: int | None) -> Match:
-        """A fresh match: seeded with ``seed``, else with the next seed of the last one."""
+    def new_match(self, seed: int | None) -> None:
+        """A fresh episode: seeded with ``seed``, else with the next seed of the last one."""
         if seed is not None:
             self._seeder, self._seed_from = None, seed
             match_seed = int(seed)
@@ -162,32 +179,67 @@ class _Table:
             if self._seeder is None:
                 self._seeder = random.Random(self._seed_from)
             match_seed = self._seeder.getrandbits(62)
-        # The options and content were checked for the first match: the same, reseeded.
-        self.match = self.match.with_seed(match_seed)
+        # The match ``Match.with_seed`` would make (same generator, same set-up draws).
+        proto = self._proto
+        self.seed = match_seed
+        self.rng = rng_new(match_seed)
+        self.state, _ = self.game.setup(proto.players, proto.options, proto.content, self.rng)
+        self.outcome = self._game_outcome(self.state)
+        self.actions = []
+        self._full = None
         self.steps = 0
         self._legal_step = self._mover_step = -1
-        return self.match
+
+    @property
+    def match(self) -> Match:
+        """The episode's ``Match`` (log, record, views): replayed from its actions the
+        first time it is asked for; the episode then goes on on it."""
+        full = self._full
+        if full is None:
+            full = self._proto.with_seed(self.seed)
+            for seat, action in self.actions:
+                full._commit(seat, action)  # each was legal where it was played
+            self._full = full
+            self.state, self.rng, self.actions = full.state, full.rng, full.actions
+        return full
+
+    def play(self, seat: Seat, action: Action) -> None:
+        """Carry out one of the seat's legal actions (from ``legal_action``)."""
+        full = self._full
+        if full is None:
+            self._apply_quiet(self.state, seat, action, self.rng)
+            self.actions.append((seat, action))
+            self.outcome = self._game_outcome(self.state)
+        else:
+            full._commit(seat, action)  # appends to self.actions: the same list
+            self.outcome = full._outcome
+        self.steps += 1
+
+    def pending(self) -> Sequence[Seat]:
+        """The seats asked now, in seat order."""
+        return sorted(self.game.pending(self.state)) if self.outcome is None else []
 
     def mover(self) -> Seat:
         """The lowest pending seat (``Game.mover``; asked only while the game runs)."""
-        match = self.match
-        seat = match.game.mover(match.state)
+        seat = self.game.mover(self.state)
         if seat is None:
-            raise RuntimeError(f"{match.game.id}: the game is not over and nobody is asked")
-        self._mover, self._mover_step = seat, len(match.actions)
+            raise RuntimeError(f"{self.game.id}: the game is not over and nobody is asked")
+        self._mover, self._mover_step = seat, len(self.actions)
         return seat
 
     def list_legal(self, seat: Seat) -> None:
         """Lists the seat's legal actions, their numbers and mask (once per position)."""
-        match = self.match
-        step = len(match.actions)
+        step = len(self.actions)
         if step == self._legal_step and seat == self._legal_seat:
             return
-        if seat == self._mover and step == self._mover_step:
+        state = self.state
+        if (seat == self._mover and step == self._mover_step) or (
+            self.outcome is None and seat in self.game.pending(state)
+        ):
             # a pending seat: the game's legal actions, as Match.legal would give them
-            legal = match.game.legal(match.state, seat)
+            legal = self.game.legal(state, seat)
         else:
-            legal = match.legal(seat)
+            legal = ()
         hit = self._by_tuple.get(id(legal)) if type(legal) is tuple else None
         if hit is not None and hit[0] is legal:
             numbers, mask = hit[1], hit[2]
@@ -223,8 +275,7 @@ class _Table:
         """One seat's own observation and mask: the game's fresh tensor, and the mask of
         its legal numbers (shared by every observation with those numbers: read-only)."""
         self.list_legal(seat)
-        match = self.match
-        tensor = match.game.observation_tensor(match.state, seat)  # Match.observation_tensor
+        tensor = self._tensor(self.state, seat)  # Match.observation_tensor
         if tensor.dtype is not _FLOAT32:
             tensor = tensor.astype(np.float32)
         return {"observation": tensor, "action_mask": self._mask}
@@ -235,7 +286,7 @@ class _Table:
             index = operator.index(action)
         except TypeError:
             raise IllegalAction(f"an action is an integer, not {action!r}") from None
-        space = self.match.action_space
+        space = self._space
         if not 0 <= index < space.size:
             raise IllegalAction(f"there is no action number {index} (0..{space.size - 1})")
         legal = self.legal_action(seat, index)
@@ -249,11 +300,7 @@ class _Table:
 
     def truncated(self) -> bool:
         """Whether the step limit is reached with the game still running."""
-        return (
-            self.max_steps is not None
-            and self.steps >= self.max_steps
-            and self.match.outcome() is None
-        )
+        return self.max_steps is not None and self.steps >= self.max_steps and self.outcome is None
 
     def render(self) -> str | None:
         """Text of the render viewer's view: returned ("ansi") or printed ("human")."""
@@ -261,7 +308,7 @@ class _Table:
 
     def global_state(self) -> np.ndarray:
         """The omniscient tensor (for centralised critics only: never an agent's view)."""
-        return self.match.observation_tensor(OMNISCIENT).astype(np.float32, copy=True)
+        return self._tensor(self.state, OMNISCIENT).astype(np.float32, copy=True)
 
 
 class _OnTable:
@@ -386,15 +433,13 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
                 self._lose(agent)
                 return
         self._cumulative_rewards[agent] = 0.0
-        match = table.match
-        # ``chosen`` is one of the match's own legal actions for its asked seat (checked by
+        # ``chosen`` is one of the game's own legal actions for its asked seat (checked by
         # ``table.legal_action``): carried out as the engine's play loop does, without a
         # re-check.
-        match._commit(seat, chosen)
-        table.steps += 1
-        over = match._outcome is not None
+        table.play(seat, chosen)
+        over = table.outcome is not None
         if over or (table.max_steps is not None and table.truncated()):
-            rewards = match_rewards(match)
+            rewards = outcome_rewards(table.outcome, table.players)
             for name in self.agents:
                 s = table.seat_of[name]
                 self.rewards[name] = rewards[s]
@@ -484,10 +529,9 @@ class DeathNoteParallelEnv(_OnTable, ParallelEnv[AgentID, Observation, int]):
         """Every pending seat acts (each needs an action); other agents' actions are
         ignored. Checked before anything is played: a bad action changes nothing."""
         table = self.table
-        match = table.match
         if not self.agents:
             raise IllegalAction("the game is over: call reset()")
-        pending = sorted(match.pending())
+        pending = table.pending()
         chosen = []
         for seat in pending:
             name = agent_name(seat)
@@ -499,15 +543,16 @@ class DeathNoteParallelEnv(_OnTable, ParallelEnv[AgentID, Observation, int]):
                 if table.illegal != "lose":
                     raise
                 return self._lose(name)
+        steps = table.steps
         for seat, action in chosen:
-            if match.outcome() is not None or seat not in match.pending():
+            if table.outcome is not None or seat not in table.pending():
                 continue
-            if action in match.legal(seat):
-                match.submit(seat, action)
-        table.steps += 1
-        over = match.outcome() is not None
+            if action in table.game.legal(table.state, seat):
+                table.play(seat, action)
+        table.steps = steps + 1  # a parallel step: one, whatever the number of actions
+        over = table.outcome is not None
         done = over or table.truncated()
-        rewards = match_rewards(match)
+        rewards = outcome_rewards(table.outcome, table.players)
         live = list(self.agents)
         observations = self._observations()
         reward = {a: rewards[table.seat_of[a]] for a in live}
