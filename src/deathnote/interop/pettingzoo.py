@@ -165,6 +165,10 @@ class _Table:
         space = self._proto.action_space
         self._space = space
         self._numbers_by_key: dict[tuple[str, Any], int] | None = None
+        # An action's number by the id of the action object (the objects kept alive in
+        # ``_kept``); None once too many objects were seen (see ``_numbers_of``).
+        self._numbers_by_id: dict[int, int] | None = {}
+        self._kept: list[Action] = []
         if isinstance(space, TableSpace):
             keys = {(a.kind, a.args): i for i, a in enumerate(space.actions)}
             if len(keys) == space.size:
@@ -244,26 +248,46 @@ class _Table:
         if hit is not None and hit[0] is legal:
             numbers, mask = hit[1], hit[2]
         else:
-            by_key = self._numbers_by_key
-            found = tuple(map(by_key.get, map(_KEY, legal))) if by_key is not None else (None,)
-            if None in found:  # not a table of actions, or an action it does not list
-                numbers = tuple(map(self._space.id, legal))
-            else:
-                numbers = cast(tuple[int, ...], found)
+            by_id = self._numbers_by_id
+            found = tuple(map(by_id.get, map(id, legal))) if by_id is not None else (None,)
+            numbers = self._numbers_of(legal) if None in found else cast(tuple[int, ...], found)
             # The same sets of numbers recur (the choices of a phase): one mask each.
             known = self._masks.get(numbers)
             if known is None:
                 mask = np.zeros(self._space.size, np.int8)
                 mask[list(numbers)] = 1  # the same as Match.legal_mask, numbers kept
                 mask.flags.writeable = False  # handed out to every such observation
-                if len(self._masks) < 4096:
-                    self._masks[numbers] = mask
+                if len(self._masks) >= 8192:
+                    self._masks.clear()  # start again (the common ones come back first)
+                self._masks[numbers] = mask
             else:
                 mask = known
             if type(legal) is tuple and len(self._by_tuple) < 4096:
                 self._by_tuple[id(legal)] = (legal, numbers, mask)
         self._legal, self._numbers, self._mask = legal, numbers, mask
         self._legal_step, self._legal_seat = step, seat
+
+    def _numbers_of(self, legal: Sequence[Action]) -> tuple[int, ...]:
+        """The numbers of legal actions not all known by identity; the action objects are
+        remembered (and kept alive, so that their ids stay theirs) for the next time: most
+        games hand out the same prebuilt objects. Games that make new ones every time
+        soon fill the memo, and it is no longer tried."""
+        by_key = self._numbers_by_key
+        found = tuple(map(by_key.get, map(_KEY, legal))) if by_key is not None else (None,)
+        if None in found:  # not a table of actions, or an action it does not list
+            numbers = tuple(map(self._space.id, legal))
+        else:
+            numbers = cast(tuple[int, ...], found)
+        by_id = self._numbers_by_id
+        if by_id is not None:
+            if len(self._kept) + len(legal) > 4096:
+                self._numbers_by_id = None
+            else:
+                for action, number in zip(legal, numbers, strict=True):
+                    if id(action) not in by_id:
+                        by_id[id(action)] = number
+                        self._kept.append(action)
+        return numbers
 
     def legal_action(self, seat: Seat, number: int) -> Action | None:
         """The seat's legal action with this number now, or None."""
