@@ -18,6 +18,12 @@ agent is then terminated and its last observation is its own view of the final p
 never the omniscient one. ``max_steps`` truncates every agent after that many actions
 (AEC) or parallel steps.
 
+An episode is played on the game state and its generator alone (``Game.apply_quiet``, as
+the search bots' play-outs: the same changes and draws, no log and no snapshots). The
+env's ``match`` (and ``render``) replays its actions into the ``Match`` of that seed (log,
+record, views) the first time it is asked for in an episode; the episode then goes on
+on that match. Learners never need it.
+
 The AEC env asks one seat at a time: the lowest pending seat. Several pending seats (a
 secret simultaneous choice) are asked one after the other; the later ones never see the
 earlier choice, because no seat's view shows it.
