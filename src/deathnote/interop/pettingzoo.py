@@ -261,7 +261,9 @@ class _Table:
             known = self._masks.get(numbers)
             if known is None:
                 mask = np.zeros(self._space.size, np.int8)
-                mask[list(numbers)] = 1  # the same as Match.legal_mask, numbers kept
+                ones = mask.data  # the same as Match.legal_mask, numbers kept
+                for number in numbers:
+                    ones[number] = 1
                 mask.flags.writeable = False  # handed out to every such observation
                 if len(self._masks) >= 8192:
                     self._masks.clear()  # start again (the common ones come back first)
