@@ -231,3 +231,36 @@ def test_illegal_lose_ends_the_episode_and_leaves_the_match() -> None:
         env("confrontation").step(700)
     with pytest.raises(ValueError, match="illegal"):
         env("confrontation", illegal="ignore")
+
+
+@pytest.mark.parametrize("game_id", sorted(games()))
+def test_quiet_play_is_the_match_replayed_when_asked_for(game_id: str) -> None:
+    """The env plays an episode on the state alone (``apply_quiet``, no log); the match it
+    hands out when asked is the replay of the same actions: the same tensors for every
+    viewer and the same generator, and the episode then goes on on that match."""
+    aec = env(game_id)
+    aec.reset(seed=11)
+    rng = np.random.default_rng(11)
+    table = aec.table  # type: ignore[attr-defined]
+    played = 0
+    for _agent in aec.agent_iter():
+        obs, _, term, trunc, _ = aec.last()
+        if term or trunc:
+            aec.step(None)
+            continue
+        if played == 8:
+            quiet_state, quiet_rng = table.state, table.rng.getstate()
+            viewers = [*range(table.players), OMNISCIENT]
+            quiet = [table.game.observation_tensor(quiet_state, v) for v in viewers]
+            match = aec.match  # type: ignore[attr-defined]
+            assert match is aec.match and len(match.actions) == 8  # type: ignore[attr-defined]
+            assert match.rng.getstate() == quiet_rng
+            for viewer, tensor in zip(viewers, quiet, strict=True):
+                assert np.array_equal(match.observation_tensor(viewer), tensor)
+            assert match.log(OMNISCIENT)  # the replayed match has its log
+        aec.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        played += 1
+    assert played > 8
+    match = aec.match  # type: ignore[attr-defined]
+    assert len(match.actions) == played and match.outcome() is not None
+    assert Match.replay(match.record()).outcome() == match.outcome()

@@ -6,7 +6,7 @@ import io
 
 import numpy as np
 
-from deathnote.engine.actions import Seat, Viewer
+from deathnote.engine.actions import Outcome, Seat, Viewer
 from deathnote.engine.match import Match
 
 #: One seat's observation: its ``observation`` tensor and its ``action_mask``.
@@ -18,11 +18,15 @@ RENDER_MODES = ["human", "ansi"]
 def match_rewards(match: Match) -> dict[Seat, float]:
     """+1 for each winning seat and -1 for the others; 0 for all while the game runs or
     when nobody wins."""
-    outcome = match.outcome()
+    return outcome_rewards(match.outcome(), match.players)
+
+
+def outcome_rewards(outcome: Outcome | None, players: int) -> dict[Seat, float]:
+    """``match_rewards`` of a match with this outcome and number of players."""
     if outcome is None or not outcome.winning_seats:
-        return dict.fromkeys(range(match.players), 0.0)
+        return dict.fromkeys(range(players), 0.0)
     won = set(outcome.winning_seats)
-    return {s: (1.0 if s in won else -1.0) for s in range(match.players)}
+    return {s: (1.0 if s in won else -1.0) for s in range(players)}
 
 
 def render_text(match: Match, viewer: Viewer, last_log: int = 8) -> str:

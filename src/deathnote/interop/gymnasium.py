@@ -160,7 +160,8 @@ class DeathNoteGymEnv(gymnasium.Env[Observation, np.int64]):
     # -- inside -----------------------------------------------------------------------
     def _observe(self) -> Observation:
         return {
-            "observation": self.match.observation_tensor(self.seat).astype(np.float32, copy=True),
+            # the game's tensor is a new array every call, shared with nothing: not copied
+            "observation": self.match.observation_tensor(self.seat).astype(np.float32, copy=False),
             "action_mask": self.match.legal_mask(self.seat),
         }
 

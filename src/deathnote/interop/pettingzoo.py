@@ -18,6 +18,12 @@ agent is then terminated and its last observation is its own view of the final p
 never the omniscient one. ``max_steps`` truncates every agent after that many actions
 (AEC) or parallel steps.
 
+An episode is played on the game state and its generator alone (``Game.apply_quiet``, as
+the search bots' play-outs: the same changes and draws, no log and no snapshots). The
+env's ``match`` (and ``render``) replays its actions into the ``Match`` of that seed (log,
+record, views) the first time it is asked for in an episode; the episode then goes on
+on that match. Learners never need it.
+
 The AEC env asks one seat at a time: the lowest pending seat. Several pending seats (a
 secret simultaneous choice) are asked one after the other; the later ones never see the
 earlier choice, because no seat's view shows it.
@@ -50,15 +56,17 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Action, Seat, Viewer
+from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Action, Outcome, Seat, Viewer
 from deathnote.engine.errors import IllegalAction
 from deathnote.engine.match import Match
 from deathnote.engine.registry import get_game
+from deathnote.engine.rng import new as rng_new
 from deathnote.engine.spaces import TableSpace
 from deathnote.interop.common import (
     RENDER_MODES,
     Observation,
-    match_rewards,
+    match_rewards,  # noqa: F401  (re-exported: the rewards of a finished match)
+    outcome_rewards,
     render_in_mode,
 )
 
@@ -102,13 +110,28 @@ class _Table:
         self.render_mode = render_mode
         self.render_viewer = render_viewer
         self.max_steps = max_steps
-        # A first match validates players, options and content now, and gives the spaces.
-        self.match = Match.create(game_id, self.players, 0, options, content)
+        # A first match validates players, options and content now, and gives the spaces;
+        # every episode's match is made from it with its seed.
+        self._proto = Match.create(game_id, self.players, 0, options, content)
+        self.game = game = self._proto.game
+        # The episode is played on its state and generator alone (``Game.apply_quiet``, as
+        # a search bot's play-out: the same state changes and draws, no log), with its
+        # actions listed: ``full_match`` replays them into the ``Match`` (log and record)
+        # when someone asks for it, and from then on the episode is played on that match.
+        self.seed = 0
+        self.state: Any = None
+        self.rng: random.Random = random.Random(0)
+        self.actions: list[tuple[Seat, Action]] = []
+        self.outcome: Outcome | None = None
+        self._full: Match | None = None
+        self._apply_quiet = game.apply_quiet
+        self._game_outcome = game.outcome
+        self._tensor = game.observation_tensor
         self.seats = list(range(self.players))
         self.names = [agent_name(s) for s in self.seats]
         self.seat_of = {name: s for s, name in enumerate(self.names)}
-        size = self.match.action_space.size
-        shape = self.match.observation_shape()
+        size = self._proto.action_space.size
+        shape = self._proto.observation_shape()
         # Tensors hold one-hots, flags and counts: never negative, no fixed upper bound.
         self.observation_spaces = {
             name: spaces.Dict(
@@ -145,16 +168,20 @@ class _Table:
         # An action's number by its kind and arguments (C-level hashing, no Action.__eq__
         # per action for games that list new Action objects), where the table has no two
         # actions that differ only by a boolean standing for a number; else None.
-        space = self.match.action_space
+        space = self._proto.action_space
         self._space = space
         self._numbers_by_key: dict[tuple[str, Any], int] | None = None
+        # An action's number by the id of the action object (the objects kept alive in
+        # ``_kept``); None once too many objects were seen (see ``_numbers_of``).
+        self._numbers_by_id: dict[int, int] | None = {}
+        self._kept: list[Action] = []
         if isinstance(space, TableSpace):
             keys = {(a.kind, a.args): i for i, a in enumerate(space.actions)}
             if len(keys) == space.size:
                 self._numbers_by_key = keys
 
-    def new_match(self, seed: int | None) -> Match:
-        """A fresh match: seeded with ``seed``, else with the next seed of the last one."""
+    def new_match(self, seed: int | None) -> None:
+        """A fresh episode: seeded with ``seed``, else with the next seed of the last one."""
         if seed is not None:
             self._seeder, self._seed_from = None, seed
             match_seed = int(seed)
@@ -162,56 +189,113 @@ class _Table:
             if self._seeder is None:
                 self._seeder = random.Random(self._seed_from)
             match_seed = self._seeder.getrandbits(62)
-        # The options and content were checked for the first match: the same, reseeded.
-        self.match = self.match.with_seed(match_seed)
+        # The match ``Match.with_seed`` would make (same generator, same set-up draws).
+        proto = self._proto
+        self.seed = match_seed
+        self.rng = rng_new(match_seed)
+        self.state, _ = self.game.setup(proto.players, proto.options, proto.content, self.rng)
+        self.outcome = self._game_outcome(self.state)
+        self.actions = []
+        self._full = None
         self.steps = 0
         self._legal_step = self._mover_step = -1
-        return self.match
+
+    @property
+    def match(self) -> Match:
+        """The episode's ``Match`` (log, record, views): replayed from its actions the
+        first time it is asked for; the episode then goes on on it."""
+        full = self._full
+        if full is None:
+            full = self._proto.with_seed(self.seed)
+            for seat, action in self.actions:
+                full._commit(seat, action)  # each was legal where it was played
+            self._full = full
+            self.state, self.rng, self.actions = full.state, full.rng, full.actions
+        return full
+
+    def play(self, seat: Seat, action: Action) -> None:
+        """Carry out one of the seat's legal actions (from ``legal_action``)."""
+        full = self._full
+        if full is None:
+            self._apply_quiet(self.state, seat, action, self.rng)
+            self.actions.append((seat, action))
+            self.outcome = self._game_outcome(self.state)
+        else:
+            full._commit(seat, action)  # appends to self.actions: the same list
+            self.outcome = full._outcome
+        self.steps += 1
+
+    def pending(self) -> Sequence[Seat]:
+        """The seats asked now, in seat order."""
+        return sorted(self.game.pending(self.state)) if self.outcome is None else []
 
     def mover(self) -> Seat:
         """The lowest pending seat (``Game.mover``; asked only while the game runs)."""
-        match = self.match
-        seat = match.game.mover(match.state)
+        seat = self.game.mover(self.state)
         if seat is None:
-            raise RuntimeError(f"{match.game.id}: the game is not over and nobody is asked")
-        self._mover, self._mover_step = seat, len(match.actions)
+            raise RuntimeError(f"{self.game.id}: the game is not over and nobody is asked")
+        self._mover, self._mover_step = seat, len(self.actions)
         return seat
 
     def list_legal(self, seat: Seat) -> None:
         """Lists the seat's legal actions, their numbers and mask (once per position)."""
-        match = self.match
-        step = len(match.actions)
+        step = len(self.actions)
         if step == self._legal_step and seat == self._legal_seat:
             return
-        if seat == self._mover and step == self._mover_step:
+        state = self.state
+        if (seat == self._mover and step == self._mover_step) or (
+            self.outcome is None and seat in self.game.pending(state)
+        ):
             # a pending seat: the game's legal actions, as Match.legal would give them
-            legal = match.game.legal(match.state, seat)
+            legal = self.game.legal(state, seat)
         else:
-            legal = match.legal(seat)
+            legal = ()
         hit = self._by_tuple.get(id(legal)) if type(legal) is tuple else None
         if hit is not None and hit[0] is legal:
             numbers, mask = hit[1], hit[2]
         else:
-            by_key = self._numbers_by_key
-            found = tuple(map(by_key.get, map(_KEY, legal))) if by_key is not None else (None,)
-            if None in found:  # not a table of actions, or an action it does not list
-                numbers = tuple(map(self._space.id, legal))
-            else:
-                numbers = cast(tuple[int, ...], found)
+            by_id = self._numbers_by_id
+            found = tuple(map(by_id.get, map(id, legal))) if by_id is not None else (None,)
+            numbers = self._numbers_of(legal) if None in found else cast(tuple[int, ...], found)
             # The same sets of numbers recur (the choices of a phase): one mask each.
             known = self._masks.get(numbers)
             if known is None:
                 mask = np.zeros(self._space.size, np.int8)
-                mask[list(numbers)] = 1  # the same as Match.legal_mask, numbers kept
+                ones = mask.data  # the same as Match.legal_mask, numbers kept
+                for number in numbers:
+                    ones[number] = 1
                 mask.flags.writeable = False  # handed out to every such observation
-                if len(self._masks) < 4096:
-                    self._masks[numbers] = mask
+                if len(self._masks) >= 8192:
+                    self._masks.clear()  # start again (the common ones come back first)
+                self._masks[numbers] = mask
             else:
                 mask = known
             if type(legal) is tuple and len(self._by_tuple) < 4096:
                 self._by_tuple[id(legal)] = (legal, numbers, mask)
         self._legal, self._numbers, self._mask = legal, numbers, mask
         self._legal_step, self._legal_seat = step, seat
+
+    def _numbers_of(self, legal: Sequence[Action]) -> tuple[int, ...]:
+        """The numbers of legal actions not all known by identity; the action objects are
+        remembered (and kept alive, so that their ids stay theirs) for the next time: most
+        games hand out the same prebuilt objects. Games that make new ones every time
+        soon fill the memo, and it is no longer tried."""
+        by_key = self._numbers_by_key
+        found = tuple(map(by_key.get, map(_KEY, legal))) if by_key is not None else (None,)
+        if None in found:  # not a table of actions, or an action it does not list
+            numbers = tuple(map(self._space.id, legal))
+        else:
+            numbers = cast(tuple[int, ...], found)
+        by_id = self._numbers_by_id
+        if by_id is not None:
+            if len(self._kept) + len(legal) > 4096:
+                self._numbers_by_id = None
+            else:
+                for action, number in zip(legal, numbers, strict=True):
+                    if id(action) not in by_id:
+                        by_id[id(action)] = number
+                        self._kept.append(action)
+        return numbers
 
     def legal_action(self, seat: Seat, number: int) -> Action | None:
         """The seat's legal action with this number now, or None."""
@@ -223,8 +307,7 @@ class _Table:
         """One seat's own observation and mask: the game's fresh tensor, and the mask of
         its legal numbers (shared by every observation with those numbers: read-only)."""
         self.list_legal(seat)
-        match = self.match
-        tensor = match.game.observation_tensor(match.state, seat)  # Match.observation_tensor
+        tensor = self._tensor(self.state, seat)  # Match.observation_tensor
         if tensor.dtype is not _FLOAT32:
             tensor = tensor.astype(np.float32)
         return {"observation": tensor, "action_mask": self._mask}
@@ -235,7 +318,7 @@ class _Table:
             index = operator.index(action)
         except TypeError:
             raise IllegalAction(f"an action is an integer, not {action!r}") from None
-        space = self.match.action_space
+        space = self._space
         if not 0 <= index < space.size:
             raise IllegalAction(f"there is no action number {index} (0..{space.size - 1})")
         legal = self.legal_action(seat, index)
@@ -249,11 +332,7 @@ class _Table:
 
     def truncated(self) -> bool:
         """Whether the step limit is reached with the game still running."""
-        return (
-            self.max_steps is not None
-            and self.steps >= self.max_steps
-            and self.match.outcome() is None
-        )
+        return self.max_steps is not None and self.steps >= self.max_steps and self.outcome is None
 
     def render(self) -> str | None:
         """Text of the render viewer's view: returned ("ansi") or printed ("human")."""
@@ -261,7 +340,7 @@ class _Table:
 
     def global_state(self) -> np.ndarray:
         """The omniscient tensor (for centralised critics only: never an agent's view)."""
-        return self.match.observation_tensor(OMNISCIENT).astype(np.float32, copy=True)
+        return self._tensor(self.state, OMNISCIENT).astype(np.float32, copy=True)
 
 
 class _OnTable:
@@ -386,15 +465,13 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
                 self._lose(agent)
                 return
         self._cumulative_rewards[agent] = 0.0
-        match = table.match
-        # ``chosen`` is one of the match's own legal actions for its asked seat (checked by
+        # ``chosen`` is one of the game's own legal actions for its asked seat (checked by
         # ``table.legal_action``): carried out as the engine's play loop does, without a
         # re-check.
-        match._commit(seat, chosen)
-        table.steps += 1
-        over = match._outcome is not None
+        table.play(seat, chosen)
+        over = table.outcome is not None
         if over or (table.max_steps is not None and table.truncated()):
-            rewards = match_rewards(match)
+            rewards = outcome_rewards(table.outcome, table.players)
             for name in self.agents:
                 s = table.seat_of[name]
                 self.rewards[name] = rewards[s]
@@ -484,10 +561,9 @@ class DeathNoteParallelEnv(_OnTable, ParallelEnv[AgentID, Observation, int]):
         """Every pending seat acts (each needs an action); other agents' actions are
         ignored. Checked before anything is played: a bad action changes nothing."""
         table = self.table
-        match = table.match
         if not self.agents:
             raise IllegalAction("the game is over: call reset()")
-        pending = sorted(match.pending())
+        pending = table.pending()
         chosen = []
         for seat in pending:
             name = agent_name(seat)
@@ -499,15 +575,16 @@ class DeathNoteParallelEnv(_OnTable, ParallelEnv[AgentID, Observation, int]):
                 if table.illegal != "lose":
                     raise
                 return self._lose(name)
+        steps = table.steps
         for seat, action in chosen:
-            if match.outcome() is not None or seat not in match.pending():
+            if table.outcome is not None or seat not in table.pending():
                 continue
-            if action in match.legal(seat):
-                match.submit(seat, action)
-        table.steps += 1
-        over = match.outcome() is not None
+            if action in table.game.legal(table.state, seat):
+                table.play(seat, action)
+        table.steps = steps + 1  # a parallel step: one, whatever the number of actions
+        over = table.outcome is not None
         done = over or table.truncated()
-        rewards = match_rewards(match)
+        rewards = outcome_rewards(table.outcome, table.players)
         live = list(self.agents)
         observations = self._observations()
         reward = {a: rewards[table.seat_of[a]] for a in live}

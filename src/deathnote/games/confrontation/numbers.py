@@ -7,6 +7,7 @@ space raises ``IllegalAction``). Layouts: CONF-NUM-01 and CONF-NUM-02 in the rul
 
 from __future__ import annotations
 
+import struct
 from functools import cache
 from itertools import combinations_with_replacement
 from typing import Any
@@ -180,9 +181,13 @@ def state_tensor(state: Any, viewer: Any) -> np.ndarray | None:
     for every viewer at every step of random games. None when the state plays custom
     content (its numbers are not the packaged ones): then use the view."""
     t = state.tables
-    chapter, variant = t.chapter, t.variant
-    if t is not _packaged(chapter, variant):
-        return None
+    fast = _FAST.get(id(t))
+    if fast is None or fast[0] is not t:
+        if t is not _packaged(t.chapter, t.variant):
+            return None
+        fast = _FAST[id(t)] = (t, *_layout(t.chapter, t.variant)[1:], {})
+    _, c, s, templates = fast
+    chapter = t.chapter
     phase = state.phase
     over = phase == OVER
     sees_kira = over or viewer in (KIRA, OMNISCIENT)
@@ -190,30 +195,35 @@ def state_tensor(state: Any, viewer: Any) -> np.ndarray | None:
     me = state.identity
     # What stays the same all game for this viewer comes copied from a template; the rest
     # is written item by item through a memoryview (only the slots that are not zero).
-    key = (chapter, variant, viewer, me if sees_kira else -1, sees_l)
-    template = _TEMPLATES.get(key)
+    key = (viewer, me if sees_kira else -1, sees_l)
+    template = templates.get(key)
     if template is None:
-        template = _TEMPLATES[key] = _template(t, viewer, me if sees_kira else -1, sees_l)
+        template = templates[key] = _template(t, viewer, me if sees_kira else -1, sees_l)
     array = template.copy()
     out: Any = array.data
-    _, c, s = _layout(chapter, variant)
     at = 4
     out[at + _PHASE_SLOT[phase]] = 1.0
     at += len(PHASES)
     target = float(TARGET_POINTS[chapter])
     by_type = state.points_by_type
-    # at + 0 (chapter 2) and at + 8 (the regional limit) are in the template
-    out[at + 1] = state.day / 30.0
-    out[at + 2] = state.points / target
-    out[at + 3] = by_type["knife"] / target
-    out[at + 4] = by_type["gun"] / target
-    out[at + 5] = by_type["bomb"] / target
-    out[at + 6] = state.quiet_nights / 3.0
-    out[at + 7] = state.quiet_allowed / 3.0
-    out[at + 9] = len(state.lead_deck) / 12.0
     drawn = len(state.cards_drawn)
-    out[at + 10] = drawn / s
-    out[at + 11] = len(state.suspect_deck) / s
+    # the 12 scalars at once (as float32, like the item writes)
+    _SCALARS(
+        out,
+        4 * at,
+        float(chapter == 2),
+        state.day / 30.0,
+        state.points / target,
+        by_type["knife"] / target,
+        by_type["gun"] / target,
+        by_type["bomb"] / target,
+        state.quiet_nights / 3.0,
+        state.quiet_allowed / 3.0,
+        REGIONAL_LIMIT[chapter] / 3.0,
+        len(state.lead_deck) / 12.0,
+        drawn / s,
+        len(state.suspect_deck) / s,
+    )
     at += 12
     if state.lead >= 0:
         points = t.points
@@ -237,16 +247,13 @@ def state_tensor(state: Any, viewer: Any) -> np.ndarray | None:
         out[at + 6 + (mine == 1)] = 1.0
     at += 8
     if state.dice or state.faces_left:
-        # the view's tensor adds a third per face in float32: so does this
-        third = np.float32(1.0 / 3.0)
-        slots = [np.float32(0.0)] * 7
-        for face in state.dice:
-            slots[_TYPE_SLOT[face]] += third
-        for face in state.faces_left:
-            slots[3 + _FACE_SLOT[face]] += third
-        for i, x in enumerate(slots):
-            if x:
-                out[at + i] = x
+        faces = (*state.dice, "|", *state.faces_left)
+        block = _DICE_BLOCKS.get(faces)
+        if block is None:
+            block = _dice_block(state.dice, state.faces_left)
+            if len(_DICE_BLOCKS) < 4096:
+                _DICE_BLOCKS[faces] = block
+        out[at : at + 7] = block
     at += 7
     alive = state.alive
     if not all(alive):
@@ -279,28 +286,63 @@ def state_tensor(state: Any, viewer: Any) -> np.ndarray | None:
             out[base + 6 + 3 * ROWS] = state.apples_to_place / 9.0
     at += _kira_size(c)
     if sees_l:
-        # the flag and every Suspect's "remaining" are in the template
+        # The flag is in the template; L's Suspect rows and drawn cards (they change a few
+        # times a game) come from a memo of those blocks, written in at once.
         width = 2 + len(REASONS)
         base = at + 1
-        for k, reason in state.eliminated.items():
-            row = base + k * width
-            out[row] = 0.0
-            out[row + 2 + _REASON_SLOT[reason]] = 1.0
-        for k, kills in enumerate(state.outside):
-            if kills:
-                out[base + k * width + 1] = kills / 4.0
+        key2 = (s, *state.outside, "|", *state.cards_drawn, "|", *state.eliminated.items())
+        block = _L_BLOCKS.get(key2)
+        if block is None:
+            block = _l_rows(s, state.outside, state.cards_drawn, state.eliminated)
+            if len(_L_BLOCKS) >= 4096:
+                _L_BLOCKS.clear()
+            _L_BLOCKS[key2] = block
+        out[base : base + s * width + s + 1] = block
         base += s * width
-        for k in state.cards_drawn:
-            out[base + k] = 1.0
-        out[base + s] = drawn / s
         if chapter == 2:
             _state_rows(out, base + s + 1, t.intel_rows, state.stars, state.intel_used)
             out[base + s + 1 + 3 * ROWS] = state.stars_to_place / 9.0
     return array
 
 
-#: ``_template`` by (chapter, variant, viewer, Kira's identity if seen else -1, sees L's)
-_TEMPLATES: dict[tuple[int, str, Any, int, bool], np.ndarray] = {}
+#: per packaged content's tables (by id, kept alive): (tables, criminals, Suspects,
+#: ``_template`` by (viewer, Kira's identity if seen else -1, sees L's))
+_FAST: dict[int, tuple[content.Tables, int, int, dict[tuple[Any, int, bool], np.ndarray]]] = {}
+_SCALARS = struct.Struct("12f").pack_into
+#: the dice slots by the dice and the faces left (a few dozen in all)
+_DICE_BLOCKS: dict[tuple[str, ...], memoryview] = {}
+#: L's Suspect rows, drawn cards and their count, by what they are read from
+_L_BLOCKS: dict[tuple[Any, ...], memoryview] = {}
+
+
+def _dice_block(dice: list[str], faces_left: list[str]) -> memoryview:
+    """The 7 dice slots: a third per face (added in float32, as the view's tensor does)."""
+    block = np.zeros(7, dtype=np.float32)
+    for face in dice:
+        block[_TYPE_SLOT[face]] += np.float32(1.0 / 3.0)
+    for face in faces_left:
+        block[3 + _FACE_SLOT[face]] += np.float32(1.0 / 3.0)
+    return memoryview(block.data)
+
+
+def _l_rows(
+    s: int, outside: list[int], cards_drawn: list[int], eliminated: dict[int, str]
+) -> memoryview:
+    """L's rows of ``s`` Suspects (remaining, outside kills / 4, reason), then the drawn
+    Suspect cards and their count / s."""
+    width = 2 + len(REASONS)
+    block = np.zeros(s * width + s + 1, dtype=np.float32)
+    block[0 : s * width : width] = 1.0
+    for k, reason in eliminated.items():
+        block[k * width] = 0.0
+        block[k * width + 2 + _REASON_SLOT[reason]] = 1.0
+    for k, kills in enumerate(outside):
+        if kills:
+            block[k * width + 1] = kills / 4.0
+    for k in cards_drawn:
+        block[s * width + k] = 1.0
+    block[s * width + s] = len(cards_drawn) / s
+    return memoryview(block.data)
 
 
 def _template(t: content.Tables, viewer: Any, me: int, sees_l: bool) -> np.ndarray:

@@ -154,6 +154,10 @@ class IcgGame(Game):
         """The seats asked now (every living seat alike in the Arrest and Death Note phases)."""
         return rules.pending(state)
 
+    def mover(self, state: IcgState) -> Seat | None:
+        """The lowest pending seat, read from the phase (no decisions built)."""
+        return rules.mover(state)
+
     def legal(self, state: IcgState, seat: Seat) -> Sequence[Action]:
         """The legal actions of a pending seat."""
         if not rules.is_asked(state, seat):

@@ -215,6 +215,18 @@ def pending(st: IcgState) -> dict[Seat, Decision]:
     return {s: Decision("death_note", DEATH_NOTE_PROMPT, covert=True, data=data) for s in st.asked}
 
 
+def mover(st: IcgState) -> Seat | None:
+    """The lowest seat ``pending`` asks (``min(pending(st))``), without building decisions."""
+    ph = st.phase
+    if ph == "over":
+        return None
+    if ph in ("investigate", "eyes", "announce"):
+        return st.current
+    if ph in ("cover", "return", "reveal"):
+        return st.target
+    return min(st.asked) if st.asked else None
+
+
 def is_asked(st: IcgState, seat: Seat) -> bool:
     """Whether ``seat`` is among the seats ``pending`` asks (without building decisions)."""
     ph = st.phase

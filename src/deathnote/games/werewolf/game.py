@@ -90,7 +90,7 @@ class WerewolfGame(Game):
         """Deal Roles, deal hands with DEATH NOTE and one Arrest guaranteed, pick the first
         player, let Watari see the L players; the first turn begins. The events say each
         player's Role and hand, Watari's look and who starts."""
-        tables = Tables(content, players)
+        tables = Tables.of(content, players)
         table = tables.setup
         roles = list(table["roles"])
         shuffle(rng, roles)
@@ -365,7 +365,7 @@ def _space_tables(players: int) -> Tables:
     """Tables for the default content (action labels only; numbering uses card ids)."""
     from .content import default_content
 
-    return Tables(default_content(), players)
+    return Tables.of(default_content(), players)
 
 
 def _decision(st: WwState, k: str, *args: Any) -> Decision:

@@ -116,6 +116,20 @@ class Tables:
         self.turns: dict[tuple[str, tuple[str, ...]], tuple[Action, ...]] = {}
         self.lowest: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
 
+    @classmethod
+    def of(cls, content: dict[str, Any], players: int) -> Tables:
+        """The tables of a content and player count, built once and shared by every match
+        that plays them (the content is never changed once loaded; kept alive here, so
+        its id names it)."""
+        hit = _SHARED.get((id(content), players))
+        if hit is not None and hit[0] is content:
+            return hit[1]
+        if len(_SHARED) >= 64:
+            _SHARED.clear()
+        tables = cls(content, players)
+        _SHARED[(id(content), players)] = (content, tables)
+        return tables
+
     def __deepcopy__(self, memo: dict[int, Any]) -> Tables:
         return self
 
@@ -135,3 +149,7 @@ class Tables:
             *self.write,
             *self.wait,
         ]
+
+
+#: ``Tables.of``: per content (by id, kept alive) and player count, its tables
+_SHARED: dict[tuple[int, int], tuple[dict[str, Any], Tables]] = {}
