@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from deathnote.agents.base import Observation, RandomAgent, world_sampler
 from deathnote.engine.actions import Action, Event, Outcome, Seat
 from deathnote.engine.errors import DeathNoteError
+from deathnote.engine.game import Game
 from deathnote.engine.rng import agent_rng, below
 
 if TYPE_CHECKING:
@@ -221,6 +222,8 @@ def play_random(
     game = match.game
     state = match.state
     pending, legal_of, apply, outcome_of = game.pending, game.legal, game.apply, game.outcome
+    # who moves: the game's own ``mover`` where it has one (no decisions made)
+    mover = game.mover if type(game).mover is not Game.mover else None
     # per seat, its generator's getrandbits once it has one
     draws: list[Callable[[int], int] | None] = [None] * match.players
     for s, made_rng in rngs.items():
@@ -235,13 +238,17 @@ def play_random(
     due = min(limit, snap_next)  # the next step that stops the run or takes a snapshot
     try:
         while outcome is None:
-            asked = pending(state)
-            if len(asked) == 1:
-                (seat,) = asked
-                if seat not in seats:
-                    return
+            seat: Seat | None
+            if mover is not None:
+                seat = mover(state)
             else:
-                asking = [s for s in asked if s in seats]
+                asked = pending(state)
+                if len(asked) == 1:
+                    (seat,) = asked
+                else:
+                    seat = None
+            if seat is None or seat not in seats:  # several asked, or it has no agent
+                asking = [s for s in pending(state) if s in seats]
                 if not asking:
                     return
                 seat = min(asking)

@@ -111,6 +111,7 @@ class Confrontation(Game):
 
     # The calls made for every action go straight to the rules (one Python call fewer).
     pending = staticmethod(rules.pending)  # who must decide now
+    mover = staticmethod(rules.mover)  # the lowest seat ``pending`` asks
     legal = staticmethod(rules.legal)  # the legal actions of a seat now
     apply = staticmethod(rules.apply)  # carry out a legal action, then every automatic step
 
