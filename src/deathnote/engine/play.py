@@ -222,8 +222,10 @@ def play_random(
     game = match.game
     state = match.state
     pending, legal_of, apply, outcome_of = game.pending, game.legal, game.apply, game.outcome
-    # who moves: the game's own ``mover`` where it has one (no decisions made)
-    mover = game.mover if type(game).mover is not Game.mover else None
+    # who moves (and how): the game's own ``moves`` or ``mover`` where it has one
+    kind = type(game)
+    moves = game.moves if kind.moves is not Game.moves else None
+    mover = game.mover if kind.mover is not Game.mover else None
     # per seat, its generator's getrandbits once it has one
     draws: list[Callable[[int], int] | None] = [None] * match.players
     for s, made_rng in rngs.items():
@@ -239,7 +241,10 @@ def play_random(
     try:
         while outcome is None:
             seat: Seat | None
-            if mover is not None:
+            legal: Sequence[Action] | None = None
+            if moves is not None:
+                seat, legal = moves(state)
+            elif mover is not None:
                 seat = mover(state)
             else:
                 asked = pending(state)
@@ -252,6 +257,7 @@ def play_random(
                 if not asking:
                     return
                 seat = min(asking)
+                legal = None
             if step >= due:
                 if step >= limit:
                     raise DeathNoteError(f"no end after {max_actions} actions")
@@ -265,7 +271,8 @@ def play_random(
                 if rng is None:
                     rng = rngs[seat] = make_rng(seed, seat)
                 bits = draws[seat] = rng.getrandbits
-            legal = legal_of(state, seat)
+            if legal is None:
+                legal = legal_of(state, seat)
             n = len(legal)
             if not n:
                 rngs[seat].choice(legal)  # what RandomAgent.choose raises

@@ -343,9 +343,7 @@ def legal(state: ConfState, seat: Seat) -> list[Action] | tuple[Action, ...]:
     if phase == CHASE:
         return CHASE_ACTIONS if state.chase[seat] == NO_CHOICE else ()
     if phase == DAY:
-        if seat != L:
-            return ()
-        return ACCUSE_ONLY if t.days and state.day > t.days else DAY_ACTIONS
+        return _day_actions(state) if seat == L else ()
     if phase == KILL:
         if seat != KIRA:
             return ()
@@ -378,6 +376,28 @@ def legal(state: ConfState, seat: Seat) -> list[Action] | tuple[Action, ...]:
     if phase == STARS:
         return star_choices(state) if seat == L else ()
     return ()
+
+
+def _day_actions(state: ConfState) -> tuple[Action, ...]:
+    t = state.tables
+    return ACCUSE_ONLY if t.days and state.day > t.days else DAY_ACTIONS
+
+
+def moves(state: ConfState) -> tuple[Seat | None, Sequence[Action]]:
+    """``(mover(state), legal(state, mover))`` in one read of the phase for the phases of
+    every round (random play asks it at every step)."""
+    phase = state.phase
+    if phase == NEWS:
+        return L, news_choices(state)
+    if phase == CHASE:
+        kira, l_side = state.chase
+        if kira == NO_CHOICE:
+            return KIRA, CHASE_ACTIONS
+        return (L, CHASE_ACTIONS) if l_side == NO_CHOICE else (None, ())
+    if phase == DAY:
+        return L, _day_actions(state)
+    seat = mover(state)
+    return (None, ()) if seat is None else (seat, legal(state, seat))
 
 
 def star_choices(state: ConfState) -> tuple[Action, ...]:
@@ -422,8 +442,10 @@ def news_choices(state: ConfState) -> list[Action] | tuple[Action, ...]:
     faces = state.faces_left
     alive = state.alive
     picked = state.news
-    if not picked and not state.kills:
-        key = ("news_choices", *faces)
+    if not state.kills:
+        # Before the first kill the choices depend on the faces and the picks alone (a few
+        # thousand lists per content at most: made once each)
+        key = ("news_choices", tuple(faces), tuple(picked))
         hit: tuple[Action, ...] | None = t.memo.get(key)
         if hit is None:
             hit = t.memo[key] = tuple(_news_choices(t, faces, alive, picked, state.living, []))
