@@ -442,10 +442,8 @@ def news_choices(state: ConfState) -> list[Action] | tuple[Action, ...]:
     faces = state.faces_left
     alive = state.alive
     picked = state.news
-    if not state.kills:
-        # Before the first kill the choices depend on the faces and the picks alone (a few
-        # thousand lists per content at most: made once each)
-        key = ("news_choices", tuple(faces), tuple(picked))
+    if not picked and not state.kills:
+        key = ("news_choices", *faces)
         hit: tuple[Action, ...] | None = t.memo.get(key)
         if hit is None:
             hit = t.memo[key] = tuple(_news_choices(t, faces, alive, picked, state.living, []))
@@ -1025,18 +1023,31 @@ ACCUSATION_WRONG = "accusation_wrong"
 
 def _finish(state: ConfState, condition: str, detail: int, ev: list[Event]) -> None:
     """The game ends. ``detail``: the accused Suspect for an accusation, the number of
-    Quiet Nights for a cold case (the outcome and its event are made once per ending)."""
+    Quiet Nights for a cold case. (The reason and the event of each ending are made once
+    per content; the outcome, which holds the points, once per game.)"""
     t = state.tables
-    key = ("finish", condition, detail, state.identity, state.points)
-    hit: tuple[Outcome, Event] | None = t.memo.get(key)
+    points = state.points
+    key = ("finish", condition, detail, state.identity, points if condition == POINTS else 0)
+    hit: tuple[str, Event] | None = t.memo.get(key)
     if hit is None:
         hit = t.memo[key] = _ending(state, condition, detail)
-    state.result = hit[0]
+    reason, event = hit
+    if condition == ACCUSATION_RIGHT:
+        state.result = Outcome(L_WINS, condition, reason, {"kira_points": float(points)}, (L,))
+    else:
+        state.result = Outcome(
+            KIRA_WINS, condition, reason, {"kira_points": float(points)}, (KIRA,)
+        )
     state.phase = OVER
-    ev.append(hit[1])
+    ev.append(event)
 
 
-def _ending(state: ConfState, condition: str, detail: int) -> tuple[Outcome, Event]:
+L_WINS = ("l",)
+KIRA_WINS = ("kira",)
+
+
+def _ending(state: ConfState, condition: str, detail: int) -> tuple[str, Event]:
+    """The reason and the event of an ending."""
     letters = state.tables.letters
     kira = letters[state.identity]
     if condition == POINTS:
@@ -1047,13 +1058,10 @@ def _ending(state: ConfState, condition: str, detail: int) -> tuple[Outcome, Eve
         reason = f"L accuses Suspect {letters[detail]}: correct, Kira is caught. L wins."
     else:
         reason = f"L accuses Suspect {letters[detail]}, but Kira is Suspect {kira}. Kira wins."
-    winner, seat = ("l", L) if condition == ACCUSATION_RIGHT else ("kira", KIRA)
-    return (
-        Outcome((winner,), condition, reason, {"kira_points": float(state.points)}, (seat,)),
-        Event.public(
-            reason + f" (Kira was Suspect {kira}.)",
-            winner=winner,
-            condition=condition,
-            identity=kira,
-        ),
+    winner = "l" if condition == ACCUSATION_RIGHT else "kira"
+    return reason, Event.public(
+        reason + f" (Kira was Suspect {kira}.)",
+        winner=winner,
+        condition=condition,
+        identity=kira,
     )
