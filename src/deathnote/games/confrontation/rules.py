@@ -716,10 +716,14 @@ def _draw_suspect(state: ConfState, ev: list[Event]) -> bool:
     state.cards_drawn.append(s)
     state.card_days.append(state.day)
     stars = t.stars[s]
-    star_text = f" with {stars} Star{'s' if stars != 1 else ''}" if t.chapter == 2 else ""
-    ev.append(
-        Event(f"You draw Suspect {t.letters[s]}{star_text}.", {"suspect": t.letters[s]}, ONLY_L)
-    )
+    key = ("draw", s)
+    event = t.memo.get(key)
+    if event is None:
+        star_text = f" with {stars} Star{'s' if stars != 1 else ''}" if t.chapter == 2 else ""
+        event = t.memo[key] = Event(
+            f"You draw Suspect {t.letters[s]}{star_text}.", {"suspect": t.letters[s]}, ONLY_L
+        )
+    ev.append(event)
     _eliminate(state, s, BY_CARD, ev, public=False)
     if t.chapter != 2:
         return False
