@@ -241,18 +241,23 @@ def play_random(
     try:
         while outcome is None:
             seat: Seat | None
-            legal: Sequence[Action] | None = None
+            legal: Sequence[Action] | None
             if moves is not None:
                 seat, legal = moves(state)
-            elif mover is not None:
-                seat = mover(state)
             else:
-                asked = pending(state)
-                if len(asked) == 1:
-                    (seat,) = asked
+                legal = None
+                if mover is not None:
+                    seat = mover(state)
                 else:
-                    seat = None
-            if seat is None or seat not in seats:  # several asked, or it has no agent
+                    asked = pending(state)
+                    if len(asked) == 1:
+                        (seat,) = asked
+                    else:  # several asked at once: the lowest that has an agent
+                        asking = [s for s in asked if s in seats]
+                        if not asking:
+                            return
+                        seat = min(asking)
+            if seat is None or seat not in seats:  # the lowest asked seat has no agent
                 asking = [s for s in pending(state) if s in seats]
                 if not asking:
                     return
