@@ -97,6 +97,7 @@ def test_bench_prints_rates() -> None:
     assert result.exit_code == 0, result.output
     figures = orjson.loads(result.stdout)
     assert figures["actions_per_second"] > 0 and figures["games"] > 0
+    assert figures["actions_per_cpu_second"] > 0 and figures["cpu_seconds"] > 0
 
 
 def test_play_deck_goes_to_the_players_seat(tmp_path: Path) -> None:

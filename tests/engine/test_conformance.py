@@ -328,6 +328,16 @@ def test_random_games_check_fails_a_mover_that_is_not_the_lowest_pending_seat() 
         c.check_random_games(register(WrongMover()), seeds=[0])
 
 
+def test_random_games_check_fails_moves_that_are_not_the_legal_actions_in_order() -> None:
+    class WrongMoves(ToyGame):
+        def moves(self, state: ToyState) -> tuple[Seat | None, Sequence[Action]]:
+            seat, legal = super().moves(state)
+            return seat, list(reversed(legal))
+
+    with pytest.raises(ConformanceError, match=r"moves\(\) is seat \d with \d+ actions"):
+        c.check_random_games(register(WrongMoves()), seeds=[0])
+
+
 def test_apply_quiet_check_fails_a_quiet_apply_that_changes_nothing() -> None:
     class Idle(ToyGame):
         def apply_quiet(self, state: ToyState, seat: Seat, action: Action, rng: Any) -> None:

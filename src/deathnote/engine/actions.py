@@ -258,7 +258,7 @@ _set_data = Event.__dict__["data"].__set__
 _set_audience = Event.__dict__["audience"].__set__
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Outcome:
     """How a finished game ended.
 
@@ -274,6 +274,22 @@ class Outcome:
     scores: Mapping[str, float] = field(default_factory=dict)
     winning_seats: tuple[Seat, ...] = ()
 
+    def __init__(
+        self,
+        winners: tuple[str, ...],
+        condition: str,
+        reason: str,
+        scores: Mapping[str, float] = _NO_DATA,
+        winning_seats: tuple[Seat, ...] = (),
+    ) -> None:
+        # The dataclass's own __init__ with the slots written directly (as ``Event``):
+        # a simulated game makes one at its end.
+        _set_winners(self, winners)
+        _set_condition(self, condition)
+        _set_reason(self, reason)
+        _set_scores(self, {} if scores is _NO_DATA else scores)
+        _set_winning_seats(self, winning_seats)
+
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
         return {
@@ -283,3 +299,10 @@ class Outcome:
             "scores": dict(self.scores),
             "winning_seats": list(self.winning_seats),
         }
+
+
+_set_winners = Outcome.__dict__["winners"].__set__
+_set_condition = Outcome.__dict__["condition"].__set__
+_set_reason = Outcome.__dict__["reason"].__set__
+_set_scores = Outcome.__dict__["scores"].__set__
+_set_winning_seats = Outcome.__dict__["winning_seats"].__set__

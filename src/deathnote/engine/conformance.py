@@ -308,7 +308,8 @@ def _replayed(match: Match, steps: int) -> Match:
 # -- random games, replay -----------------------------------------------------------------
 def check_random_games(setup: Setup, seeds: Sequence[int] = range(4)) -> None:
     """Random games end, the outcome is consistent, the record replays identically, and
-    the game's ``mover`` is the lowest pending seat at every step."""
+    the game's ``mover`` is the lowest pending seat at every step (and ``moves`` that
+    seat with its legal actions)."""
     for seed in seeds:
 
         def same_mover(match: Match, step: int, seed: int = seed) -> None:
@@ -321,6 +322,16 @@ def check_random_games(setup: Setup, seeds: Sequence[int] = range(4)) -> None:
                     seed,
                     step,
                     f"mover() is {got!r}, the lowest pending seat is {expected!r}",
+                )
+            seat, legal = match.game.moves(match.state)
+            want = list(match.legal(expected)) if expected is not None else []
+            if seat != expected or list(legal) != want:
+                raise _fail(
+                    setup,
+                    seed,
+                    step,
+                    f"moves() is seat {seat!r} with {len(legal)} actions, not the lowest "
+                    f"pending seat {expected!r} with its {len(want)} legal actions in order",
                 )
 
         match = play(setup, seed, on_step=same_mover)

@@ -152,6 +152,16 @@ class Game(ABC):
         pending = self.pending(state)
         return min(pending) if pending else None
 
+    def moves(self, state: Any) -> tuple[Seat | None, Sequence[Action]]:
+        """Who moves and how: ``(mover(state), legal(state, that seat))``, and
+        ``(None, ())`` when no seat is asked.
+
+        Random play (the simulator's games) asks this once per action; a game overrides it
+        where one read of the state answers both. It must always equal the two calls,
+        the actions in the same order (the conformance suite checks it at every step)."""
+        seat = self.mover(state)
+        return (None, ()) if seat is None else (seat, self.legal(state, seat))
+
     @abstractmethod
     def legal(self, state: Any, seat: Seat) -> Sequence[Action]:
         """The legal actions of a seat now (empty when it is not asked)."""

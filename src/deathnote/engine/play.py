@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from deathnote.agents.base import Observation, RandomAgent, world_sampler
 from deathnote.engine.actions import Action, Event, Outcome, Seat
 from deathnote.engine.errors import DeathNoteError
+from deathnote.engine.game import Game
 from deathnote.engine.rng import agent_rng, below
 
 if TYPE_CHECKING:
@@ -221,6 +222,10 @@ def play_random(
     game = match.game
     state = match.state
     pending, legal_of, apply, outcome_of = game.pending, game.legal, game.apply, game.outcome
+    # who moves (and how): the game's own ``moves`` or ``mover`` where it has one
+    kind = type(game)
+    moves = game.moves if kind.moves is not Game.moves else None
+    mover = game.mover if kind.mover is not Game.mover else None
     # per seat, its generator's getrandbits once it has one
     draws: list[Callable[[int], int] | None] = [None] * match.players
     for s, made_rng in rngs.items():
@@ -235,16 +240,29 @@ def play_random(
     due = min(limit, snap_next)  # the next step that stops the run or takes a snapshot
     try:
         while outcome is None:
-            asked = pending(state)
-            if len(asked) == 1:
-                (seat,) = asked
-                if seat not in seats:
-                    return
+            seat: Seat | None
+            legal: Sequence[Action] | None
+            if moves is not None:
+                seat, legal = moves(state)
             else:
-                asking = [s for s in asked if s in seats]
+                legal = None
+                if mover is not None:
+                    seat = mover(state)
+                else:
+                    asked = pending(state)
+                    if len(asked) == 1:
+                        (seat,) = asked
+                    else:  # several asked at once: the lowest that has an agent
+                        asking = [s for s in asked if s in seats]
+                        if not asking:
+                            return
+                        seat = min(asking)
+            if seat is None or seat not in seats:  # the lowest asked seat has no agent
+                asking = [s for s in pending(state) if s in seats]
                 if not asking:
                     return
                 seat = min(asking)
+                legal = None
             if step >= due:
                 if step >= limit:
                     raise DeathNoteError(f"no end after {max_actions} actions")
@@ -258,7 +276,8 @@ def play_random(
                 if rng is None:
                     rng = rngs[seat] = make_rng(seed, seat)
                 bits = draws[seat] = rng.getrandbits
-            legal = legal_of(state, seat)
+            if legal is None:
+                legal = legal_of(state, seat)
             n = len(legal)
             if not n:
                 rngs[seat].choice(legal)  # what RandomAgent.choose raises

@@ -11,8 +11,16 @@ import pytest
 from deathnote.engine import rng as draw
 from deathnote.engine.actions import OMNISCIENT, SPECTATOR
 from deathnote.engine.match import Match
-from deathnote.games.confrontation import sample
-from deathnote.games.confrontation.state import _DICTS, _LISTS, _SCALARS, KIRA, ConfState, L
+from deathnote.games.confrontation import rules, sample
+from deathnote.games.confrontation.state import (
+    _DICTS,
+    _LISTS,
+    _SCALARS,
+    KIRA,
+    ConfState,
+    L,
+    dealt,
+)
 
 from .test_covert import Filler
 
@@ -52,6 +60,20 @@ def test_fork_copies_every_field_and_shares_the_content() -> None:
         seat = min(twin.pending())
         twin.submit(seat, twin.legal(seat)[0])
     assert match.outcome() is None and len(match.actions) < len(twin.actions)
+
+
+@pytest.mark.parametrize("chapter", [1, 2])
+def test_a_dealt_state_is_the_blank_state_forked_with_the_deal(chapter: int) -> None:
+    state = Match.create("confrontation", 2, seed=5, options={"chapter": chapter}).state
+    blank = rules._BLANK[id(state.tables)]
+    deck, leads = [3, 1, 2], [0, 1]
+    got = dealt(blank, 4, deck, leads)
+    want = blank.fork()
+    want.identity, want.suspect_deck, want.lead_deck = 4, deck, leads
+    assert got == want and got.tables is blank.tables
+    assert got.suspect_deck is deck and got.lead_deck is leads
+    for name in _LISTS + _DICTS:
+        assert getattr(got, name) is not getattr(blank, name)
 
 
 def test_sampled_worlds_agree_with_their_viewer() -> None:

@@ -106,11 +106,24 @@ class Confrontation(Game):
         self, players: int, options: Mapping[str, Any], content_data: Any, rng: random.Random
     ) -> tuple[ConfState, list[Event]]:
         """The deal, and what each player learns before the first Day: Kira his identity."""
-        state = self.new_state(players, options, content_data, rng)
+        last = self._last_tables
+        if last is not None and last[0] is content_data and last[1] is options:
+            tables = last[2]  # the same content and options as the match before (a batch)
+        else:
+            chapter = int(options.get("chapter", 1))
+            tables = content.tables(content_data, chapter, _variant(options))
+            self._last_tables = (content_data, options, tables)
+        state = rules.new_state(tables, rng)
         return state, rules.setup_events(state)
+
+    #: the content, options and tables of the latest ``setup`` (content is never changed,
+    #: and the engine never changes a match's options once parsed)
+    _last_tables: tuple[Any, Mapping[str, Any], content.Tables] | None = None
 
     # The calls made for every action go straight to the rules (one Python call fewer).
     pending = staticmethod(rules.pending)  # who must decide now
+    mover = staticmethod(rules.mover)  # the lowest seat ``pending`` asks
+    moves = staticmethod(rules.moves)  # that seat and its legal actions
     legal = staticmethod(rules.legal)  # the legal actions of a seat now
     apply = staticmethod(rules.apply)  # carry out a legal action, then every automatic step
 

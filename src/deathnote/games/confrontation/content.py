@@ -283,6 +283,8 @@ class Tables:
     by_type: dict[str, tuple[int, ...]]
     #: per crime type: ``news_actions`` of the criminals of that type
     news_by_type: dict[str, tuple[Action, ...]]
+    #: per criminal index: ``news_by_type`` of its type without its own action
+    news_but: tuple[tuple[Action, ...], ...]
     name_actions: tuple[Action, ...]
     #: per criminal index: "number (Type name)" as the Nightly News announces it
     news_names: tuple[str, ...]
@@ -380,6 +382,14 @@ class Tables:
                 )
                 for kind in CRIME_TYPES
             },
+            news_but=tuple(
+                tuple(
+                    action
+                    for action, other in zip(news_actions, crims, strict=True)
+                    if other["type"] == k["type"] and other is not k
+                )
+                for k in crims
+            ),
             name_actions=tuple(
                 Action.make("name", f"Suspect {letter} is Kira", suspect=letter)
                 for letter in letters

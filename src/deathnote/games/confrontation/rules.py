@@ -33,6 +33,7 @@ from deathnote.games.confrontation.state import (
     SWITCH,
     ConfState,
     L,
+    dealt,
 )
 
 # -- the numbers of each chapter (rules, not content) ------------------------------------
@@ -252,11 +253,7 @@ def build_state(
         if len(_BLANK) > 64:
             _BLANK.clear()
         blank = _BLANK[id(tables)] = _blank_state(tables)
-    state = blank.fork()
-    state.identity = identity
-    state.suspect_deck = suspect_deck
-    state.lead_deck = lead_deck
-    return state
+    return dealt(blank, identity, suspect_deck, lead_deck)
 
 
 def _blank_state(tables: Tables) -> ConfState:
@@ -315,6 +312,28 @@ def _ask_stars(count: int) -> dict[Seat, Decision]:
     return {L: stars_decision(count)}
 
 
+#: the seat asked in each phase with one fixed seat to ask
+_ASKED = {DAY: L, ACCUSE: L, NEWS: L, STARS: L, KILL: KIRA, APPLES: KIRA}
+
+
+def mover(state: ConfState) -> Seat | None:
+    """The lowest seat ``pending`` asks, read from the state (no decision made)."""
+    phase = state.phase
+    seat = _ASKED.get(phase)
+    if seat is not None:
+        return seat
+    if phase == CHASE:
+        kira, l_side = state.chase
+        if kira == NO_CHOICE:
+            return KIRA
+        return L if l_side == NO_CHOICE else None
+    if phase == SWITCH:
+        return state.switcher
+    if phase == DICE:
+        return state.dicer
+    return None
+
+
 def legal(state: ConfState, seat: Seat) -> list[Action] | tuple[Action, ...]:
     """The legal actions of a seat now (empty when it is not asked)."""
     phase = state.phase
@@ -324,9 +343,7 @@ def legal(state: ConfState, seat: Seat) -> list[Action] | tuple[Action, ...]:
     if phase == CHASE:
         return CHASE_ACTIONS if state.chase[seat] == NO_CHOICE else ()
     if phase == DAY:
-        if seat != L:
-            return ()
-        return ACCUSE_ONLY if t.days and state.day > t.days else DAY_ACTIONS
+        return _day_actions(state) if seat == L else ()
     if phase == KILL:
         if seat != KIRA:
             return ()
@@ -342,8 +359,10 @@ def legal(state: ConfState, seat: Seat) -> list[Action] | tuple[Action, ...]:
         eliminated = state.eliminated
         if not eliminated:
             return t.name_actions
-        names = t.name_actions
-        return [names[s] for s in range(len(t.letters)) if s not in eliminated]  # remaining
+        names = list(t.name_actions)  # but the eliminated Suspects (``remaining``)
+        for s in sorted(eliminated, reverse=True):
+            del names[s]
+        return names
     if phase == SWITCH:
         if seat != state.switcher:
             return ()
@@ -357,6 +376,28 @@ def legal(state: ConfState, seat: Seat) -> list[Action] | tuple[Action, ...]:
     if phase == STARS:
         return star_choices(state) if seat == L else ()
     return ()
+
+
+def _day_actions(state: ConfState) -> tuple[Action, ...]:
+    t = state.tables
+    return ACCUSE_ONLY if t.days and state.day > t.days else DAY_ACTIONS
+
+
+def moves(state: ConfState) -> tuple[Seat | None, Sequence[Action]]:
+    """``(mover(state), legal(state, mover))`` in one read of the phase for the phases of
+    every round (random play asks it at every step)."""
+    phase = state.phase
+    if phase == NEWS:
+        return L, news_choices(state)
+    if phase == CHASE:
+        kira, l_side = state.chase
+        if kira == NO_CHOICE:
+            return KIRA, CHASE_ACTIONS
+        return (L, CHASE_ACTIONS) if l_side == NO_CHOICE else (None, ())
+    if phase == DAY:
+        return L, _day_actions(state)
+    seat = mover(state)
+    return (None, ()) if seat is None else (seat, legal(state, seat))
 
 
 def star_choices(state: ConfState) -> tuple[Action, ...]:
@@ -405,13 +446,18 @@ def news_choices(state: ConfState) -> list[Action] | tuple[Action, ...]:
         key = ("news_choices", *faces)
         hit: tuple[Action, ...] | None = t.memo.get(key)
         if hit is None:
-            hit = t.memo[key] = tuple(_news_choices(t, faces, alive, picked, state.living))
+            hit = t.memo[key] = tuple(_news_choices(t, faces, alive, picked, state.living, []))
         return hit
-    return _news_choices(t, faces, alive, picked, state.living)
+    return _news_choices(t, faces, alive, picked, state.living, state.kills)
 
 
 def _news_choices(
-    t: Tables, faces: list[str], alive: list[bool], picked: list[int], living: dict[str, int]
+    t: Tables,
+    faces: list[str],
+    alive: list[bool],
+    picked: list[int],
+    living: dict[str, int],
+    kills: list[int],
 ) -> list[Action]:
     actions = t.news_actions
     if "any" in faces:
@@ -421,15 +467,24 @@ def _news_choices(
     for kind in CRIME_TYPES:
         if kind in faces:
             members = t.by_type[kind]
-            if living[kind] == len(members):  # every criminal of this type alive
-                out += t.news_by_type[kind]
-                for c in picked:  # but those picked already (each listed once)
+            # the criminals of this type left out (dead, or on the news already): how
+            # many, and one of them (the lists without one criminal are made once)
+            out_count = len(members) - living[kind]
+            left_out = -1
+            if out_count == 1:
+                for c in kills:
                     if crime_type[c] == kind:
-                        out.remove(actions[c])
-            elif picked:
+                        left_out = c
+            for c in picked:
+                if crime_type[c] == kind:
+                    out_count += 1
+                    left_out = c
+            if not out_count:
+                out += t.news_by_type[kind]
+            elif out_count == 1 and left_out >= 0:
+                out += t.news_but[left_out]
+            else:
                 out += [actions[c] for c in members if alive[c] and c not in picked]
-            else:  # the first pick of the night: nothing to leave out
-                out += [actions[c] for c in members if alive[c]]
     return out
 
 
@@ -508,7 +563,7 @@ def apply(state: ConfState, seat: Seat, action: Action, rng: random.Random) -> l
         else:
             state.phase = ACCUSE
     elif phase == ACCUSE:
-        _accuse(state, t.letters.index(action["suspect"]), ev)
+        _accuse(state, t.letters.index(action.args[0][1]), ev)  # the only argument: suspect
     elif phase == KILL:
         _kill(state, t.index_of_number[action.args[0][1]], ev)  # type: ignore[index]
     elif phase == SWITCH:
@@ -661,10 +716,14 @@ def _draw_suspect(state: ConfState, ev: list[Event]) -> bool:
     state.cards_drawn.append(s)
     state.card_days.append(state.day)
     stars = t.stars[s]
-    star_text = f" with {stars} Star{'s' if stars != 1 else ''}" if t.chapter == 2 else ""
-    ev.append(
-        Event(f"You draw Suspect {t.letters[s]}{star_text}.", {"suspect": t.letters[s]}, ONLY_L)
-    )
+    key = ("draw", s)
+    event = t.memo.get(key)
+    if event is None:
+        star_text = f" with {stars} Star{'s' if stars != 1 else ''}" if t.chapter == 2 else ""
+        event = t.memo[key] = Event(
+            f"You draw Suspect {t.letters[s]}{star_text}.", {"suspect": t.letters[s]}, ONLY_L
+        )
+    ev.append(event)
     _eliminate(state, s, BY_CARD, ev, public=False)
     if t.chapter != 2:
         return False
@@ -830,20 +889,29 @@ def _pick_news(state: ConfState, c: int, ev: list[Event]) -> None:
     kind = t.crime_type[c]
     faces = state.faces_left
     faces.remove(kind if kind in faces else "any")
-    state.news.append(c)
+    news = state.news
+    news.append(c)
     if faces:
         return
+    names, numbers = t.news_names, t.numbers
     ev.append(
         Event(
-            "Nightly News: criminals " + ", ".join([t.news_names[k] for k in state.news]) + ".",
-            {"news": [t.numbers[k] for k in state.news]},
+            "Nightly News: criminals " + ", ".join([names[k] for k in news]) + ".",
+            {"news": [numbers[k] for k in news]},
             None,
         )
     )
-    if kill_options(state):
-        state.phase = KILL
+    if state.regional_used < REGIONAL_LIMIT[t.chapter] or _local_news(state):
+        state.phase = KILL  # (Kira may kill: ``kill_options`` is not empty)
     else:
         _quiet_night(state, ev)
+
+
+def _local_news(state: ConfState) -> bool:
+    """Whether a criminal of the news is in Kira's Local Area."""
+    bit = 1 << state.identity
+    mask = state.tables.local_mask
+    return any(mask[c] & bit for c in state.news)
 
 
 def _quiet_night(state: ConfState, ev: list[Event]) -> None:
@@ -869,13 +937,7 @@ def _quiet_night(state: ConfState, ev: list[Event]) -> None:
         if near >> s & 1 or state.outside[s] < limit:
             _eliminate(state, s, BY_QUIET, ev, public=True)
     if state.quiet_nights > state.quiet_allowed:
-        _finish(
-            state,
-            "kira",
-            "cold_case",
-            f"Quiet Night number {state.quiet_nights}: L's case has gone cold. Kira wins.",
-            ev,
-        )
+        _finish(state, COLD_CASE, state.quiet_nights, ev)
         return
     _next_day(state)
 
@@ -947,47 +1009,63 @@ def _next_day(state: ConfState) -> None:
 def _check_points(state: ConfState, ev: list[Event]) -> bool:
     target = TARGET_POINTS[state.tables.chapter]
     if state.points >= target:
-        _finish(state, "kira", "points", f"Kira reaches {state.points} points and wins.", ev)
+        _finish(state, POINTS, 0, ev)
         return True
     return False
 
 
 def _accuse(state: ConfState, s: int, ev: list[Event]) -> None:
-    letters = state.tables.letters
-    if s == state.identity:
-        _finish(
-            state,
-            "l",
-            "accusation_right",
-            f"L accuses Suspect {letters[s]}: correct, Kira is caught. L wins.",
-            ev,
-        )
-    else:
-        _finish(
-            state,
-            "kira",
-            "accusation_wrong",
-            f"L accuses Suspect {letters[s]}, but Kira is Suspect {letters[state.identity]}. "
-            "Kira wins.",
-            ev,
-        )
+    _finish(state, ACCUSATION_RIGHT if s == state.identity else ACCUSATION_WRONG, s, ev)
 
 
-def _finish(state: ConfState, winner: str, condition: str, reason: str, ev: list[Event]) -> None:
+# The ways the game ends (``Outcome.condition``).
+POINTS = "points"
+COLD_CASE = "cold_case"
+ACCUSATION_RIGHT = "accusation_right"
+ACCUSATION_WRONG = "accusation_wrong"
+
+
+def _finish(state: ConfState, condition: str, detail: int, ev: list[Event]) -> None:
+    """The game ends. ``detail``: the accused Suspect for an accusation, the number of
+    Quiet Nights for a cold case. (The reason and the event of each ending are made once
+    per content; the outcome, which holds the points, once per game.)"""
     t = state.tables
-    key = ("finish", reason, state.identity, state.points)
-    hit: tuple[Outcome, Event] | None = t.memo.get(key)
+    points = state.points
+    key = ("finish", condition, detail, state.identity, points if condition == POINTS else 0)
+    hit: tuple[str, Event] | None = t.memo.get(key)
     if hit is None:
-        seat = KIRA if winner == "kira" else L
-        hit = t.memo[key] = (
-            Outcome((winner,), condition, reason, {"kira_points": float(state.points)}, (seat,)),
-            Event.public(
-                reason + f" (Kira was Suspect {t.letters[state.identity]}.)",
-                winner=winner,
-                condition=condition,
-                identity=t.letters[state.identity],
-            ),
+        hit = t.memo[key] = _ending(state, condition, detail)
+    reason, event = hit
+    if condition == ACCUSATION_RIGHT:
+        state.result = Outcome(L_WINS, condition, reason, {"kira_points": float(points)}, (L,))
+    else:
+        state.result = Outcome(
+            KIRA_WINS, condition, reason, {"kira_points": float(points)}, (KIRA,)
         )
-    state.result = hit[0]
     state.phase = OVER
-    ev.append(hit[1])
+    ev.append(event)
+
+
+L_WINS = ("l",)
+KIRA_WINS = ("kira",)
+
+
+def _ending(state: ConfState, condition: str, detail: int) -> tuple[str, Event]:
+    """The reason and the event of an ending."""
+    letters = state.tables.letters
+    kira = letters[state.identity]
+    if condition == POINTS:
+        reason = f"Kira reaches {state.points} points and wins."
+    elif condition == COLD_CASE:
+        reason = f"Quiet Night number {detail}: L's case has gone cold. Kira wins."
+    elif condition == ACCUSATION_RIGHT:
+        reason = f"L accuses Suspect {letters[detail]}: correct, Kira is caught. L wins."
+    else:
+        reason = f"L accuses Suspect {letters[detail]}, but Kira is Suspect {kira}. Kira wins."
+    winner = "l" if condition == ACCUSATION_RIGHT else "kira"
+    return reason, Event.public(
+        reason + f" (Kira was Suspect {kira}.)",
+        winner=winner,
+        condition=condition,
+        identity=kira,
+    )

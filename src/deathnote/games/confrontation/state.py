@@ -175,3 +175,56 @@ def _fork(self: ConfState) -> ConfState:
     twin.points_by_type = self.points_by_type.copy()
     twin.eliminated = self.eliminated.copy()
     return twin
+
+
+def dealt(
+    blank: ConfState, identity: int, suspect_deck: list[int], lead_deck: list[int]
+) -> ConfState:
+    """A new game's state: ``blank`` (a content's state before the deal, see
+    ``rules.build_state``) with this deal. ``_fork`` for the start of a game (one per
+    simulated game): the lists that are empty before the deal are made anew, not copied,
+    and the decks are the ones given (a test checks it equals a fork with the deal)."""
+    twin = object.__new__(ConfState)
+    twin.tables = blank.tables
+    twin.identity = identity
+    twin.day = blank.day
+    twin.phase = blank.phase
+    twin.lead = blank.lead
+    twin.switcher = blank.switcher
+    twin.dicer = blank.dicer
+    twin.regional_used = blank.regional_used
+    twin.points = blank.points
+    twin.chase_points = blank.chase_points
+    twin.ryuk_points = blank.ryuk_points
+    twin.quiet_nights = blank.quiet_nights
+    twin.quiet_allowed = blank.quiet_allowed
+    twin.apples_to_place = blank.apples_to_place
+    twin.stars_to_place = blank.stars_to_place
+    twin.apple_day = blank.apple_day
+    twin.star_day = blank.star_day
+    twin.result = None
+    twin.suspect_deck = suspect_deck
+    twin.lead_deck = lead_deck
+    twin.lead_discard = []
+    twin.chase = blank.chase[:]
+    twin.switch_offered = blank.switch_offered[:]
+    twin.dice = []
+    twin.faces_left = []
+    twin.news = []
+    twin.alive = blank.alive[:]
+    twin.kills = []
+    twin.cards_drawn = []
+    twin.outside = blank.outside[:]
+    twin.apples = blank.apples[:]
+    twin.ryuk_used = blank.ryuk_used[:]
+    twin.ryuk_day = blank.ryuk_day[:]
+    twin.stars = blank.stars[:]
+    twin.intel_used = blank.intel_used[:]
+    twin.intel_day = blank.intel_day[:]
+    twin.history = []
+    twin.card_days = []
+    twin.intel_at = blank.intel_at[:]
+    twin.living = blank.living.copy()
+    twin.points_by_type = blank.points_by_type.copy()
+    twin.eliminated = {}
+    return twin
