@@ -347,3 +347,38 @@ def test_the_prior_comes_from_the_games_search_prior() -> None:
     assert hint != plain  # the prior bot differs from the heuristic bot here
     bot = IsmctsAgent(1, "confrontation", sims=2, seconds=None, prior=50)
     assert bot.choose(observe(match, 1, random.Random(6))) == hint
+
+
+def test_sampled_worlds_can_share_one_generator_of_the_search() -> None:
+    """``world_rng``: the world draws its chance from the search's generator (none seeded
+    per world), and the sampler draws nothing more from ``rng`` than the sample itself."""
+    match = heuristic_position("confrontation", 2, 3, 4)
+    seat = min(match.pending())
+    shared = random.Random(8)
+    obs = observe(match, seat, random.Random(1))
+    rng_a, rng_b = random.Random(2), random.Random(2)
+    world = obs.sample_world(rng_a, False, shared)
+    assert world.rng is shared and world.seed == -1 and world.sampled
+    same = match.sample_world(seat, rng_b, False, random.Random(8))
+    assert world.state == same.state and rng_a.getstate() == rng_b.getstate()
+    while world.outcome() is None:
+        s = min(world.pending())
+        world.submit(s, world.legal(s)[0])
+    assert shared.getstate() != random.Random(8).getstate()  # the world drew from it
+
+
+def test_a_bot_back_at_an_information_set_answers_otherwise() -> None:
+    """Nothing it sees changed since it answered here (e.g. it began a two-step choice and
+    cancelled it): it takes another answer rather than go round the same loop again."""
+    match = heuristic_position("tcg", 2, 1, 6)
+    seat = min(match.pending())
+    legal = match.legal(seat)
+    assert len(legal) > 2
+    bot = IsmctsAgent(seat, "tcg", sims=30, seconds=None, rollout="game")
+    answers = [bot.choose(observe(match, seat, random.Random(k))) for k in range(len(legal))]
+    assert len(set(answers)) == len(legal)  # every answer once before any again
+    again = bot.choose(observe(match, seat, random.Random(99)))
+    assert again in legal
+    # Another seat's bot, or this one in a new game, starts with no such memory.
+    fresh = IsmctsAgent(seat, "tcg", sims=30, seconds=None, rollout="game")
+    assert fresh.choose(observe(match, seat, random.Random(0))) == answers[0]

@@ -44,6 +44,7 @@ from deathnote.engine.actions import Action, Decision, Seat
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.game import Game
 from deathnote.engine.rng import below
+from deathnote.engine.rng import new as new_rng
 
 if TYPE_CHECKING:
     from deathnote.engine.game import PlayoutPolicy
@@ -159,6 +160,10 @@ class IsmctsAgent(Agent):
         self._rng = random.Random(0)
         self._plain: Agent | None = None
         self._prior_agent: Agent | None = None
+        #: the information set of the last search's root (its node key), and the actions
+        #: this bot has chosen at each information set so far (``choose``)
+        self._root_key: Key | None = None
+        self._answered: dict[Key, set[Action]] = {}
 
     def choose(self, obs: Observation) -> Action:
         """The most visited root action after the budget's simulations."""
@@ -171,10 +176,24 @@ class IsmctsAgent(Agent):
             # Handed a bare view (no sampler): play as the heuristic bot rather than fail.
             action = self._fallback().choose(obs)
         else:
+            self._root_key = None
             stats = self.search(obs, start).stats
+            # An information set this bot has decided at before in this game: nothing it
+            # sees has changed since (e.g. it began a two-step choice and cancelled it), so
+            # the same answer again would go round the same loop; take another one.
+            candidates: Sequence[Action] = legal
+            key = self._root_key
+            if key is not None:
+                before = self._answered.get(key)
+                if before:
+                    others = [a for a in legal if a not in before]
+                    candidates = others or legal
             action = max(
-                legal, key=lambda a: (stats[a][0], stats[a][1]) if a in stats else (-1.0, 0.0)
+                candidates,
+                key=lambda a: (stats[a][0], stats[a][1]) if a in stats else (-1.0, 0.0),
             )
+            if key is not None:
+                self._answered.setdefault(key, set()).add(action)
         if self.last_sims == 0 and self.seconds is not None:
             # Nothing was searched, but a covert answer must not come faster than a real
             # choice: with a time budget, wait it out.
@@ -232,8 +251,14 @@ class IsmctsAgent(Agent):
             done = self._search_bare(obs, root, table, limit, deadline)
             self.last_sims = done
             return root
+        # One generator for the chance of every sampled world of this search, drawn from
+        # the search's own (``Match.sample_world`` ``world_rng``: no generator seeded per
+        # world).
+        world_rng = new_rng(rng.getrandbits(64))
         while done < limit and (done == 0 or clock() < deadline):
-            world = sample(rng)
+            world = sample(rng, True, world_rng)
+            if done == 0:
+                self._root_key = _root_key(world.game, world.state, seat)
             path: list[tuple[Node, Action, Seat]] = []
             node = root
             mover = seat
@@ -299,7 +324,8 @@ class IsmctsAgent(Agent):
         each sampled world's state through the game's own functions (``pending``,
         ``legal``, ``apply``, ``outcome``, ``observation_tensor``), without the Match's
         bookkeeping (log, record, caches, snapshots) that nothing reads in a play-out, and
-        on worlds sampled without the log (``sample_world(rng, log=False)``)."""
+        on worlds sampled without the log (``sample_world(rng, log=False)``), all drawing
+        their chance from one generator of the search (``world_rng``)."""
         rng = obs.rng
         sample = obs.sample_world
         seat = self.seat
@@ -312,8 +338,9 @@ class IsmctsAgent(Agent):
         play: PlayoutPolicy | Literal[False] | None = None  # found on the first world
         estimate = False
         values: Sequence[float] | None = None
+        world_rng = new_rng(rng.getrandbits(64))  # as in ``search``
         while done < limit and (done == 0 or clock() < deadline):
-            world = sample(rng, log=False)
+            world = sample(rng, False, world_rng)
             game, state, wrng = world.game, world.state, world.rng
             pending_of, legal_of, outcome_of = game.pending, game.legal, game.outcome
             kind = type(game)
@@ -323,6 +350,8 @@ class IsmctsAgent(Agent):
             own_mover = kind.mover is not Game.mover
             mover_of = game.mover
             apply = game.apply_quiet if kind.apply_quiet is not Game.apply_quiet else game.apply
+            if done == 0:
+                self._root_key = _root_key(game, state, seat)
             path: list[tuple[Node, Action, Seat]] = []
             node = root
             mover = seat
@@ -389,7 +418,10 @@ class IsmctsAgent(Agent):
                         values = game.evaluate(state)
                         if values is not None:
                             break
-                    mover = min(pending_of(state))
+                    who = mover_of(state) if own_mover else min(pending_of(state))
+                    if who is None:
+                        raise DeathNoteError("no seat is asked but the game is not over")
+                    mover = who
                     legal = legal_of(state, mover)
                     if not legal:
                         raise DeathNoteError(f"seat {mover} is asked but has no legal action")
@@ -521,6 +553,19 @@ class IsmctsAgent(Agent):
             if outcome is not None:
                 return dict.fromkeys(outcome.winning_seats, 1.0)
         return dict.fromkeys(range(world.players), 0.5)
+
+
+def _root_key(game: Game, state: Any, seat: Seat) -> Key | None:
+    """The node key of the seat's information set in a sampled world (the same in every
+    world the seat cannot tell apart); None for a game without an observation tensor."""
+    try:
+        return (
+            seat,
+            game.pending(state)[seat].kind,
+            game.observation_tensor(state, seat).tobytes(),
+        )
+    except NotImplementedError:
+        return None
 
 
 def parse_ismcts(game_id: str, name: str, seat: Seat) -> IsmctsAgent | None:
