@@ -24,6 +24,12 @@ moves there: that seat's heuristic bot is shown that seat's view of the sampled 
 the bare search, its state view and decision without the log), so the tree expects the
 other seats to play sensibly rather than at random from the start.
 
+The sampled worlds of one search draw their chance (dice, shuffles, draws after the
+sample) from one generator of the search, seeded once from the search's own (no generator
+seeded per world). At an information set it has already answered in this game (nothing it
+sees has changed since, e.g. it began a two-step choice and cancelled it), the bot takes an
+answer it has not given there while there is one, so it never goes round such a loop.
+
 Budget: ``sims`` simulations and/or ``seconds`` of search per move, whichever ends first.
 It answers every decision the same way whatever it holds: with a time budget it takes
 the whole time even when only one action is legal (it waits instead of searching), so the
