@@ -382,3 +382,26 @@ def test_a_bot_back_at_an_information_set_answers_otherwise() -> None:
     # Another seat's bot, or this one in a new game, starts with no such memory.
     fresh = IsmctsAgent(seat, "tcg", sims=30, seconds=None, rollout="game")
     assert fresh.choose(observe(match, seat, random.Random(0))) == answers[0]
+
+
+def test_a_walk_back_where_its_own_moves_began_wins_nothing() -> None:
+    """A walk that comes back to an information set by its seat's own moves alone (begin a
+    two-step choice, cancel it) counts those choices as visits that won nothing; with
+    another seat's move in between it is played out as usual."""
+    from deathnote.agents.ismcts import Node, _close_loop
+    from deathnote.engine.actions import Action
+
+    a, b, c = Action.make("attach"), Action.make("cancel"), Action.make("next")
+    first, second, third = Node(), Node(), Node()
+    for node, action in ((first, c), (second, a), (third, b)):
+        node.stats[action] = [1.0, 1.0, 1.0]
+    path = [(first, c, 1), (second, a, 0), (third, b, 0)]
+    # Seat 0 entered ``second`` after 3 actions (path length 1); only seat 0 moved since.
+    _close_loop(path, (1, 3), 0, run_seat=0, run_from=2)
+    assert path == [(first, c, 1)]
+    assert second.stats[a] == [2.0, 1.0, 1.0] and third.stats[b] == [2.0, 1.0, 1.0]
+    # Seat 1 moved in between: nothing changes.
+    path = [(first, c, 1), (second, a, 0), (third, b, 0)]
+    _close_loop(path, (0, 0), 0, run_seat=0, run_from=2)
+    _close_loop(path, (1, 3), 0, run_seat=1, run_from=3)
+    assert len(path) == 3 and first.stats[c] == [1.0, 1.0, 1.0]

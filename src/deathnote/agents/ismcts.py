@@ -26,9 +26,15 @@ other seats to play sensibly rather than at random from the start.
 
 The sampled worlds of one search draw their chance (dice, shuffles, draws after the
 sample) from one generator of the search, seeded once from the search's own (no generator
-seeded per world). At an information set it has already answered in this game (nothing it
-sees has changed since, e.g. it began a two-step choice and cancelled it), the bot takes an
-answer it has not given there while there is one, so it never goes round such a loop.
+seeded per world).
+
+Loops of a seat's own moves (begin a two-step choice, cancel it: nothing it sees changed):
+a walk that comes back to an information set by its seat's own moves alone counts them as
+visits that won nothing (``_close_loop``), so the tree never rates going round as a move;
+and at an information set this bot object has already answered in this game, it takes an
+answer it has not given there while there is one (``choose``). A bot made afresh for every
+move (the server's worker processes) has only the first rule: with two near-equal
+estimates it may still go round such a loop a few times before it moves on.
 
 Budget: ``sims`` simulations and/or ``seconds`` of search per move, whichever ends first.
 It answers every decision the same way whatever it holds: with a time budget it takes
@@ -269,7 +275,11 @@ class IsmctsAgent(Agent):
             node = root
             mover = seat
             outcome = None
-            seen = {id(root)}
+            # The nodes of this walk: where each was entered (path length, actions taken),
+            # and the run of actions by one seat that ends the walk so far.
+            seen = {id(root): (0, 0)}
+            steps = run_from = 0
+            run_seat = seat
             while True:
                 legal = world.legal(mover)
                 if len(legal) == 1:
@@ -277,6 +287,9 @@ class IsmctsAgent(Agent):
                 else:
                     action, fresh = node.select(legal, rng, c)
                     path.append((node, action, mover))
+                if mover != run_seat:
+                    run_seat, run_from = mover, steps
+                steps += 1
                 world.submit(mover, action)
                 outcome = world.outcome()
                 if outcome is not None:
@@ -302,8 +315,9 @@ class IsmctsAgent(Agent):
                 elif id(found) in seen:
                     # Back at an information set of this walk (an action that changes
                     # nothing the seat sees): the tree would choose alike forever; roll out.
+                    _close_loop(path, seen[id(found)], mover, run_seat, run_from)
                     break
-                seen.add(id(found))
+                seen[id(found)] = (len(path), steps)
                 node = found
             rewards = self._rewards(world, policy) if outcome is None else None
             winners = outcome.winning_seats if outcome is not None else ()
@@ -362,7 +376,9 @@ class IsmctsAgent(Agent):
             node = root
             mover = seat
             outcome = None
-            seen = {id(root)}
+            seen = {id(root): (0, 0)}  # as in ``search``
+            steps = run_from = 0
+            run_seat = seat
             rollout = True
             while True:
                 legal = legal_of(state, mover)
@@ -371,6 +387,9 @@ class IsmctsAgent(Agent):
                 else:
                     action, fresh = node.select(legal, rng, c)
                     path.append((node, action, mover))
+                if mover != run_seat:
+                    run_seat, run_from = mover, steps
+                steps += 1
                 apply(state, mover, action, wrng)
                 outcome = outcome_of(state)
                 if outcome is not None:
@@ -405,8 +424,10 @@ class IsmctsAgent(Agent):
                             if hint is not None:
                                 found.stats[hint] = [float(self.prior), float(self.prior), 0.0]
                 elif id(found) in seen:
-                    break  # back at an information set of this walk (see ``search``)
-                seen.add(id(found))
+                    # back at an information set of this walk (see ``search``)
+                    _close_loop(path, seen[id(found)], mover, run_seat, run_from)
+                    break
+                seen[id(found)] = (len(path), steps)
                 node = found
             if rollout and game_policy and play is None:
                 play = game.playout_policy() or False
@@ -559,6 +580,27 @@ class IsmctsAgent(Agent):
             if outcome is not None:
                 return dict.fromkeys(outcome.winning_seats, 1.0)
         return dict.fromkeys(range(world.players), 0.5)
+
+
+def _close_loop(
+    path: list[tuple[Node, Action, Seat]],
+    entered: tuple[int, int],
+    mover: Seat,
+    run_seat: Seat,
+    run_from: int,
+) -> None:
+    """A walk back at an information set it entered at ``entered`` (path length, actions
+    taken): if only ``mover`` acted since (its own moves brought it back to where it was,
+    e.g. it began a two-step choice and cancelled it), those choices count as visits that
+    won nothing and leave the path; the rest of the walk is played out as usual. So the
+    tree never finds going round such a loop as good as a real move (a bot that did would
+    go round it for ever). A loop with other seats' moves in it is played out as usual."""
+    at, steps = entered
+    if run_seat != mover or run_from > steps:
+        return
+    for node, action, _seat in path[at:]:
+        node.stats[action][0] += 1
+    del path[at:]
 
 
 def _root_key(game: Game, state: Any, seat: Seat) -> Key | None:
