@@ -347,3 +347,61 @@ def test_the_prior_comes_from_the_games_search_prior() -> None:
     assert hint != plain  # the prior bot differs from the heuristic bot here
     bot = IsmctsAgent(1, "confrontation", sims=2, seconds=None, prior=50)
     assert bot.choose(observe(match, 1, random.Random(6))) == hint
+
+
+def test_sampled_worlds_can_share_one_generator_of_the_search() -> None:
+    """``world_rng``: the world draws its chance from the search's generator (none seeded
+    per world), and the sampler draws nothing more from ``rng`` than the sample itself."""
+    match = heuristic_position("confrontation", 2, 3, 4)
+    seat = min(match.pending())
+    shared = random.Random(8)
+    obs = observe(match, seat, random.Random(1))
+    rng_a, rng_b = random.Random(2), random.Random(2)
+    world = obs.sample_world(rng_a, False, shared)
+    assert world.rng is shared and world.seed == -1 and world.sampled
+    same = match.sample_world(seat, rng_b, False, random.Random(8))
+    assert world.state == same.state and rng_a.getstate() == rng_b.getstate()
+    while world.outcome() is None:
+        s = min(world.pending())
+        world.submit(s, world.legal(s)[0])
+    assert shared.getstate() != random.Random(8).getstate()  # the world drew from it
+
+
+def test_a_bot_back_at_an_information_set_answers_otherwise() -> None:
+    """Nothing it sees changed since it answered here (e.g. it began a two-step choice and
+    cancelled it): it takes another answer rather than go round the same loop again."""
+    match = heuristic_position("tcg", 2, 1, 6)
+    seat = min(match.pending())
+    legal = match.legal(seat)
+    assert len(legal) > 2
+    bot = IsmctsAgent(seat, "tcg", sims=30, seconds=None, rollout="game")
+    answers = [bot.choose(observe(match, seat, random.Random(k))) for k in range(len(legal))]
+    assert len(set(answers)) == len(legal)  # every answer once before any again
+    again = bot.choose(observe(match, seat, random.Random(99)))
+    assert again in legal
+    # Another seat's bot, or this one in a new game, starts with no such memory.
+    fresh = IsmctsAgent(seat, "tcg", sims=30, seconds=None, rollout="game")
+    assert fresh.choose(observe(match, seat, random.Random(0))) == answers[0]
+
+
+def test_a_walk_back_where_its_own_moves_began_wins_nothing() -> None:
+    """A walk that comes back to an information set by its seat's own moves alone (begin a
+    two-step choice, cancel it) counts those choices as visits that won nothing; with
+    another seat's move in between it is played out as usual."""
+    from deathnote.agents.ismcts import Node, _close_loop
+    from deathnote.engine.actions import Action
+
+    a, b, c = Action.make("attach"), Action.make("cancel"), Action.make("next")
+    first, second, third = Node(), Node(), Node()
+    for node, action in ((first, c), (second, a), (third, b)):
+        node.stats[action] = [1.0, 1.0, 1.0]
+    path = [(first, c, 1), (second, a, 0), (third, b, 0)]
+    # Seat 0 entered ``second`` after 3 actions (path length 1); only seat 0 moved since.
+    _close_loop(path, (1, 3), 0, run_seat=0, run_from=2)
+    assert path == [(first, c, 1)]
+    assert second.stats[a] == [2.0, 1.0, 1.0] and third.stats[b] == [2.0, 1.0, 1.0]
+    # Seat 1 moved in between: nothing changes.
+    path = [(first, c, 1), (second, a, 0), (third, b, 0)]
+    _close_loop(path, (0, 0), 0, run_seat=0, run_from=2)
+    _close_loop(path, (1, 3), 0, run_seat=1, run_from=3)
+    assert len(path) == 3 and first.stats[c] == [1.0, 1.0, 1.0]

@@ -22,8 +22,10 @@ def world_sampler(match: Match, seat: Seat) -> WorldSampler:
     """The sampler of the worlds ``seat`` cannot tell apart from ``match`` (a closure, so
     the agent gets no attribute that names the match)."""
 
-    def sample(rng: random.Random, log: bool = True) -> Match:
-        return match.sample_world(seat, rng, log)
+    def sample(
+        rng: random.Random, log: bool = True, world_rng: random.Random | None = None
+    ) -> Match:
+        return match.sample_world(seat, rng, log, world_rng)
 
     return sample
 
@@ -59,12 +61,16 @@ class Observation:
         """Whether this observation carries a world sampler."""
         return self._sampler is not None
 
-    def sample_world(self, rng: random.Random, log: bool = True) -> Match:
-        """One world drawn from ``rng`` among those this seat cannot rule out (``log``:
-        see ``Match.sample_world``)."""
+    def sample_world(
+        self, rng: random.Random, log: bool = True, world_rng: random.Random | None = None
+    ) -> Match:
+        """One world drawn from ``rng`` among those this seat cannot rule out (``log`` and
+        ``world_rng``: see ``Match.sample_world``)."""
         if self._sampler is None:
             raise DeathNoteError("this observation cannot sample worlds")
-        return self._sampler(rng, log)
+        if world_rng is None:
+            return self._sampler(rng, log)
+        return self._sampler(rng, log, world_rng)
 
     @property
     def view(self) -> dict[str, Any]:

@@ -24,6 +24,18 @@ moves there: that seat's heuristic bot is shown that seat's view of the sampled 
 the bare search, its state view and decision without the log), so the tree expects the
 other seats to play sensibly rather than at random from the start.
 
+The sampled worlds of one search draw their chance (dice, shuffles, draws after the
+sample) from one generator of the search, seeded once from the search's own (no generator
+seeded per world).
+
+Loops of a seat's own moves (begin a two-step choice, cancel it: nothing it sees changed):
+a walk that comes back to an information set by its seat's own moves alone counts them as
+visits that won nothing (``_close_loop``), so the tree never rates going round as a move;
+and at an information set this bot object has already answered in this game, it takes an
+answer it has not given there while there is one (``choose``). A bot made afresh for every
+move (the server's worker processes) has only the first rule: with two near-equal
+estimates it may still go round such a loop a few times before it moves on.
+
 Budget: ``sims`` simulations and/or ``seconds`` of search per move, whichever ends first.
 It answers every decision the same way whatever it holds: with a time budget it takes
 the whole time even when only one action is legal (it waits instead of searching), so the
@@ -44,6 +56,7 @@ from deathnote.engine.actions import Action, Decision, Seat
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.game import Game
 from deathnote.engine.rng import below
+from deathnote.engine.rng import new as new_rng
 
 if TYPE_CHECKING:
     from deathnote.engine.game import PlayoutPolicy
@@ -159,6 +172,10 @@ class IsmctsAgent(Agent):
         self._rng = random.Random(0)
         self._plain: Agent | None = None
         self._prior_agent: Agent | None = None
+        #: the information set of the last search's root (its node key), and the actions
+        #: this bot has chosen at each information set so far (``choose``)
+        self._root_key: Key | None = None
+        self._answered: dict[Key, set[Action]] = {}
 
     def choose(self, obs: Observation) -> Action:
         """The most visited root action after the budget's simulations."""
@@ -171,10 +188,24 @@ class IsmctsAgent(Agent):
             # Handed a bare view (no sampler): play as the heuristic bot rather than fail.
             action = self._fallback().choose(obs)
         else:
+            self._root_key = None
             stats = self.search(obs, start).stats
+            # An information set this bot has decided at before in this game: nothing it
+            # sees has changed since (e.g. it began a two-step choice and cancelled it), so
+            # the same answer again would go round the same loop; take another one.
+            candidates: Sequence[Action] = legal
+            key = self._root_key
+            if key is not None:
+                before = self._answered.get(key)
+                if before:
+                    others = [a for a in legal if a not in before]
+                    candidates = others or legal
             action = max(
-                legal, key=lambda a: (stats[a][0], stats[a][1]) if a in stats else (-1.0, 0.0)
+                candidates,
+                key=lambda a: (stats[a][0], stats[a][1]) if a in stats else (-1.0, 0.0),
             )
+            if key is not None:
+                self._answered.setdefault(key, set()).add(action)
         if self.last_sims == 0 and self.seconds is not None:
             # Nothing was searched, but a covert answer must not come faster than a real
             # choice: with a time budget, wait it out.
@@ -232,13 +263,23 @@ class IsmctsAgent(Agent):
             done = self._search_bare(obs, root, table, limit, deadline)
             self.last_sims = done
             return root
+        # One generator for the chance of every sampled world of this search, drawn from
+        # the search's own (``Match.sample_world`` ``world_rng``: no generator seeded per
+        # world).
+        world_rng = new_rng(rng.getrandbits(64))
         while done < limit and (done == 0 or clock() < deadline):
-            world = sample(rng)
+            world = sample(rng, True, world_rng)
+            if done == 0:
+                self._root_key = _root_key(world.game, world.state, seat)
             path: list[tuple[Node, Action, Seat]] = []
             node = root
             mover = seat
             outcome = None
-            seen = {id(root)}
+            # The nodes of this walk: where each was entered (path length, actions taken),
+            # and the run of actions by one seat that ends the walk so far.
+            seen = {id(root): (0, 0)}
+            steps = run_from = 0
+            run_seat = seat
             while True:
                 legal = world.legal(mover)
                 if len(legal) == 1:
@@ -246,6 +287,9 @@ class IsmctsAgent(Agent):
                 else:
                     action, fresh = node.select(legal, rng, c)
                     path.append((node, action, mover))
+                if mover != run_seat:
+                    run_seat, run_from = mover, steps
+                steps += 1
                 world.submit(mover, action)
                 outcome = world.outcome()
                 if outcome is not None:
@@ -271,8 +315,9 @@ class IsmctsAgent(Agent):
                 elif id(found) in seen:
                     # Back at an information set of this walk (an action that changes
                     # nothing the seat sees): the tree would choose alike forever; roll out.
+                    _close_loop(path, seen[id(found)], mover, run_seat, run_from)
                     break
-                seen.add(id(found))
+                seen[id(found)] = (len(path), steps)
                 node = found
             rewards = self._rewards(world, policy) if outcome is None else None
             winners = outcome.winning_seats if outcome is not None else ()
@@ -299,7 +344,8 @@ class IsmctsAgent(Agent):
         each sampled world's state through the game's own functions (``pending``,
         ``legal``, ``apply``, ``outcome``, ``observation_tensor``), without the Match's
         bookkeeping (log, record, caches, snapshots) that nothing reads in a play-out, and
-        on worlds sampled without the log (``sample_world(rng, log=False)``)."""
+        on worlds sampled without the log (``sample_world(rng, log=False)``), all drawing
+        their chance from one generator of the search (``world_rng``)."""
         rng = obs.rng
         sample = obs.sample_world
         seat = self.seat
@@ -312,8 +358,9 @@ class IsmctsAgent(Agent):
         play: PlayoutPolicy | Literal[False] | None = None  # found on the first world
         estimate = False
         values: Sequence[float] | None = None
+        world_rng = new_rng(rng.getrandbits(64))  # as in ``search``
         while done < limit and (done == 0 or clock() < deadline):
-            world = sample(rng, log=False)
+            world = sample(rng, False, world_rng)
             game, state, wrng = world.game, world.state, world.rng
             pending_of, legal_of, outcome_of = game.pending, game.legal, game.outcome
             kind = type(game)
@@ -323,11 +370,15 @@ class IsmctsAgent(Agent):
             own_mover = kind.mover is not Game.mover
             mover_of = game.mover
             apply = game.apply_quiet if kind.apply_quiet is not Game.apply_quiet else game.apply
+            if done == 0:
+                self._root_key = _root_key(game, state, seat)
             path: list[tuple[Node, Action, Seat]] = []
             node = root
             mover = seat
             outcome = None
-            seen = {id(root)}
+            seen = {id(root): (0, 0)}  # as in ``search``
+            steps = run_from = 0
+            run_seat = seat
             rollout = True
             while True:
                 legal = legal_of(state, mover)
@@ -336,6 +387,9 @@ class IsmctsAgent(Agent):
                 else:
                     action, fresh = node.select(legal, rng, c)
                     path.append((node, action, mover))
+                if mover != run_seat:
+                    run_seat, run_from = mover, steps
+                steps += 1
                 apply(state, mover, action, wrng)
                 outcome = outcome_of(state)
                 if outcome is not None:
@@ -370,8 +424,10 @@ class IsmctsAgent(Agent):
                             if hint is not None:
                                 found.stats[hint] = [float(self.prior), float(self.prior), 0.0]
                 elif id(found) in seen:
-                    break  # back at an information set of this walk (see ``search``)
-                seen.add(id(found))
+                    # back at an information set of this walk (see ``search``)
+                    _close_loop(path, seen[id(found)], mover, run_seat, run_from)
+                    break
+                seen[id(found)] = (len(path), steps)
                 node = found
             if rollout and game_policy and play is None:
                 play = game.playout_policy() or False
@@ -389,7 +445,10 @@ class IsmctsAgent(Agent):
                         values = game.evaluate(state)
                         if values is not None:
                             break
-                    mover = min(pending_of(state))
+                    who = mover_of(state) if own_mover else min(pending_of(state))
+                    if who is None:
+                        raise DeathNoteError("no seat is asked but the game is not over")
+                    mover = who
                     legal = legal_of(state, mover)
                     if not legal:
                         raise DeathNoteError(f"seat {mover} is asked but has no legal action")
@@ -521,6 +580,40 @@ class IsmctsAgent(Agent):
             if outcome is not None:
                 return dict.fromkeys(outcome.winning_seats, 1.0)
         return dict.fromkeys(range(world.players), 0.5)
+
+
+def _close_loop(
+    path: list[tuple[Node, Action, Seat]],
+    entered: tuple[int, int],
+    mover: Seat,
+    run_seat: Seat,
+    run_from: int,
+) -> None:
+    """A walk back at an information set it entered at ``entered`` (path length, actions
+    taken): if only ``mover`` acted since (its own moves brought it back to where it was,
+    e.g. it began a two-step choice and cancelled it), those choices count as visits that
+    won nothing and leave the path; the rest of the walk is played out as usual. So the
+    tree never finds going round such a loop as good as a real move (a bot that did would
+    go round it for ever). A loop with other seats' moves in it is played out as usual."""
+    at, steps = entered
+    if run_seat != mover or run_from > steps:
+        return
+    for node, action, _seat in path[at:]:
+        node.stats[action][0] += 1
+    del path[at:]
+
+
+def _root_key(game: Game, state: Any, seat: Seat) -> Key | None:
+    """The node key of the seat's information set in a sampled world (the same in every
+    world the seat cannot tell apart); None for a game without an observation tensor."""
+    try:
+        return (
+            seat,
+            game.pending(state)[seat].kind,
+            game.observation_tensor(state, seat).tobytes(),
+        )
+    except NotImplementedError:
+        return None
 
 
 def parse_ismcts(game_id: str, name: str, seat: Seat) -> IsmctsAgent | None:

@@ -714,26 +714,39 @@ def suspicion(state: ConfState) -> float:
     t = state.tables
     limit = REGIONAL_LIMIT[t.chapter]
     eliminated = state.eliminated
-    left = [s for s in range(len(t.letters)) if s not in eliminated]
-    weight = dict.fromkeys(left, 1.0)
-    outside = dict.fromkeys(left, 0)
     masks = t.local_mask
     index = t.index_of_number
+    # The nights with a kill: the news criminals' and the victim's local masks (read once;
+    # each Suspect's weight is then divided night by night, in the same order as ever).
+    nights = []
     for night in state.history:
         killed = night["killed"]
         if killed is None:
             continue
         news = [masks[index[n]] for n in night["news"]]  # type: ignore[attr-defined]
-        dead = masks[index[killed]]  # type: ignore[index]
-        for s in left:
-            if outside[s] >= limit:
-                weight[s] /= max(1, sum(m >> s & 1 for m in news))
+        nights.append((news, len(news), masks[index[killed]]))  # type: ignore[index]
+    me = state.identity
+    total = 0.0
+    mine = 0.0
+    for s in range(len(t.letters)):
+        if s in eliminated:
+            continue
+        weight = 1.0
+        outside = 0
+        for news, count, dead in nights:
+            if outside >= limit:
+                local = 0
+                for m in news:
+                    local += m >> s & 1
+                weight /= max(1, local)
             else:
-                weight[s] /= len(news)
+                weight /= count
             if not dead >> s & 1:
-                outside[s] += 1
-    total = sum(weight.values())
-    return weight.get(state.identity, 0.0) / total if total else 0.0
+                outside += 1
+        total += weight
+        if s == me:
+            mine = weight
+    return mine / total if total else 0.0
 
 
 def evaluate(state: ConfState) -> tuple[float, float] | None:

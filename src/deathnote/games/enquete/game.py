@@ -460,6 +460,13 @@ class EnqueteGame(Game):
         seats = tuple(i for i in range(len(state.seats)) if state.apples[i] > 0)
         return Outcome(winners, state.ending or "round5", reason, scores, seats)
 
+    def evaluate(self, state: EnqState) -> list[float] | None:
+        """Each seat's chance to score from the start of a round, for a search bot's
+        play-outs (``value.evaluate``, ENQ-BOT-02; None at any other point)."""
+        from .value import evaluate
+
+        return evaluate(state)
+
     def seat_scores(self, state: EnqState) -> list[float] | None:
         """Each seat's Apples once the game is over."""
         return [float(a) for a in state.apples] if state.over else None

@@ -107,7 +107,11 @@ def neighbour(st: WwState, seat: int, step: int) -> int:
 
 def seat_of(st: WwState, role: str) -> int | None:
     """The seat holding a Role (the first one for Roles dealt twice)."""
-    return next((s for s, x in enumerate(st.seats) if x.role == role), None)
+    # A plain loop: the Judgment Phase asks it several times a step (no generator made).
+    for s, x in enumerate(st.seats):
+        if x.role == role:
+            return s
+    return None
 
 
 def setup(st: WwState) -> dict[str, Any]:

@@ -33,9 +33,13 @@ DISCARDABLE = tuple(c for c in CARD_IDS if c not in UNDISCARDABLE)
 MEMO_LIMIT = 20_000
 
 
+#: The public names of the seats, made once (every step's log names players).
+_NAMES = tuple(f"Player {seat + 1}" for seat in range(32))
+
+
 def pname(seat: int) -> str:
     """The public name of a seat."""
-    return f"Player {seat + 1}"
+    return _NAMES[seat] if 0 <= seat < 32 else f"Player {seat + 1}"
 
 
 class Tables:
