@@ -40,7 +40,9 @@ def test_a_worker_chooses_as_the_bot_would_in_the_server_and_moves_its_rng_alike
         here_rng, there_rng = agent_rng(8, seat), agent_rng(8, seat)
         here = make_agent(game, AGENT, seat).choose(observe(match, seat, here_rng))
         actions = [[s, a.to_json()] for s, a in match.actions]
-        there, state = think("r1", _head(match), actions, seat, AGENT, there_rng.getstate())
+        there, state, _memory = think(
+            "r1", _head(match), actions, seat, AGENT, there_rng.getstate()
+        )
         assert there == here.to_json(), game
         assert state == here_rng.getstate(), game
 
@@ -73,10 +75,29 @@ def test_the_pool_runs_the_search_in_another_process() -> None:
     expected = make_agent("confrontation", AGENT, seat).choose(observe(match, seat, expected_rng))
     pool = BotPool(1)
     try:
-        chosen = asyncio.run(pool.choose("r", match, seat, AGENT, rng))
+        chosen, _memory = asyncio.run(pool.choose("r", match, seat, AGENT, rng))
     finally:
         pool.close()
     assert chosen == expected and rng.getstate() == expected_rng.getstate()
+
+
+def test_a_bot_made_afresh_each_move_remembers_its_answers_through_the_worker() -> None:
+    """A search bot back at an information set it answered before (nothing it sees
+    changed, e.g. it began a two-step choice and cancelled it) takes another answer, also
+    when the worker makes it afresh for every move: its memory travels with the move."""
+    match = Match.create("confrontation", 2, 5)
+    _moves(match, 3)
+    seat = min(match.pending())
+    assert len(match.legal(seat)) > 1
+    actions = [[s, a.to_json()] for s, a in match.actions]
+    state = agent_rng(5, seat).getstate()
+    first, _state, memory = think("m", _head(match), actions, seat, AGENT, state)
+    again, _state, _memory = think("m", _head(match), actions, seat, AGENT, state)
+    assert again == first  # a fresh bot with no memory answers the same
+    other, _state, later = think("m", _head(match), actions, seat, AGENT, state, memory)
+    assert other != first  # handed what it answered here, it answers otherwise
+    remembered = [a.to_json() for answers in later.values() for a in answers]
+    assert first in remembered and other in remembered
 
 
 def _children(pid: int) -> list[int]:

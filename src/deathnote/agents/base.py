@@ -92,6 +92,14 @@ class Agent:
         """Pick one of ``obs.legal``."""
         raise NotImplementedError
 
+    def memory(self) -> Any:
+        """What this bot carries from one move to the next (picklable; None: nothing), for
+        a bot made afresh for every move, as in the server's worker processes."""
+        return None
+
+    def recall(self, memory: Any) -> None:
+        """Take back what ``memory()`` gave after an earlier move of the same game."""
+
 
 class RandomAgent(Agent):
     """Uniformly random among the legal actions; never looks at the view."""

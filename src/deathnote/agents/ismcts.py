@@ -33,8 +33,8 @@ a walk that comes back to an information set by its seat's own moves alone count
 visits that won nothing (``_close_loop``), so the tree never rates going round as a move;
 and at an information set this bot object has already answered in this game, it takes an
 answer it has not given there while there is one (``choose``). A bot made afresh for every
-move (the server's worker processes) has only the first rule: with two near-equal
-estimates it may still go round such a loop a few times before it moves on.
+move (the server's worker processes) is handed the previous one's answers (``memory``,
+``recall``), so the second rule holds there too.
 
 Budget: ``sims`` simulations and/or ``seconds`` of search per move, whichever ends first.
 It answers every decision the same way whatever it holds: with a time budget it takes
@@ -176,6 +176,15 @@ class IsmctsAgent(Agent):
         #: this bot has chosen at each information set so far (``choose``)
         self._root_key: Key | None = None
         self._answered: dict[Key, set[Action]] = {}
+
+    def memory(self) -> dict[Key, set[Action]]:
+        """The actions it has chosen at each information set of this game."""
+        return self._answered
+
+    def recall(self, memory: Any) -> None:
+        """Go on from an earlier bot's ``memory()`` in the same game and seat."""
+        if isinstance(memory, dict):
+            self._answered = {key: set(actions) for key, actions in memory.items()}
 
     def choose(self, obs: Observation) -> Action:
         """The most visited root action after the budget's simulations."""

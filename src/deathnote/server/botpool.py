@@ -93,15 +93,20 @@ def think(
     seat: Seat,
     agent: str,
     rng_state: Any,
-) -> tuple[dict[str, Any], Any]:
-    """In a worker: the action the bot ``agent`` in ``seat`` chooses, and its rng's state."""
+    memory: Any = None,
+) -> tuple[dict[str, Any], Any, Any]:
+    """In a worker: the action the bot ``agent`` in ``seat`` chooses, its rng's state, and
+    what the bot carries to its next move (``memory``: what the last one carried)."""
     from deathnote.agents import make_agent
 
     match = _match_for(room, head, actions)
     rng = random.Random()
     rng.setstate(rng_state)
-    chosen = make_agent(head["game"], agent, seat).choose(observe(match, seat, rng))
-    return chosen.to_json(), rng.getstate()
+    bot = make_agent(head["game"], agent, seat)
+    if memory is not None:
+        bot.recall(memory)
+    chosen = bot.choose(observe(match, seat, rng))
+    return chosen.to_json(), rng.getstate(), bot.memory()
 
 
 class BotPool:
@@ -123,9 +128,16 @@ class BotPool:
         return self._pool
 
     async def choose(
-        self, room: str, match: Match, seat: Seat, agent: str, rng: random.Random
-    ) -> Action:
-        """The bot's action, computed in a worker; ``rng`` moves on as if it ran here."""
+        self,
+        room: str,
+        match: Match,
+        seat: Seat,
+        agent: str,
+        rng: random.Random,
+        memory: Any = None,
+    ) -> tuple[Action, Any]:
+        """The bot's action, computed in a worker (``rng`` moves on as if it ran here), and
+        the bot's memory to hand its next move (``Agent.memory``)."""
         head = {
             "game": match.game.id,
             "players": match.players,
@@ -134,11 +146,11 @@ class BotPool:
         }
         actions = [[s, a.to_json()] for s, a in match.actions]
         loop = asyncio.get_running_loop()
-        action, state = await loop.run_in_executor(
-            self._executor(), think, room, head, actions, seat, agent, rng.getstate()
+        action, state, kept = await loop.run_in_executor(
+            self._executor(), think, room, head, actions, seat, agent, rng.getstate(), memory
         )
         rng.setstate(state)
-        return Action.from_json(action)
+        return Action.from_json(action), kept
 
     def close(self) -> None:
         """Stop the workers (server shutdown): queued moves are dropped, a move being

@@ -150,6 +150,9 @@ class Room:
         #: The bots' seats at the play loop (the people's seats are played from outside).
         self.table = Table(match, {})
         self.bots: dict[Seat, Agent] = self.table.agents
+        #: per bot seat thinking in the worker processes: what its bot carries to its next
+        #: move (``Agent.memory``; kept in this process only)
+        self.bot_memory: dict[Seat, Any] = {}
         self.pending_since: dict[Seat, float] = {}
         self.pending_step: dict[Seat, int] = {}
         self._bot_task: asyncio.Task[None] | None = None
@@ -811,6 +814,7 @@ class Room:
         self.manager.storage.update_seats(self.id, seats)
         self.stored.seats = seats
         self.bots.pop(seat, None)
+        self.bot_memory.pop(seat, None)
         if self.clocks is not None:
             self.clocks.seats[seat].timeouts = 0
         # Asked from now on: the person's own choice is not stale.
@@ -848,12 +852,15 @@ class Room:
                 # A search bot thinks in a worker process (botpool.py says why), from the
                 # room's record as it is now.
                 rng = table.rng(seat)
-                action = await self.manager.bot_pool.choose(self.id, self.match, seat, name, rng)
+                action, kept = await self.manager.bot_pool.choose(
+                    self.id, self.match, seat, name, rng, self.bot_memory.get(seat)
+                )
             else:
                 # A cheap bot answers in a worker thread, so it never holds up the loop. It
                 # gets what it would see now, taken here: the match may move on meanwhile.
                 seen = snapshot(self.match, seat, table.rng(seat))
                 action = await asyncio.to_thread(agent.choose, seen)
+                kept = None
             if (
                 len(self.match.actions) != step
                 or self.bots.get(seat) is not agent
@@ -870,6 +877,11 @@ class Room:
                 await asyncio.sleep(max(self.manager.bot_delay, 0.05))
                 continue
             failures = 0
+            if kept is not None:
+                # What the bot made in the worker carries to its next move there (a
+                # search bot's answers at each information set: it will not go round a
+                # loop of its own moves, such as begin a choice and cancel it).
+                self.bot_memory[seat] = kept
             await asyncio.sleep(self.manager.bot_delay)
 
     def stand_in(self, seat: Seat) -> str:
@@ -921,6 +933,7 @@ class Room:
         self.manager.storage.update_seats(self.id, seats)
         self.stored.seats = seats
         self.bots[seat] = make_agent(self.match.game.id, agent, seat)
+        self.bot_memory.pop(seat, None)
         if self.clocks is not None:
             self._update_clocks()
         self.broadcast()
