@@ -93,6 +93,7 @@ class Seat:
         self.reconnects = 0
         self.moved_notes = 0
         self.done = False
+        self.hold_from: int | None = 6  # no action from this step on until released
 
     def url(self) -> str:
         return self.server.base.replace("http", "ws") + self.link.replace("/play/", "/ws/")
@@ -100,6 +101,8 @@ class Seat:
     async def _maybe_act(self, ws: Any) -> None:
         view = self.view
         if view is None or self.outstanding is not None or view["view"]["outcome"] is not None:
+            return
+        if self.hold_from is not None and view["step"] >= self.hold_from:
             return
         legal = view["view"]["legal"]
         if not legal:
@@ -162,11 +165,15 @@ async def _play_and_kill(a: LiveServer, b: LiveServer, room: str, seats: list[Se
     # Mid-game: kill -9 the process holding the room (it was made there).
     while sum(len(s.acked) for s in seats) < 6 and time.monotonic() < deadline:
         await asyncio.sleep(0.02)
+    # The seats hold still from step 6, so the game cannot end before the kill lands (an
+    # idle machine plays the rest of the game in less time than a poll takes).
     holder = lease_holder(room)
     assert holder is not None
     await asyncio.to_thread(a.kill)
     # The seat that was on the dead process comes back through the other one.
     seats[0].server = b
+    for seat in seats:
+        seat.hold_from = None
     game = asyncio.gather(*tasks)
     holders = set()
     end = time.monotonic() + GAME_SECONDS + 10
