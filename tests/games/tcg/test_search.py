@@ -7,7 +7,7 @@ import random
 from deathnote.games.tcg import GAME
 from deathnote.games.tcg.search import turn_start
 
-from .helpers import L_CHAR, LIGHT, MATSUDA, MISA, pass_turns, put, started, to_action_phase
+from .helpers import L_CHAR, LIGHT, MATSUDA, MISA, RYUK, pass_turns, put, started, to_action_phase
 
 
 def test_playout_policy_picks_legal_actions_and_ends_games_by_points() -> None:
@@ -63,9 +63,21 @@ def test_evaluate_estimates_at_a_turn_start_only_and_prefers_the_leader() -> Non
     values = GAME.evaluate(state)
     assert values is not None and abs(sum(values) - 1.0) < 1e-9
     place = [a for a in GAME.legal(state, 0) if a.kind == "place"]
-    if place:
-        GAME.apply(state, 0, place[0], rng)
-        assert GAME.evaluate(state) is None
+    assert place
+    GAME.apply(state, 0, place[0], rng)
+    assert GAME.evaluate(state) is None
+    # An action that changes nothing (an attach cancelled) still leaves the turn's start:
+    # the search cannot stall on the estimate of its own turn's start.
+    state, rng = started(first=0, seed=5)
+    state.players[0].hand.append(RYUK)
+    put(state, 0, LIGHT)
+    attach = [a for a in GAME.legal(state, 0) if a.kind == "attach"]
+    assert attach
+    GAME.apply(state, 0, attach[0], rng)
+    cancel = [a for a in GAME.legal(state, 0) if a.kind == "cancel"]
+    assert cancel
+    GAME.apply(state, 0, cancel[0], rng)
+    assert not turn_start(state) and GAME.evaluate(state) is None
     for leader in (0, 1):
         state, rng = started(first=0, seed=5)
         state.players[leader].points = 12

@@ -124,14 +124,10 @@ VALUE_MODEL = (0.529, 0.337, 0.181, 0.029, 0.841, 0.082, -0.155)
 
 
 def turn_start(state: State) -> bool:
-    """Whether the current seat has done nothing yet in its Character phase."""
-    if state.phase != CHARACTER or state.choice is not None or state.winner is not None:
-        return False
-    me = state.players[state.current]
-    if me.placed:
-        return False
-    turn = state.turn
-    return all(fc.flipped_turn != turn and fc.special_turn != turn for fc in me.field)
+    """Whether the current seat's turn has just started: it has taken no action yet this
+    turn (``TcgState.fresh``; an action that changes nothing, e.g. an attach cancelled,
+    still counts, so a search cannot stall on the estimate of its own turn's start)."""
+    return state.fresh and state.winner is None and state.phase == CHARACTER
 
 
 def features(state: State) -> tuple[float, ...]:
