@@ -11,7 +11,7 @@ from pydantic import Field
 
 from deathnote.engine import rng as rand
 from deathnote.engine.actions import OMNISCIENT, Action, Decision, Event, Outcome, Seat, Viewer
-from deathnote.engine.game import Game
+from deathnote.engine.game import Game, PlayoutPolicy
 from deathnote.engine.options import GameOptions, lobby
 from deathnote.engine.spaces import TableSpace
 
@@ -266,6 +266,13 @@ class IcgGame(Game):
     def seat_teams(self, state: IcgState) -> list[str] | None:
         """Each seat's team, from its Mission (X-Kira plays on Kira's team)."""
         return [rules.TEAM_NAMES[rules.TEAM[x.mission]] for x in state.seats]
+
+    def playout_policy(self) -> PlayoutPolicy:
+        """The search bot's play-outs: the heuristic bot shown the mover's view of the
+        sampled world (``search.playout``, ICG-BOT-02)."""
+        from .search import playout
+
+        return playout
 
     def agents(self) -> Mapping[str, type[Agent]]:
         """The heuristic bot (every Mission)."""

@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat, Viewer
-from deathnote.engine.game import Game
-from deathnote.games.tcg import numbers, rules, value, worlds
+from deathnote.engine.game import Game, PlayoutPolicy
+from deathnote.games.tcg import numbers, rules, search, worlds
 from deathnote.games.tcg.state import ACTION, CHARACTER, MULLIGAN, TcgState
 from deathnote.games.tcg.view import RULES_SUMMARY, build_view, shared_view
 
@@ -117,10 +117,15 @@ class TcgGame(Game):
         """What the viewer may see, as float32 (TCG-NUM-02)."""
         return numbers.observation(state, viewer)
 
+    def playout_policy(self) -> PlayoutPolicy:
+        """The search bot's play-outs: the heuristic bot's quick choices on the state
+        (``search.playout``, TCG-BOT-01)."""
+        return search.playout
+
     def evaluate(self, state: TcgState) -> tuple[float, float] | None:
         """Each seat's chance from the start of a turn, for a search bot's play-outs
-        (``value.evaluate``, TCG-BOT-02; None at any other point)."""
-        return value.evaluate(state)
+        (``search.evaluate``; None at any other point)."""
+        return search.evaluate(state)
 
     def agents(self) -> Mapping[str, type[Agent]]:
         """The heuristic bot."""

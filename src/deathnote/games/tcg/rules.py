@@ -305,6 +305,7 @@ def start_turn(state: TcgState) -> list[Event]:
     me.placed = 0
     me.allowance = 2 if len(other.field) > len(me.field) else 1  # TCG-CHAR-02
     state.phase = CHARACTER
+    state.fresh = True
     return events
 
 
@@ -664,6 +665,7 @@ def legal_actions(state: TcgState, seat: int) -> list[Action]:
 
 def apply_action(state: TcgState, seat: int, action: Action, rng: random.Random) -> list[Event]:
     """Carry out a legal action."""
+    state.fresh = False
     me = state.players[seat]
     kind = action.kind
     if kind in ("keep", "mulligan"):

@@ -88,6 +88,9 @@ class TcgState:
     winner: int | None = None
     condition: str = ""
     reason: str = ""
+    #: Whether the current player has taken no action yet this turn (set as a turn starts,
+    #: cleared by any action): where a search bot's estimate applies (TCG-BOT-01).
+    fresh: bool = False
 
     def me(self) -> Player:
         """The player whose turn it is."""

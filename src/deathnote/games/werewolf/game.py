@@ -10,7 +10,7 @@ from pydantic import Field
 
 from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat, Viewer
 from deathnote.engine.errors import OptionsError
-from deathnote.engine.game import Game
+from deathnote.engine.game import Game, PlayoutPolicy
 from deathnote.engine.options import GameOptions, lobby
 from deathnote.engine.rng import below, shuffle
 from deathnote.engine.spaces import ActionSpace, TableSpace
@@ -299,6 +299,20 @@ class WerewolfGame(Game):
         return state_observation(state, viewer, asked)
 
     # -- extras --------------------------------------------------------------------------------
+    def playout_policy(self) -> PlayoutPolicy:
+        """The search bot's play-outs: random, without the L team's blind Arrests and
+        without the Kira team naming its own (``search.playout``, WW-BOT-02)."""
+        from .search import playout
+
+        return playout
+
+    def evaluate(self, state: WwState) -> tuple[float, ...] | None:
+        """Each seat's chance from the start of a turn, for a search bot's play-outs
+        (``search.evaluate``; None at any other point)."""
+        from .search import evaluate
+
+        return evaluate(state)
+
     def agents(self) -> Mapping[str, type[Agent]]:
         """The heuristic bot (every Role)."""
         from .agents import HeuristicAgent

@@ -1,0 +1,90 @@
+"""TCG-BOT-01: the search bot's play-out policy and estimate."""
+
+from __future__ import annotations
+
+import random
+
+from deathnote.games.tcg import GAME
+from deathnote.games.tcg.search import turn_start
+
+from .helpers import L_CHAR, LIGHT, MATSUDA, MISA, RYUK, pass_turns, put, started, to_action_phase
+
+
+def test_playout_policy_picks_legal_actions_and_ends_games_by_points() -> None:
+    """Play-outs of the policy alone: every choice is legal and the games end by points,
+    far sooner than random play (about 200 actions a game)."""
+    policy = GAME.playout_policy()
+    lengths = []
+    for seed in range(12):
+        state, rng = started(first=seed % 2, seed=seed)
+        prng = random.Random(seed)
+        count = 0
+        while state.winner is None and count < 600:
+            seat = state.current
+            legal = GAME.legal(state, seat)
+            action = policy(state, seat, legal, prng)
+            assert action in legal
+            GAME.apply(state, seat, action, rng)
+            count += 1
+        assert state.winner is not None
+        assert state.condition == "points", state.condition
+        lengths.append(count)
+    assert sum(lengths) / len(lengths) < 120
+
+
+def test_playout_policy_works_to_win_and_places_free_characters() -> None:
+    """Twelve points and an upright Character: it Works (not a random action: one choice
+    in ten is random, so most seeds Work); a free Character in hand is placed."""
+    policy = GAME.playout_policy()
+    state, rng = started(first=0, seed=3)
+    pass_turns(state, rng, 2)  # seat 0's second turn: an action phase
+    me = state.players[0]
+    put(state, 0, MATSUDA)
+    to_action_phase(state, rng)
+    me.points = 12
+    legal = GAME.legal(state, 0)
+    picks = [policy(state, 0, legal, random.Random(i)) for i in range(40)]
+    assert sum(a.kind == "work" for a in picks) >= 32
+    state, rng = started(first=0, seed=3)
+    free = [a for a in GAME.legal(state, 0) if a.kind == "place"]
+    free = [a for a in free if state.cards[a["card"]].cost == 0]
+    if free:
+        picks = [policy(state, 0, GAME.legal(state, 0), random.Random(i)) for i in range(40)]
+        assert sum(a.kind == "place" for a in picks) >= 32
+
+
+def test_evaluate_estimates_at_a_turn_start_only_and_prefers_the_leader() -> None:
+    """An estimate only before the seat to move has done anything this turn (None after
+    it places a Character); the two chances add up to 1; the seat with 12 points and two
+    working Characters against none is the clear favourite, whoever moves; a finished game
+    gives its result."""
+    state, rng = started(first=0, seed=5)
+    assert turn_start(state)
+    values = GAME.evaluate(state)
+    assert values is not None and abs(sum(values) - 1.0) < 1e-9
+    place = [a for a in GAME.legal(state, 0) if a.kind == "place"]
+    assert place
+    GAME.apply(state, 0, place[0], rng)
+    assert GAME.evaluate(state) is None
+    # An action that changes nothing (an attach cancelled) still leaves the turn's start:
+    # the search cannot stall on the estimate of its own turn's start.
+    state, rng = started(first=0, seed=5)
+    state.players[0].hand.append(RYUK)
+    put(state, 0, LIGHT)
+    attach = [a for a in GAME.legal(state, 0) if a.kind == "attach"]
+    assert attach
+    GAME.apply(state, 0, attach[0], rng)
+    cancel = [a for a in GAME.legal(state, 0) if a.kind == "cancel"]
+    assert cancel
+    GAME.apply(state, 0, cancel[0], rng)
+    assert not turn_start(state) and GAME.evaluate(state) is None
+    for leader in (0, 1):
+        state, rng = started(first=0, seed=5)
+        state.players[leader].points = 12
+        put(state, leader, LIGHT)
+        put(state, leader, L_CHAR if leader else MISA)
+        values = GAME.evaluate(state)
+        assert values is not None
+        assert values[leader] > 0.9
+    state.winner = 1
+    assert GAME.evaluate(state) == (0.0, 1.0)

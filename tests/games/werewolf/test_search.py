@@ -1,0 +1,73 @@
+"""WW-BOT-02: the search bot's play-out policy and estimate."""
+
+from __future__ import annotations
+
+import random
+
+from deathnote.engine import Match
+from deathnote.games.werewolf import GAME
+from deathnote.games.werewolf.search import KIRA_TEAM
+
+from .helpers import new, poke, set_hand, set_roles, st
+
+
+def test_playout_policy_picks_legal_actions_and_spares_known_friends() -> None:
+    """Games played by the play-out policy alone: every choice is legal, every game ends,
+    and a seat never names, points at or writes a living player it knows is on its side."""
+    policy = GAME.playout_policy()
+    assert policy is not None
+    for players in (4, 6):
+        for seed in range(10):
+            state = Match.create("werewolf", players, seed).state
+            rng = random.Random(seed)
+            for _ in range(3_000):
+                if GAME.outcome(state) is not None:
+                    break
+                seat = min(GAME.pending(state))
+                legal = GAME.legal(state, seat)
+                action = policy(state, seat, legal, rng)
+                assert action in legal
+                if action.kind in ("target", "vote", "write", "suggest") and action["seat"] >= 0:
+                    me = state.seats[seat]
+                    known = me.known_roles.get(action["seat"])
+                    if known is not None and action["seat"] != seat:
+                        assert (known in KIRA_TEAM) != (me.role in KIRA_TEAM)
+                GAME.apply(state, seat, action, rng)
+            assert GAME.outcome(state) is not None
+
+
+def test_playout_policy_arrests_a_known_kira_at_once() -> None:
+    """L holding Arrest who knows Kira plays it on him, whatever the generator."""
+    policy = GAME.playout_policy()
+    assert policy is not None
+    m = new(4, 1)
+    set_roles(m, {0: "l", 1: "kira", 2: "police", 3: "worshipper"})
+    set_hand(m, 0, ["arrest", "vote", "witness"])
+    st(m).seats[0].known_roles[1] = "kira"
+    poke(m)
+    for i in range(10):
+        action = policy(st(m), 0, m.legal(0), random.Random(i))
+        assert action.kind == "play" and action["card"] == "arrest"
+    GAME.apply(st(m), 0, action, random.Random(0))
+    target = policy(st(m), 0, GAME.legal(st(m), 0), random.Random(0))
+    assert target["seat"] == 1
+
+
+def test_evaluate_estimates_at_a_turn_start_and_counts_arrests() -> None:
+    """An estimate at the start of a turn only (None while a card's target is asked); the
+    L team's seats share one chance and the Kira team's the rest; the L team's chance rises
+    with an Arrest in L's hand; a finished game gives its result."""
+    m = new(4, 1)
+    set_roles(m, {0: "l", 1: "kira", 2: "police", 3: "worshipper"})
+    set_hand(m, 0, ["vote", "witness", "surveillance"])
+    values = GAME.evaluate(st(m))
+    assert values is not None
+    assert values[0] == values[2] and abs(values[0] + values[1] - 1.0) < 1e-9
+    assert values[1] == values[3]
+    set_hand(m, 0, ["arrest", "witness", "surveillance"])
+    armed = GAME.evaluate(st(m))
+    assert armed is not None and armed[0] > values[0]
+    m.submit(0, next(a for a in m.legal(0) if a.kind == "play" and a["card"] == "witness"))
+    assert GAME.evaluate(st(m)) is None  # Witness asks for its target
+    st(m).winner = "kira"
+    assert GAME.evaluate(st(m)) == (0.0, 1.0, 0.0, 1.0)
