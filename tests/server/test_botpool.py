@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import sys
 import time
@@ -79,6 +80,19 @@ def test_the_pool_runs_the_search_in_another_process() -> None:
     finally:
         pool.close()
     assert chosen == expected and rng.getstate() == expected_rng.getstate()
+
+
+def _niceness() -> int:
+    return os.nice(0)
+
+
+def test_the_workers_yield_the_cpu_to_the_server() -> None:
+    pool = BotPool(1)
+    try:
+        worker = pool._executor().submit(_niceness).result(timeout=60)
+    finally:
+        pool.close()
+    assert worker == min(19, os.nice(0) + botpool.WORKER_NICENESS)
 
 
 def test_a_bot_made_afresh_each_move_remembers_its_answers_through_the_worker() -> None:
