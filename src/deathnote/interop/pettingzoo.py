@@ -271,11 +271,11 @@ class _Table:
             # The same sets of numbers recur (the choices of a phase): one mask each.
             known = self._masks.get(numbers)
             if known is None:
-                mask = np.zeros(self._space.size, np.int8)
-                ones = mask.data  # the same as Match.legal_mask, numbers kept
+                ones = bytearray(self._space.size)  # as Match.legal_mask, numbers kept
                 for number in numbers:
                     ones[number] = 1
-                mask.flags.writeable = False  # handed out to every such observation
+                # read-only (over bytes): handed out to every such observation
+                mask = np.frombuffer(bytes(ones), np.int8)
                 if len(self._masks) >= 8192:
                     self._masks.clear()  # start again (the common ones come back first)
                 self._masks[numbers] = mask
