@@ -6,7 +6,6 @@ being asked (public in this game), so it can hold nothing the viewer may not see
 
 from __future__ import annotations
 
-import struct
 from functools import cache
 from typing import Any
 
@@ -137,8 +136,6 @@ _ENDING = {e: k for k, e in enumerate(ENDINGS)}
 #: per content (by id, the content kept alive): the numbers of each pile's Investigation
 #: tiles, by pile
 _PILES: dict[int, tuple[Any, dict[int, frozenset[int]]]] = {}
-#: a seat's 15 scalars and flags (ENQ-LEARN-02), written at once
-_SEAT_ROW = struct.Struct("15f").pack_into
 
 
 def _piles(content: dict[str, Any]) -> dict[int, frozenset[int]]:
@@ -205,26 +202,30 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
     for s, seat in enumerate(st.seats):
         row = base + s * PER_SEAT
         stats = st.stats[s]
-        # the seat's 15 scalars and flags at once (bools pack as 0.0 and 1.0)
-        _SEAT_ROW(
-            out,
-            4 * row,
-            s == detective,
-            viewer == s,
-            seat.revealed or s == detective,
-            seat.dead,
-            seat.suspicions / limit,
-            len(seat.hand) / 10,
-            s in alibi,
-            s in no_draw,
-            pawn == s,
-            stats["keeps"] / 5,
-            stats["discards"] / 5,
-            stats["plays"] / 10,
-            stats["ryuk_plays"] / 10,
-            current == s,
-            asked == s,
-        )
+        if s == detective:
+            out[row] = 1.0
+        if viewer == s:
+            out[row + 1] = 1.0
+        if seat.revealed or s == detective:
+            out[row + 2] = 1.0
+        if seat.dead:
+            out[row + 3] = 1.0
+        out[row + 4] = seat.suspicions / limit
+        out[row + 5] = len(seat.hand) / 10
+        if s in alibi:
+            out[row + 6] = 1.0
+        if s in no_draw:
+            out[row + 7] = 1.0
+        if pawn == s:
+            out[row + 8] = 1.0
+        out[row + 9] = stats["keeps"] / 5
+        out[row + 10] = stats["discards"] / 5
+        out[row + 11] = stats["plays"] / 10
+        out[row + 12] = stats["ryuk_plays"] / 10
+        if current == s:
+            out[row + 13] = 1.0
+        if asked == s:
+            out[row + 14] = 1.0
         shown = seat.revealed or s == detective or everything or viewer == s
         role = seat.role if shown else None
         if not role:
