@@ -4,7 +4,6 @@ its Characters (the Character File)."""
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -129,70 +128,56 @@ def observation(state: TcgState, viewer: Viewer) -> np.ndarray:
 
 
 _PHASE_AT = {phase: i for i, phase in enumerate(PHASES)}
-#: a side's SIDE scalars, and a Character name's PER_NAME floats, each written at once
-_SIDE_ROW = struct.Struct(f"{SIDE}f").pack_into
-_NAME_ROW = struct.Struct(f"{PER_NAME}f").pack_into
 _STEP_AT = {step: i for i, step in enumerate(STEPS)}
 
 
 def _side(state: TcgState, lay: Layout, seat: int, own: bool, out: Any, at: int) -> None:
     player = state.players[seat]
     turn = state.turn
+    out[at] = player.points / 13
+    out[at + 1] = len(player.deck) / 40
+    out[at + 2] = len(player.hand) / 40
     mulligan = player.mulligan
-    current = seat == state.current
-    # the side's 12 scalars and flags at once (bools pack as 0.0 and 1.0)
-    _SIDE_ROW(
-        out,
-        4 * at,
-        player.points / 13,
-        len(player.deck) / 40,
-        len(player.hand) / 40,
-        mulligan == "pending",
-        mulligan == "kept",
-        mulligan == "redrawn",
-        player.mark is not None,
-        player.protected,
-        player.deathnote_turn == turn and turn > 0,
-        player.placed if current else 0,
-        player.allowance if current else 0,
-        player.turns_taken / 25,
-    )
+    if mulligan == "pending":
+        out[at + 3] = 1.0
+    elif mulligan == "kept":
+        out[at + 4] = 1.0
+    elif mulligan == "redrawn":
+        out[at + 5] = 1.0
+    if player.mark is not None:
+        out[at + 6] = 1.0
+    if player.protected:
+        out[at + 7] = 1.0
+    if player.deathnote_turn == turn and turn > 0:
+        out[at + 8] = 1.0
+    if seat == state.current:
+        out[at + 9] = player.placed
+        out[at + 10] = player.allowance
+    out[at + 11] = player.turns_taken / 25
     at += SIDE
     specials_at = at + lay.specials_from
     discard_at = at + lay.discard_from
     hand_at = at + lay.hand_from
     name_at, cards = lay.name_at, state.cards
     for fc in player.field:
-        # one name's 8 floats at once (a side has one Character of a name at most)
+        base = at + PER_NAME * name_at[fc.name]
         special = fc.special
-        if special is None:
-            _NAME_ROW(
-                out,
-                4 * (at + PER_NAME * name_at[fc.name]),
-                1.0,
-                fc.face_up,
-                fc.upright,
-                0.0,
-                0.0,
-                fc.flipped_turn == turn,
-                0.0,
-                cards[fc.number].points / 3,
-            )
-        else:
-            _NAME_ROW(
-                out,
-                4 * (at + PER_NAME * name_at[fc.name]),
-                1.0,
-                fc.face_up,
-                fc.upright,
-                1.0,
-                fc.special_face_up,
-                fc.flipped_turn == turn,
-                fc.special_turn == turn,
-                cards[fc.number].points / 3,
-            )
+        out[base] = 1.0
+        if fc.face_up:
+            out[base + 1] = 1.0
+        if fc.upright:
+            out[base + 2] = 1.0
+        if special is not None:
+            out[base + 3] = 1.0
+            if fc.special_face_up:
+                out[base + 4] = 1.0
+            if fc.special_turn == turn:
+                out[base + 6] = 1.0
             if fc.special_face_up or own:
                 out[specials_at + lay.special_at[special]] += 1.0
+        if fc.flipped_turn == turn:
+            out[base + 5] = 1.0
+        out[base + 7] = cards[fc.number].points / 3
     id_at = lay.id_at
     for n in player.discard:
         out[discard_at + id_at[n]] += 0.25
