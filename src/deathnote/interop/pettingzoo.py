@@ -126,6 +126,8 @@ class _Table:
         self._full: Match | None = None
         self._apply_quiet = game.apply_quiet
         self._game_outcome = game.outcome
+        self._game_mover = game.mover
+        self._game_legal = game.legal
         self._tensor = game.observation_tensor
         self.seats = list(range(self.players))
         self.names = [agent_name(s) for s in self.seats]
@@ -233,7 +235,7 @@ class _Table:
 
     def mover(self) -> Seat:
         """The lowest pending seat (``Game.mover``; asked only while the game runs)."""
-        seat = self.game.mover(self.state)
+        seat = self._game_mover(self.state)
         if seat is None:
             raise RuntimeError(f"{self.game.id}: the game is not over and nobody is asked")
         self._mover, self._mover_step = seat, len(self.actions)
@@ -249,7 +251,7 @@ class _Table:
             self.outcome is None and seat in self.game.pending(state)
         ):
             # a pending seat: the game's legal actions, as Match.legal would give them
-            legal = self.game.legal(state, seat)
+            legal = self._game_legal(state, seat)
         else:
             legal = ()
         hit = self._by_tuple.get(id(legal)) if type(legal) is tuple else None
