@@ -370,6 +370,9 @@ def finish(ctx: Ctx, step: Step) -> None:
 
     st = ctx.st
     st.apples, st.apple_lines = score(st)
+    if not ctx.loud:
+        st.over = True
+        return
     totals = series_totals(st)
     for s in range(st.players):
         ctx.say(
