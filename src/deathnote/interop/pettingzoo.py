@@ -126,6 +126,8 @@ class _Table:
         self._full: Match | None = None
         self._apply_quiet = game.apply_quiet
         self._game_outcome = game.outcome
+        self._game_mover = game.mover
+        self._game_legal = game.legal
         self._tensor = game.observation_tensor
         self.seats = list(range(self.players))
         self.names = [agent_name(s) for s in self.seats]
@@ -163,6 +165,8 @@ class _Table:
         # Games hand back the same tuple for a recurring choice (e.g. "A or B"): its
         # numbers and mask are made once (keyed by the tuple's id, the tuple kept alive).
         self._by_tuple: dict[int, tuple[tuple[Action, ...], tuple[int, ...], np.ndarray]] = {}
+        #: numbers and mask by the ids of the legal action objects, all kept in ``_kept``
+        self._by_ids: dict[tuple[int, ...], tuple[tuple[int, ...], np.ndarray]] = {}
         #: masks by the numbers of the legal actions (read-only: observations share them)
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
         # An action's number by its kind and arguments (C-level hashing, no Action.__eq__
@@ -231,7 +235,7 @@ class _Table:
 
     def mover(self) -> Seat:
         """The lowest pending seat (``Game.mover``; asked only while the game runs)."""
-        seat = self.game.mover(self.state)
+        seat = self._game_mover(self.state)
         if seat is None:
             raise RuntimeError(f"{self.game.id}: the game is not over and nobody is asked")
         self._mover, self._mover_step = seat, len(self.actions)
@@ -247,24 +251,33 @@ class _Table:
             self.outcome is None and seat in self.game.pending(state)
         ):
             # a pending seat: the game's legal actions, as Match.legal would give them
-            legal = self.game.legal(state, seat)
+            legal = self._game_legal(state, seat)
         else:
             legal = ()
         hit = self._by_tuple.get(id(legal)) if type(legal) is tuple else None
         if hit is not None and hit[0] is legal:
             numbers, mask = hit[1], hit[2]
+            self._legal, self._numbers, self._mask = legal, numbers, mask
+            self._legal_step, self._legal_seat = step, seat
+            return
+        # The same lists of kept action objects recur: their numbers and mask by the
+        # objects' ids (one hash of a tuple; valid because every object is kept alive).
+        ids = tuple(map(id, legal))
+        listed = self._by_ids.get(ids)
+        if listed is not None:
+            numbers, mask = listed
         else:
             by_id = self._numbers_by_id
-            found = tuple(map(by_id.get, map(id, legal))) if by_id is not None else (None,)
+            found = tuple(map(by_id.get, ids)) if by_id is not None else (None,)
             numbers = self._numbers_of(legal) if None in found else cast(tuple[int, ...], found)
             # The same sets of numbers recur (the choices of a phase): one mask each.
             known = self._masks.get(numbers)
             if known is None:
-                mask = np.zeros(self._space.size, np.int8)
-                ones = mask.data  # the same as Match.legal_mask, numbers kept
+                ones = bytearray(self._space.size)  # as Match.legal_mask, numbers kept
                 for number in numbers:
                     ones[number] = 1
-                mask.flags.writeable = False  # handed out to every such observation
+                # read-only (over bytes): handed out to every such observation
+                mask = np.frombuffer(bytes(ones), np.int8)
                 if len(self._masks) >= 8192:
                     self._masks.clear()  # start again (the common ones come back first)
                 self._masks[numbers] = mask
@@ -272,6 +285,9 @@ class _Table:
                 mask = known
             if type(legal) is tuple and len(self._by_tuple) < 4096:
                 self._by_tuple[id(legal)] = (legal, numbers, mask)
+            elif self._numbers_by_id is not None and len(self._by_ids) < 8192:
+                # every object of ``legal`` is now in ``_kept``: its id stays its own
+                self._by_ids[ids] = (numbers, mask)
         self._legal, self._numbers, self._mask = legal, numbers, mask
         self._legal_step, self._legal_seat = step, seat
 

@@ -257,13 +257,11 @@ def state_tensor(state: Any, viewer: Any) -> np.ndarray | None:
     at += 7
     alive = state.alive
     if not all(alive):
-        k = alive.index(False)
-        while True:
+        # each dead criminal's slot (found in C, without the exception past the last)
+        k = -1
+        for _ in range(alive.count(False)):
+            k = alive.index(False, k + 1)
             out[at + k] = 1.0
-            try:
-                k = alive.index(False, k + 1)
-            except ValueError:
-                break
     for k in state.news:
         out[at + c + k] = 1.0
     at += 2 * c

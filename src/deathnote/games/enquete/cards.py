@@ -174,10 +174,13 @@ def announce(ctx: Ctx, seat: int, number: int, borrowed: int | None, forced: boo
     if st.light_silenced and not forced and seat not in st.decision_liars:
         add_fact(st, "not", f"p{seat}", "light")  # Light may not play now (ENQ-INV-16)
     st.stats[seat]["plays"] += 1
-    source = f" from {name(borrowed)}'s hand" if borrowed is not None else ""
-    ctx.say(
-        f"{name(seat)} plays {c['name']} (#{number}){source}: {c['text']}", seat=seat, card=number
-    )
+    if ctx.loud:
+        source = f" from {name(borrowed)}'s hand" if borrowed is not None else ""
+        ctx.say(
+            f"{name(seat)} plays {c['name']} (#{number}){source}: {c['text']}",
+            seat=seat,
+            card=number,
+        )
     if c["ryuk"]:
         st.stats[seat]["ryuk_plays"] += 1
         if st.pawn != seat:

@@ -26,6 +26,9 @@ INVESTIGATOR_ROLES = ("yagami", "matsuda", "aizawa", "mogi", "watari")
 class Ctx:
     """What rule code works with: the state, the match generator and the new events."""
 
+    #: whether events are kept: the hottest texts are built only then (``QuietCtx``)
+    loud = True
+
     def __init__(self, st: EnqState, rng: random.Random, events: list[Event]) -> None:
         self.st = st
         self.rng = rng
@@ -78,6 +81,8 @@ class Ctx:
 
 class QuietCtx(Ctx):
     """A ``Ctx`` that keeps no log: for play-outs that read none (``apply_quiet``)."""
+
+    loud = False
 
     def say(self, text: str, **data: Any) -> None:
         """No event."""
@@ -354,7 +359,7 @@ def draw(ctx: Ctx, seat: int, count: int = 1) -> int:
     known = st.pins[seat]
     for n in drawn:
         known[n] = seat
-    if drawn:
+    if drawn and ctx.loud:
         ctx.say(f"{name(seat)} draws {len(drawn)} Action{'s' * (len(drawn) > 1)}.", seat=seat)
         ctx.tell(
             [seat],

@@ -198,7 +198,8 @@ def _carry_out(ctx: Ctx, seat: Seat, action: Action) -> None:
         state.stack.append(top)
         if action.kind == "pass":
             top["seats"].pop(0)
-            ctx.say(f"Player {seat + 1} passes.", seat=seat)
+            if ctx.loud:
+                ctx.say(f"Player {seat + 1} passes.", seat=seat)
         else:
             window_play(ctx, top, seat, action["card"])
     else:

@@ -133,16 +133,19 @@ _INACTIVE_KEY = tuple(f"i{i}" for i in range(len(ROLE_IDS)))
 _ENDING = {e: k for k, e in enumerate(ENDINGS)}
 
 
-#: per content (by id, the content kept alive): each Investigation tile's pile, by number
-_PILES: dict[int, tuple[Any, dict[int, int]]] = {}
+#: per content (by id, the content kept alive): the numbers of each pile's Investigation
+#: tiles, by pile
+_PILES: dict[int, tuple[Any, dict[int, frozenset[int]]]] = {}
 
 
-def _piles(content: dict[str, Any]) -> dict[int, int]:
+def _piles(content: dict[str, Any]) -> dict[int, frozenset[int]]:
     hit = _PILES.get(id(content))
     if hit is None or hit[0] is not content:
         if len(_PILES) > 64:
             _PILES.clear()
-        piles = {k + 1: t["pile"] for k, t in enumerate(content["investigations"])}
+        piles: dict[int, frozenset[int]] = {}
+        for k, t in enumerate(content["investigations"]):
+            piles[t["pile"]] = piles.get(t["pile"], frozenset()) | {k + 1}
         hit = _PILES[id(content)] = (content, piles)
     return hit[1]
 
@@ -174,7 +177,7 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
     out[2] = len(st.deck) / CARDS
     out[3] = len(st.discard) / CARDS
     out[4] = len(st.tiles) / TILES
-    out[5] = list(map(piles.__getitem__, st.tiles)).count(this_round) / 5
+    out[5] = len(piles[this_round].intersection(st.tiles)) / 5 if this_round in piles else 0.0
     out[6] = limit / 7
     out[7] = st.extra_susp / 5
     if st.light_silenced:

@@ -158,7 +158,8 @@ def turn(ctx: Ctx, step: Step) -> None:
         return
     st.current = s
     st.search_bonus = {}
-    ctx.say(f"{name(s)}'s turn.", seat=s)
+    if ctx.loud:
+        ctx.say(f"{name(s)}'s turn.", seat=s)
     # Plays at the same moment resolve in round order, so the window asks in round order.
     seats = round_order(st)
     ctx.then({"k": "window", "mode": "turn", "owner": s, "seats": seats}, ctx.call("look", seat=s))
@@ -176,8 +177,9 @@ def look(ctx: Ctx, step: Step) -> None:
     st.looking = t
     st.tile_top[s] = t
     info = tile(st, t)
-    ctx.say(f"{name(s)} looks at the Investigation.", seat=s)
-    ctx.tell([s], f"You look at Investigation {t}: {info['name']}.", tile=t)
+    if ctx.loud:
+        ctx.say(f"{name(s)} looks at the Investigation.", seat=s)
+        ctx.tell([s], f"You look at Investigation {t}: {info['name']}.", tile=t)
     options: list[tuple[str, str]] = [("keep", "Put it back on top (draw an Action)")]
     if round_tiles_left(ctx) > 1:
         options.append(("discard", "Discard it face down (no draw)"))
@@ -200,12 +202,14 @@ def investigate(ctx: Ctx, step: Step) -> None:
     st.stats[s]["keeps" if step["value"] == "keep" else "discards"] += 1
     draws = 0
     if step["value"] == "keep":
-        ctx.say(f"{name(s)} puts the Investigation back on top.", seat=s, choice="keep")
+        if ctx.loud:
+            ctx.say(f"{name(s)} puts the Investigation back on top.", seat=s, choice="keep")
         draws = 1
     else:
         st.tile_discard.append(st.tiles.pop(0))
         tiles_gone(st, st.tile_discard[-1:], to_discard=True)
-        ctx.say(f"{name(s)} discards the Investigation.", seat=s, choice="discard")
+        if ctx.loud:
+            ctx.say(f"{name(s)} discards the Investigation.", seat=s, choice="discard")
         draws = (1 if st.pawn == s else 0) + st.search_bonus.get(s, 0)
     draw(ctx, s, draws)
     st.looking = None
@@ -366,6 +370,9 @@ def finish(ctx: Ctx, step: Step) -> None:
 
     st = ctx.st
     st.apples, st.apple_lines = score(st)
+    if not ctx.loud:
+        st.over = True
+        return
     totals = series_totals(st)
     for s in range(st.players):
         ctx.say(

@@ -170,6 +170,10 @@ class IcgGame(Game):
         rules.apply(state, seat, action, events)
         return events
 
+    def apply_quiet(self, state: IcgState, seat: Seat, action: Action, rng: random.Random) -> None:
+        """``apply`` without making the events (``Game.apply_quiet``)."""
+        rules.apply(state, seat, action, rules.QUIET)
+
     # -- views -------------------------------------------------------------------------------
     def view(self, state: IcgState, viewer: Viewer) -> dict[str, Any]:
         """The table as this viewer sees it; the viewer's own cards under ``me``."""

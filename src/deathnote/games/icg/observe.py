@@ -143,6 +143,16 @@ def encode(view: dict[str, Any], viewer: Viewer, asked: bool) -> np.ndarray:
 
 
 _PHASE = {phase: k for k, phase in enumerate(PHASES)}
+#: offsets within a seat's row (its layout: ``SEAT``)
+_AT_MISSION = 1
+_AT_IDENTITY = _AT_MISSION + len(MISSION_IDS)
+_AT_EYES = _AT_IDENTITY + IDENTITY_COUNT
+_AT_COVERED = _AT_EYES + 1
+_AT_TABLE = _AT_COVERED + CLUES
+_AT_HAND = _AT_TABLE + CLUES
+_AT_CLAIM = _AT_HAND + 4
+_AT_MISSES = _AT_CLAIM + IDENTITY_COUNT
+assert _AT_MISSES + IDENTITY_COUNT == SEAT
 _MISSION = {m: k for k, m in enumerate(MISSION_IDS)}
 _TYPE = {"identity": 0, "mission": 1}
 #: per content (by id, the content kept alive): its Identity numbers
@@ -239,44 +249,41 @@ def encode_state(st: IcgState, viewer: Viewer, asked: bool) -> np.ndarray:
     light = st.rules == "light"
     eyes = st.eyes  # no seat has the Shinigami Eyes without them in play
     order, chased = st.order, st.chased
+    mine = viewer if me is not None else -1
+    # each seat's row, written at fixed offsets from its start (``_AT_*``)
     for s, x in enumerate(st.seats):
-        known = x.identity if everything else dead.get(s)
-        if me is not None and s == viewer:
-            known = me.identity
+        row = at + s * SEAT
+        known = x.identity if everything or s == mine else dead.get(s)
         known = known or looks.get(s)
         if x.out:
-            out[at] = 1.0
-        at += 1
+            out[row] = 1.0
         if x.mission and (x.mission_revealed or everything):
-            out[at + _MISSION[x.mission]] = 1.0
-        at += len(MISSION_IDS)
+            out[row + _AT_MISSION + _MISSION[x.mission]] = 1.0
         if known:
-            out[at + ident[known]] = 1.0
-        at += IDENTITY_COUNT
-        if eyes and rules.has_eyes(st, s):
-            out[at] = 1.0
-        at += 1
+            out[row + _AT_IDENTITY + ident[known]] = 1.0
+        if eyes and x.mission == "x_kira" and x.mission_revealed and not x.out:
+            out[row + _AT_EYES] = 1.0  # rules.has_eyes
         if light:
-            for c in x.covered:
-                out[at + clue[c]] = 1.0
-        at += CLUES
-        if not light:
-            for c in x.table:
-                out[at + clue[c]] = 1.0
-        at += CLUES
-        if not light:
-            out[at] = len(x.hand) / CLUES
-        out[at + 1] = received[s] / 10
+            if x.covered:
+                base = row + _AT_COVERED
+                for c in x.covered:
+                    out[base + clue[c]] = 1.0
+        else:
+            if x.table:
+                base = row + _AT_TABLE
+                for c in x.table:
+                    out[base + clue[c]] = 1.0
+            out[row + _AT_HAND] = len(x.hand) / CLUES
+        if received[s]:
+            out[row + _AT_HAND + 1] = received[s] / 10
         if s in order:
-            out[at + 2] = 1.0
+            out[row + _AT_HAND + 2] = 1.0
         if s in chased:
-            out[at + 3] = 1.0
-        at += 4
+            out[row + _AT_HAND + 3] = 1.0
         said = claims.get(s)
         if said is not None:
-            out[at + ident[said]] = 1.0
-        at += IDENTITY_COUNT
-        for k in misses.get(s, ()):
-            out[at + k] = 1.0
-        at += IDENTITY_COUNT
+            out[row + _AT_CLAIM + ident[said]] = 1.0
+        if misses:
+            for k in misses.get(s, ()):
+                out[row + _AT_MISSES + k] = 1.0
     return array

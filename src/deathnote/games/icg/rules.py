@@ -428,6 +428,18 @@ def reveal_options(st: IcgState, seat: Seat) -> list[str]:
 
 
 # -- transitions -----------------------------------------------------------------------------
+class _Dropped(list[Event]):
+    """An event list that keeps nothing (``QUIET``)."""
+
+    def append(self, event: Event) -> None:
+        """Dropped."""
+
+
+#: The events list of a quiet application (``IcgGame.apply_quiet``): it keeps nothing, and
+#: the most frequent events are not even made when they would go to it.
+QUIET: list[Event] = _Dropped()
+
+
 def apply(st: IcgState, seat: Seat, action: Action, events: list[Event]) -> None:
     """Carry out a legal action, then run the game on until the next decision."""
     kind = action.kind
@@ -526,15 +538,16 @@ def _investigate(
     st.done.append(seat)
     st.target = target
     st.inv_type = kind
-    what = f" ({kind.title()} investigation)" if kind else ""
-    events.append(
-        Event.public(
-            f"{player(seat)} investigates {player(target)}{what}.",
-            seat=seat,
-            target=target,
-            type=kind,
+    if events is not QUIET:
+        what = f" ({kind.title()} investigation)" if kind else ""
+        events.append(
+            Event.public(
+                f"{player(seat)} investigates {player(target)}{what}.",
+                seat=seat,
+                target=target,
+                type=kind,
+            )
         )
-    )
     record: dict[str, Any] = {"turn": st.turn, "by": seat, "seat": target, "type": kind}
     st.history.append(record)
     t = st.seats[target]
@@ -566,8 +579,11 @@ def _cover(st: IcgState, seat: Seat, clue: str, events: list[Event]) -> None:
         return
     st.seats[seat].covered += st.picks
     st.history[-1]["covered"] = list(st.picks)
-    names = _joined([clue_name(st, c) for c in st.picks])
-    events.append(Event.public(f"{player(seat)} covers {names}.", seat=seat, clues=list(st.picks)))
+    if events is not QUIET:
+        names = _joined([clue_name(st, c) for c in st.picks])
+        events.append(
+            Event.public(f"{player(seat)} covers {names}.", seat=seat, clues=list(st.picks))
+        )
     st.picks = []
     _finish_investigation(st, events)
 

@@ -18,7 +18,6 @@ from deathnote.engine.actions import OMNISCIENT, Viewer
 from .content import CARD_IDS, ROLE_IDS, TEAMS
 from .rules import seat_of
 from .state import WwState
-from .view import public_step
 
 CARD = {c: i for i, c in enumerate(CARD_IDS)}
 ROLE = {r: i for i, r in enumerate(ROLE_IDS)}
@@ -202,8 +201,25 @@ def state_observation(st: WwState, viewer: Viewer, asked: bool) -> np.ndarray:
     out[i] = st.judgments
     out[i + 1] = len(st.order)
     i += 2
-    i = _encode_step(out, i, public_step(st) or {}, p)
+    # the public step (``public_step``'s kind, player, named player, card and direction),
+    # read from the step itself
     secret = st.step
+    if secret is not None:
+        k = secret["k"]
+        out[i + _STEP[k]] = 1.0
+        at = i + len(STEP_KINDS)
+        if k in _STEP_PLAYER:
+            out[at + secret["seat"]] = 1.0
+            if k == "give_back":
+                out[at + p + secret["to"]] = 1.0
+            elif k == "target":
+                out[at + 2 * p + CARD[secret["card"]]] = 1.0
+            elif k == "interrogate":
+                out[at + 2 * p + NC + (0 if secret["dir"] == "left" else 1)] = 1.0
+        elif k == "give_lowest":
+            out[at + secret["to"]] = 1.0
+            out[at + p + secret["seat"]] = 1.0
+    i += len(STEP_KINDS) + 2 * p + NC + 2
     if mine and secret is not None:
         if secret["k"] == "give_back" and secret["seat"] == viewer:
             out[i + CARD[secret["took"]]] = 1.0
@@ -221,6 +237,10 @@ def state_observation(st: WwState, viewer: Viewer, asked: bool) -> np.ndarray:
 
 _PHASE = {phase: i for i, phase in enumerate(PHASES)}
 _STEP = {kind: i for i, kind in enumerate(STEP_KINDS)}
+#: the steps whose ``seat`` is the public step's player (``public_step``)
+_STEP_PLAYER = frozenset(
+    ("turn", "target", "direction", "give_back", "vote", "interrogate", "shinigami")
+)
 
 
 def _encode_step(out: Any, i: int, step: dict[str, Any], p: int) -> int:

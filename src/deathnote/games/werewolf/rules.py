@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from deathnote.engine.actions import Action, Event
 from deathnote.engine.rng import shuffle
@@ -39,6 +39,8 @@ class Ctx:
     st: WwState
     rng: random.Random
     events: list[Event]
+    #: whether events are kept: the most frequent texts are built only then (``QuietCtx``)
+    loud: ClassVar[bool] = True
 
     def say(self, text: str, **data: Any) -> None:
         """A public event."""
@@ -51,6 +53,8 @@ class Ctx:
 
 class QuietCtx(Ctx):
     """A ``Ctx`` that keeps no log: for play-outs that read none (``apply_quiet``)."""
+
+    loud: ClassVar[bool] = False
 
     def say(self, text: str, **data: Any) -> None:
         """No event."""
@@ -261,8 +265,9 @@ def next_turn(ctx: Ctx) -> None:
     st.drawn = c
     if c is not None:
         st.seats[seat].hand.append(c)
-        ctx.say(f"{pname(seat)} draws a card.", type="draw", seat=seat)
-        ctx.tell([seat], f"You draw {cname(st, c)}.", type="drew", seat=seat, card=c)
+        if ctx.loud:
+            ctx.say(f"{pname(seat)} draws a card.", type="draw", seat=seat)
+            ctx.tell([seat], f"You draw {cname(st, c)}.", type="drew", seat=seat, card=c)
     tries = 0
     playable = bool(turn_actions(st, seat))
     while not playable and tries < FAQ_LIMIT:
@@ -319,7 +324,8 @@ def play_card(ctx: Ctx, seat: int, cid: str) -> None:
         st.removed.append(cid)
     else:
         st.discard.append(cid)
-    ctx.say(f"{pname(seat)} plays {cname(st, cid)}.", type="play", seat=seat, card=cid)
+    if ctx.loud:
+        ctx.say(f"{pname(seat)} plays {cname(st, cid)}.", type="play", seat=seat, card=cid)
     if cid in TARGETED:
         st.step = {"k": "target", "seat": seat, "card": cid}
     elif cid == "vote":
@@ -348,9 +354,13 @@ def discard_card(ctx: Ctx, seat: int, cid: str) -> None:
     st = ctx.st
     st.seats[seat].hand.remove(cid)
     st.discard.append(cid)
-    ctx.say(
-        f"{pname(seat)} passes and discards {cname(st, cid)}.", type="discard", seat=seat, card=cid
-    )
+    if ctx.loud:
+        ctx.say(
+            f"{pname(seat)} passes and discards {cname(st, cid)}.",
+            type="discard",
+            seat=seat,
+            card=cid,
+        )
     end_turn(ctx)
 
 
@@ -436,15 +446,16 @@ def _pass_card(ctx: Ctx, giver: int, taker: int, cid: str, lowest: bool) -> None
     st = ctx.st
     st.seats[giver].hand.remove(cid)
     st.seats[taker].hand.append(cid)
-    ctx.tell(
-        [giver, taker],
-        f"{pname(giver)} gives {cname(st, cid)} to {pname(taker)}.",
-        type="pass",
-        seat=giver,
-        to=taker,
-        card=cid,
-        lowest=lowest,
-    )
+    if ctx.loud:
+        ctx.tell(
+            [giver, taker],
+            f"{pname(giver)} gives {cname(st, cid)} to {pname(taker)}.",
+            type="pass",
+            seat=giver,
+            to=taker,
+            card=cid,
+            lowest=lowest,
+        )
 
 
 def give_lowest(ctx: Ctx, giver: int, taker: int, cid: str) -> None:
@@ -474,15 +485,16 @@ def interrogate(ctx: Ctx, direction: str) -> None:
     for s, c in sorted(picks.items()):
         to = neighbour(st, s, step)
         st.seats[to].hand.append(c)
-        ctx.tell(
-            [s, to],
-            f"{pname(s)} passes {cname(st, c)} to {pname(to)}.",
-            type="pass",
-            seat=s,
-            to=to,
-            card=c,
-            lowest=True,
-        )
+        if ctx.loud:
+            ctx.tell(
+                [s, to],
+                f"{pname(s)} passes {cname(st, c)} to {pname(to)}.",
+                type="pass",
+                seat=s,
+                to=to,
+                card=c,
+                lowest=True,
+            )
     ctx.say(f"Every player passed a card to the {direction}.", type="interrogated", dir=direction)
     end_turn(ctx)
 
