@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from deathnote.games.tcg import GAME
-from deathnote.games.tcg.search import turn_start
+from deathnote.games.tcg.search import VALUE_MODEL, features, turn_start
 
 from .helpers import L_CHAR, LIGHT, MATSUDA, MISA, RYUK, pass_turns, put, started, to_action_phase
 
@@ -88,3 +88,45 @@ def test_evaluate_estimates_at_a_turn_start_only_and_prefers_the_leader() -> Non
         assert values[leader] > 0.9
     state.winner = 1
     assert GAME.evaluate(state) == (0.0, 1.0)
+
+
+def test_evaluate_counts_specials_and_a_win_within_reach() -> None:
+    """The estimate's features (one weight each in ``VALUE_MODEL``): a Special attached
+    (face down or up) raises the chance of its side; Work that reaches 13 this turn makes
+    the seat to move the favourite, the opponent's that reaches 13 next turn lowers it."""
+    assert len(VALUE_MODEL) == len(features(started(first=0, seed=5)[0]))
+    state, _ = started(first=0, seed=5)
+    base = GAME.evaluate(state)
+    assert base is not None
+    put(state, 0, LIGHT, special=RYUK)
+    down = GAME.evaluate(state)
+    state, _ = started(first=0, seed=5)
+    put(state, 0, LIGHT)
+    bare = GAME.evaluate(state)
+    state, _ = started(first=0, seed=5)
+    put(state, 0, LIGHT, special=RYUK, special_up=True)
+    up = GAME.evaluate(state)
+    assert down is not None and bare is not None and up is not None
+    assert down[0] > bare[0] and up[0] > bare[0]
+    # Two working Characters (1 point each) a side, 10 points for the opponent: with 11
+    # points the seat to move reaches 13 this turn, with 10 it does not.
+    state, _ = started(first=0, seed=5)
+    for seat in (0, 1):
+        put(state, seat, LIGHT)
+        put(state, seat, MISA)
+    state.players[1].points = 10
+    state.players[0].points = 11
+    near = features(state)
+    assert near[9] == 1.0 and near[10] == 0.0
+    reach = GAME.evaluate(state)
+    state.players[0].points = 10
+    short = GAME.evaluate(state)
+    assert reach is not None and short is not None and reach[0] - short[0] > 0.3
+    state, _ = started(first=0, seed=5)
+    put(state, 1, LIGHT)
+    state.players[1].points = 12
+    assert features(state)[10] == 1.0
+    threat = GAME.evaluate(state)
+    state.players[1].points = 11
+    safe = GAME.evaluate(state)
+    assert threat is not None and safe is not None and threat[0] < safe[0]

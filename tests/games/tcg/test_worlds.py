@@ -81,6 +81,51 @@ def test_sample_draws_every_hidden_card_and_page() -> None:
         assert mark is not None and mark.target == "Touta Matsuda"
 
 
+def test_sampled_pages_favour_the_characters_the_writer_saw_face_up() -> None:
+    """A Death Note mark keeps the marked side's face-up Characters of that moment, most
+    valuable first (public: both players saw the field); a sampled page is the most valuable
+    about half the time, one of them more often than not, and any page of the File may
+    still turn up (TCG-DN-02)."""
+    from tests.games.tcg.helpers import (
+        IDE,
+        LIGHT,
+        MATSUDA,
+        MISA,
+        REM,
+        RYUK,
+        act,
+        pass_turns,
+        put,
+        started,
+    )
+
+    state, rng = started(first=0, seed=2)
+    put(state, 1, MATSUDA)
+    put(state, 1, MISA, special=REM)  # a face-down Special: worth more
+    put(state, 1, IDE, face_up=False)  # face down: not seen
+    pass_turns(state, rng, 2)
+    put(state, 0, LIGHT, special=RYUK, special_up=True)
+    act(state, rng, 0, "next")
+    act(state, rng, 0, "act", ability="deathnote", character="Light Yagami")
+    act(state, rng, 0, "target", target="Touta Matsuda")
+    mark = state.players[0].mark
+    assert mark is not None and mark.exposed == ("Misa Amane", "Touta Matsuda")
+    match = Match.create("tcg", 2, 0)
+    match.state = state
+    pages: Counter[str] = Counter()
+    draw = random.Random(4)
+    for _ in range(800):
+        world = match.sample_world(1, draw)
+        drawn = world.state.players[0].mark
+        assert drawn is not None and drawn.exposed == mark.exposed
+        pages[drawn.target] += 1
+    assert 0.5 < pages["Misa Amane"] / 800 < 0.75
+    assert 0.1 < pages["Touta Matsuda"] / 800 < 0.3
+    assert len(pages) > len(state.file_names) // 2
+    # The writer's own view of its mark is never redrawn.
+    assert match.sample_world(0, draw).state.players[0].mark.target == "Touta Matsuda"
+
+
 def test_sample_redraws_face_down_specials_by_the_rules() -> None:
     from tests.games.tcg.helpers import LIGHT, MISA, REM, RYUK, started
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from deathnote.engine.actions import Event
 from deathnote.games.tcg import ops
-from deathnote.games.tcg.state import Mark, TcgState
+from deathnote.games.tcg.state import FieldCharacter, Mark, TcgState
 
 #: A target kind lists (value, label) pairs for the acting seat.
 TargetFn = Callable[[TcgState, int], list[tuple[str, str]]]
@@ -120,10 +120,26 @@ def targets(state: TcgState, seat: int, ability: Ability) -> list[tuple[str, str
 # -- resolutions -----------------------------------------------------------------------------
 
 
+def exposed(state: TcgState, seat: int) -> tuple[str, ...]:
+    """The names of the opponent's face-up Characters, most valuable first (points, half
+    the cost, a Special's bonus: as the heuristic bot rates them); all public."""
+    cards = state.cards
+
+    def worth(fc: FieldCharacter) -> float:
+        card = cards[fc.number]
+        bonus = (2.0 if fc.special_face_up else 1.0) if fc.special else 0.0
+        return card.points + card.cost * 0.5 + bonus
+
+    field = [fc for fc in state.players[1 - seat].field if fc.face_up]
+    return tuple(fc.name for fc in sorted(field, key=worth, reverse=True))
+
+
 def write_name(state: TcgState, seat: int, actor: str, card: str, target: str) -> list[Event]:
     """The Death Note action: the Kira card marks a page of the Character File, secretly."""
     player = state.players[seat]
-    player.mark = Mark(target=target, turn=state.turn, source=card, character=actor)
+    player.mark = Mark(
+        target=target, turn=state.turn, source=card, character=actor, exposed=exposed(state, seat)
+    )
     player.deathnote_turn = state.turn
     return [
         Event.public(

@@ -117,10 +117,12 @@ def playout(state: State, seat: int, legal: Sequence[Action], rng: random.Random
 #: ``evaluate``'s logistic model of the chance of the seat whose turn starts: intercept,
 #: then weights of the points lead, the Work lead (what each side's face-up Characters
 #: earn a turn), the lead in turns still needed to reach 13 at that rate, the Character
-#: lead on the field, the hand lead, and whether the opponent has a Death Note mark out.
-#: Fitted by maximum likelihood on the turn starts of heuristic-against-heuristic games
-#: (docs/rules/tcg.md TCG-BOT-01).
-VALUE_MODEL = (0.529, 0.337, 0.181, 0.029, 0.841, 0.082, -0.155)
+#: lead on the field, the hand lead, whether the opponent has a Death Note mark out, the
+#: lead in face-up and in face-down Specials on the field, whether the seat's Work reaches
+#: 13 this turn and whether the opponent's reaches it next turn. Fitted by maximum
+#: likelihood on the turn starts of heuristic-against-heuristic games (docs/rules/tcg.md
+#: TCG-BOT-01).
+VALUE_MODEL = (0.452, 0.328, 0.095, 0.023, 0.891, 0.109, -0.135, 0.137, 0.193, 4.789, -1.156)
 
 
 def turn_start(state: State) -> bool:
@@ -138,9 +140,16 @@ def features(state: State) -> tuple[float, ...]:
     def income(player: Player) -> int:
         return sum(work_points(state, fc) for fc in player.field if fc.face_up)
 
+    def specials(player: Player) -> tuple[int, int]:
+        up = sum(1 for fc in player.field if fc.special is not None and fc.special_face_up)
+        down = sum(1 for fc in player.field if fc.special is not None and not fc.special_face_up)
+        return up, down
+
     mine, theirs = income(me), income(other)
     need_me = max(WIN_POINTS - me.points, 0) / (mine + 1)
     need_them = max(WIN_POINTS - other.points, 0) / (theirs + 1)
+    up_me, down_me = specials(me)
+    up_them, down_them = specials(other)
     return (
         1.0,
         float(min(me.points, WIN_POINTS) - min(other.points, WIN_POINTS)),
@@ -149,6 +158,10 @@ def features(state: State) -> tuple[float, ...]:
         float(len(me.field) - len(other.field)),
         float(len(me.hand) - len(other.hand)),
         1.0 if other.mark is not None else 0.0,
+        float(up_me - up_them),
+        float(down_me - down_them),
+        1.0 if me.points + mine >= WIN_POINTS else 0.0,
+        1.0 if other.points + theirs >= WIN_POINTS else 0.0,
     )
 
 

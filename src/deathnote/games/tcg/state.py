@@ -41,6 +41,9 @@ class Mark:
     turn: int
     source: str  # the card number whose Death Note action made it
     character: str  # the acting Character's name (public)
+    #: the marked side's face-up Characters when the mark was made, most valuable first
+    #: (public: what any player saw then); a search's sampled pages favour them (TCG-SEC-02)
+    exposed: tuple[str, ...] = ()
 
 
 @dataclass

@@ -8,7 +8,8 @@ shares the rest: the card pool and the Character File are never changed after se
 order and face-down Specials (drawn from that player's own unseen cards, the ones not in
 the discard pile or face up on the field: both decks are public, as the match options
 are), every deck order (also the viewer's own) and the page a hidden Death Note mark
-names. It pins what the viewer may know from elsewhere: cards an effect showed the viewer
+names (any page, the Characters the writer saw face up the likelier: ``_page``). It pins
+what the viewer may know from elsewhere: cards an effect showed the viewer
 (``Player.shown``) that are still in that hand or under a face-down Special, and the card of
 a two-step choice in progress (it stays in the hand).
 """
@@ -71,8 +72,23 @@ def sample(state: TcgState, viewer: Viewer, rng: random.Random) -> TcgState:
         _redraw(twin, seat, player, rng, know_shown=viewer != SPECTATOR)
         if player.mark is not None:
             mark = player.mark
-            player.mark = Mark(choice(rng, twin.file_names), mark.turn, mark.source, mark.character)
+            page = _page(twin.file_names, mark.exposed, rng)
+            player.mark = Mark(page, mark.turn, mark.source, mark.character, mark.exposed)
     return twin
+
+
+def _page(file_names: list[str], exposed: tuple[str, ...], rng: random.Random) -> str:
+    """A hidden mark's page: any name of the Character File may have been written, but a
+    writer most likely names a Character it saw face up, the most valuable one first: the
+    first of ``exposed`` half the time, one of ``exposed`` a quarter, any page a quarter
+    (every page, uniformly, when nothing was face up)."""
+    if exposed:
+        roll = below(rng, 4)
+        if roll < 2:
+            return exposed[0]
+        if roll == 2:
+            return choice(rng, list(exposed))
+    return choice(rng, file_names)
 
 
 def _redraw(
