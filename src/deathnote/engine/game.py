@@ -279,8 +279,9 @@ class Game(ABC):
     #: keeps tree nodes for the searching seat's own decisions only. The tree's statistics
     #: of another seat come from worlds sampled from the searcher's view, in which the
     #: searcher's own secrets are always the true ones: another seat searched in the tree
-    #: learns them (e.g. Kira learns L's Identity), which a game of hidden teams makes
-    #: ruinous (docs/rules/icg.md ICG-BOT-03).
+    #: learns them (e.g. Kira learns L's Identity). Measured in the ICG and Werewolf, the
+    #: policy did no better than the tree (docs/rules/icg.md ICG-BOT-03), so every game
+    #: keeps the tree; ``ismcts:others=policy`` selects the policy.
     search_others: ClassVar[str] = "tree"
 
     def search_prior(self, seat: Seat) -> Agent | None:

@@ -219,9 +219,6 @@ class EnqueteGame(Game):
     rules_version = "3"
     wins_mode = "mean"
     options_model = EnqueteOptions
-    #: hidden teams: the search plays the other seats by the play-out policy, so none
-    #: learns the searching seat's own secrets (``Game.search_others``)
-    search_others = "policy"
 
     # -- set-up ------------------------------------------------------------------------------
     def check_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:

@@ -73,9 +73,6 @@ class IcgGame(Game):
     rules_version = "3"
     wins_mode = "count"
     options_model = IcgOptions
-    #: hidden teams: the search plays the other seats by the play-out policy, so none
-    #: learns the searching seat's own secrets (``Game.search_others``)
-    search_others = "policy"
 
     # -- set-up ------------------------------------------------------------------------------
     def load_content(self, path: str | None, options: Mapping[str, Any]) -> Any:

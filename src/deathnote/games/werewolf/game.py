@@ -65,9 +65,6 @@ class WerewolfGame(Game):
     max_players = 7
     rules_version = "3"
     options_model = WerewolfOptions
-    #: hidden teams: the search plays the other seats by the play-out policy, so none
-    #: learns the searching seat's own secrets (``Game.search_others``)
-    search_others = "policy"
 
     # -- set-up ------------------------------------------------------------------------------
     def check_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
