@@ -405,3 +405,33 @@ def test_a_walk_back_where_its_own_moves_began_wins_nothing() -> None:
     _close_loop(path, (0, 0), 0, run_seat=0, run_from=2)
     _close_loop(path, (1, 3), 0, run_seat=1, run_from=3)
     assert len(path) == 3 and first.stats[c] == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize("game_id", ["icg", "werewolf", "enquete"])
+def test_others_policy_keeps_nodes_for_the_searching_seat_only(game_id: str) -> None:
+    """``others=policy``: the other seats' moves are played by the play-out policy, so
+    every node of the tree is one of the searching seat's own information sets; the
+    game's default (``tree`` in every game) searches the others too. Twins (the true
+    match and a world drawn for the seat) still play alike."""
+    match = heuristic_position(game_id, GAMES[game_id], 3, 8)
+    seat = min(match.pending())
+    assert match.outcome() is None and len(match.legal(seat)) > 1
+    bot = make_agent(game_id, "ismcts:sims=200:rollout=game:others=policy", seat)
+    assert isinstance(bot, IsmctsAgent) and bot.others == "policy"
+    bot.choose(observe(match, seat, random.Random(5)))
+    assert bot.last_table and {key[0] for key in bot.last_table} == {seat}
+    tree = make_agent(game_id, "ismcts:sims=200:rollout=game", seat)
+    tree.choose(observe(match, seat, random.Random(5)))
+    assert isinstance(tree, IsmctsAgent) and tree.others == "tree"
+    assert {key[0] for key in tree.last_table} - {seat}
+    twin = match.sample_world(seat, random.Random(11))
+    moves = [
+        make_agent(game_id, "ismcts:sims=60:rollout=game:others=policy", seat).choose(
+            observe(world, seat, random.Random(8))
+        )
+        for world in (match, twin)
+    ]
+    assert moves[0] == moves[1]
+    # A bad value is refused.
+    with pytest.raises(DeathNoteError, match="others"):
+        check_agent(game_id, "ismcts:others=nobody")

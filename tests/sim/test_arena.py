@@ -133,3 +133,24 @@ def test_a_baseline_replays_each_deal_and_gives_the_gain_per_team() -> None:
     apples = arena(ArenaSpec("enquete", 4, ("random", "heuristic"), baseline="heuristic"), 8, 1)
     assert apples["baseline"]["measure"] == "apples"
     assert set(apples["baseline"]["by_team"]) <= {"The Detective", "Kira", "Investigators"}
+
+
+def test_a_baseline_reports_both_rates_per_team_beside_the_gain() -> None:
+    worse = arena(ArenaSpec("icg", 5, ("random", "heuristic"), baseline="heuristic"), 40, 1)
+    for team, g in worse["baseline"]["by_team"].items():
+        mine, base = g["agent"], g["baseline"]
+        # Both rates come from the same paired games, and the gain is their difference.
+        assert mine["games"] == base["games"] == g["games"], team
+        assert g["gain"] == pytest.approx((mine["wins"] - base["wins"]) / g["games"], abs=1e-4)
+        assert mine["win_low"] <= mine["win_rate"] <= mine["win_high"]
+        assert base["win_low"] <= base["win_rate"] <= base["win_high"]
+    # The agent's paired rate per team is its rate per team (one seat a game).
+    for team, cell in worse["agents"]["random"]["by_team"].items():
+        assert worse["baseline"]["by_team"][team]["agent"]["wins"] == cell["wins"]
+    apples = arena(ArenaSpec("enquete", 4, ("random", "heuristic"), baseline="heuristic"), 8, 1)
+    for g in apples["baseline"]["by_team"].values():
+        diff = g["agent"]["mean_score"] - g["baseline"]["mean_score"]
+        assert g["gain"] == pytest.approx(diff, abs=1e-3)
+    args = ["arena", "icg", "--players", "5", "--agents", "random,heuristic", "--games", "10"]
+    table = CliRunner().invoke(app, [*args, "--baseline", "heuristic"])
+    assert table.exit_code == 0 and "against" in table.output and "gain" in table.output

@@ -373,13 +373,20 @@ def arena_table(result: dict[str, Any]) -> Table:
     base = result.get("baseline")
     if base:
         unit = "Apples" if base["measure"] == "apples" else "win rate"
-        gains = "; ".join(
-            f"{team} {g['gain']:+.3f} [{g['gain_low']:+.3f}, {g['gain_high']:+.3f}]"
-            + (" clear" if g["clear"] else "")
+        key = "mean_score" if mean else "win_rate"
+        low, high = ("score_low", "score_high") if mean else ("win_low", "win_high")
+
+        def rate(cell: dict[str, Any]) -> str:
+            return f"{cell[key]:.3f} [{cell[low]:.3f}, {cell[high]:.3f}]"
+
+        gains = "".join(
+            f"\n  {team} ({g['games']} games): {rate(g['agent'])} against "
+            f"{rate(g['baseline'])}, gain {g['gain']:+.3f} "
+            f"[{g['gain_low']:+.3f}, {g['gain_high']:+.3f}]" + (" clear" if g["clear"] else "")
             for team, g in base["by_team"].items()
         )
         table.caption += (
-            f"\n{base['agent']} instead of {base['instead_of']}, {unit} gain per team: {gains}"
+            f"\n{base['agent']} instead of {base['instead_of']}, {unit} per team:{gains}"
         )
     return table
 

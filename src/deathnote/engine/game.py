@@ -273,6 +273,17 @@ class Game(ABC):
         a round): the play-out goes on."""
         return None
 
+    #: How a search bot (``ismcts``, ``others=game``) plays the other seats' moves in its
+    #: tree: ``"tree"`` (the default) searches them as their own information sets;
+    #: ``"policy"`` plays them with ``playout_policy`` (random where the game has none) and
+    #: keeps tree nodes for the searching seat's own decisions only. The tree's statistics
+    #: of another seat come from worlds sampled from the searcher's view, in which the
+    #: searcher's own secrets are always the true ones: another seat searched in the tree
+    #: learns them (e.g. Kira learns L's Identity). Measured in the ICG and Werewolf, the
+    #: policy did no better than the tree (docs/rules/icg.md ICG-BOT-03), so every game
+    #: keeps the tree; ``ismcts:others=policy`` selects the policy.
+    search_others: ClassVar[str] = "tree"
+
     def search_prior(self, seat: Seat) -> Agent | None:
         """The bot whose choice seeds a search bot's root for ``seat`` (``ismcts``
         ``prior``), reading only that seat's observation; None (the default): the game's

@@ -19,7 +19,9 @@ With ``baseline``, every game is played a second time on the same deal with the 
 seating, the baseline agent in the first agent's seats, and the first agent's gain per team
 is its result minus the baseline's in that seat (a win 1, a loss 0; Apples in Enquête),
 averaged over the paired games with a normal 95% interval: "does replacing a heuristic seat
-by this agent raise that seat's results", per team it was dealt into.
+by this agent raise that seat's results", per team it was dealt into. Next to it, per team,
+the two rates it compares: the agent's (``agent``) and the baseline's in the same seats of
+the same deals (``baseline``), each with its 95% interval as above.
 """
 
 from __future__ import annotations
@@ -216,6 +218,8 @@ class ArenaSummary:
         self.side: dict[tuple[int, int], Tally] = defaultdict(Tally)
         self.team: dict[tuple[int, str], Tally] = defaultdict(Tally)
         self.gain: dict[str, Gain] = defaultdict(Gain)
+        #: per team, the first agent's and the baseline's results in the paired games
+        self.paired: dict[str, tuple[Tally, Tally]] = defaultdict(lambda: (Tally(), Tally()))
         self.seconds = [0.0] * len(spec.agents)
         self.moves = [0] * len(spec.agents)
         self.pair = [0.0, 0]  # the first agent's score, games (two-player games)
@@ -241,10 +245,15 @@ class ArenaSummary:
                 self.team[index, teams[seat]].add(won, score)
             if index == 0 and "base_won" in result:
                 team = teams[seat] if teams is not None else self.sides[seat]
+                base_won = result["base_won"][seat]
+                base_score = result["base_scores"][seat] if scores is not None else None
+                mine, theirs = self.paired[team]
+                mine.add(won, score)
+                theirs.add(base_won, base_score)
                 if scores is not None and self.mean_mode:
                     self.gain[team].add(scores[seat] - result["base_scores"][seat])
                 else:
-                    self.gain[team].add(float(won) - float(result["base_won"][seat]))
+                    self.gain[team].add(float(won) - float(base_won))
             self.seconds[index] += result["seconds"][seat]
             self.moves[index] += result["moves"][seat]
         if self.spec.players == 2 and len(self.spec.agents) == 2:
@@ -300,7 +309,14 @@ class ArenaSummary:
                 "agent": self.names[0],
                 "instead_of": self.spec.baseline,
                 "measure": "apples" if self.mean_mode else "wins",
-                "by_team": {team: g.to_json() for team, g in sorted(self.gain.items())},
+                "by_team": {
+                    team: {
+                        **g.to_json(),
+                        "agent": self.paired[team][0].to_json(self.mean_mode),
+                        "baseline": self.paired[team][1].to_json(self.mean_mode),
+                    }
+                    for team, g in sorted(self.gain.items())
+                },
             },
             "errors": self.errors,
             "error_samples": self.error_samples,
