@@ -10,7 +10,8 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
 from deathnote.engine import OMNISCIENT, IllegalAction, Match, games
-from deathnote.interop.pettingzoo import env, match_rewards, parallel_env
+from deathnote.interop.common import match_rewards
+from deathnote.interop.pettingzoo import env, parallel_env
 
 CONFIGS = [
     (game_id, players)

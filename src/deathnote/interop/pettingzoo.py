@@ -65,7 +65,6 @@ from deathnote.engine.spaces import TableSpace
 from deathnote.interop.common import (
     RENDER_MODES,
     Observation,
-    match_rewards,  # noqa: F401  (re-exported: the rewards of a finished match)
     outcome_rewards,
     render_in_mode,
 )

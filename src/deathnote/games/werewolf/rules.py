@@ -446,10 +446,15 @@ def _pass_card(ctx: Ctx, giver: int, taker: int, cid: str, lowest: bool) -> None
     st = ctx.st
     st.seats[giver].hand.remove(cid)
     st.seats[taker].hand.append(cid)
+    _tell_pass(ctx, giver, taker, cid, lowest, "gives")
+
+
+def _tell_pass(ctx: Ctx, giver: int, taker: int, cid: str, lowest: bool, verb: str) -> None:
+    """The entry of a card passed, for the two players only (kept only when logged)."""
     if ctx.loud:
         ctx.tell(
             [giver, taker],
-            f"{pname(giver)} gives {cname(st, cid)} to {pname(taker)}.",
+            f"{pname(giver)} {verb} {cname(ctx.st, cid)} to {pname(taker)}.",
             type="pass",
             seat=giver,
             to=taker,
@@ -485,16 +490,7 @@ def interrogate(ctx: Ctx, direction: str) -> None:
     for s, c in sorted(picks.items()):
         to = neighbour(st, s, step)
         st.seats[to].hand.append(c)
-        if ctx.loud:
-            ctx.tell(
-                [s, to],
-                f"{pname(s)} passes {cname(st, c)} to {pname(to)}.",
-                type="pass",
-                seat=s,
-                to=to,
-                card=c,
-                lowest=True,
-            )
+        _tell_pass(ctx, s, to, c, True, "passes")
     ctx.say(f"Every player passed a card to the {direction}.", type="interrogated", dir=direction)
     end_turn(ctx)
 
