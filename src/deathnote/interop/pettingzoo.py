@@ -446,8 +446,18 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
         every step)."""
         agent = self.agent_selection
         table = self.table
+        obs: Observation | None = None
+        if observe:
+            # ``table.observe`` written out (once per step of every learner's loop)
+            seat = table.seat_of[agent]
+            if table._legal_step != len(table.actions) or table._legal_seat != seat:
+                table.list_legal(seat)
+            tensor = table._tensor(table.state, seat)
+            if tensor.dtype is not _FLOAT32:
+                tensor = tensor.astype(np.float32)
+            obs = {"observation": tensor, "action_mask": table._mask}
         return (
-            table.observe(table.seat_of[agent]) if observe else None,
+            obs,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -466,9 +476,18 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
             return
         table = self.table
         seat = table.seat_of[agent]
+        actions = table.actions
         # The number of one of the seat's legal actions (the usual case) is looked up
-        # directly; anything else goes through ``table.action``, which names the fault.
-        chosen = table.legal_action(seat, action) if type(action) is int else None
+        # directly, in the list ``last()`` made for this position if it did; anything else
+        # goes through ``table.action``, which names the fault.
+        chosen: Action | None = None
+        if type(action) is int:
+            if table._legal_step == len(actions) and table._legal_seat == seat:
+                numbers = table._numbers
+                if action in numbers:
+                    chosen = table._legal[numbers.index(action)]
+            else:
+                chosen = table.legal_action(seat, action)
         if chosen is None:
             if action is None:
                 raise IllegalAction(f"{agent} must act: None is only for agents that are done")
@@ -480,11 +499,19 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
                 self._lose(agent)
                 return
         self._cumulative_rewards[agent] = 0.0
-        # ``chosen`` is one of the game's own legal actions for its asked seat (checked by
-        # ``table.legal_action``): carried out as the engine's play loop does, without a
-        # re-check.
-        table.play(seat, chosen)
-        over = table.outcome is not None
+        # ``chosen`` is one of the game's own legal actions for its asked seat (looked up
+        # in its legal list): carried out as the engine's play loop does, without a
+        # re-check (``table.play`` written out for an episode played on its state alone).
+        if table._full is None:
+            state = table.state
+            table._apply_quiet(state, seat, chosen, table.rng)
+            actions.append((seat, chosen))
+            outcome = table.outcome = table._game_outcome(state)
+            table.steps += 1
+        else:
+            table.play(seat, chosen)
+            outcome = table.outcome
+        over = outcome is not None
         if over or (table.max_steps is not None and table.truncated()):
             rewards = outcome_rewards(table.outcome, table.players)
             for name in self.agents:
@@ -497,7 +524,12 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
             self._accumulate_rewards()
         else:
             # Rewards are all 0 until the end (set so at reset): nothing to accumulate.
-            self.agent_selection = table.names[table.mover()]
+            # The next seat asked (``table.mover`` written out).
+            mover = table._game_mover(table.state)
+            if mover is None:
+                mover = table.mover()  # raises: the game is not over and nobody is asked
+            table._mover, table._mover_step = mover, len(actions)
+            self.agent_selection = table.names[mover]
 
     def _lose(self, agent: AgentID) -> None:
         """``illegal="lose"``: the agent gets -1, the others 0, and every agent is done."""
