@@ -178,61 +178,60 @@ def encode_state(st: IcgState, viewer: Viewer, asked: bool) -> np.ndarray:
     or once killed, the viewer's own cards and looks); a test checks it equals the view's
     vector for every viewer at every step of random games."""
     n = st.players
-    array = np.zeros(size(n), dtype=np.float32)
-    # Written item by item through a memoryview (as cheap per item as a list, nothing to
-    # convert at the end); flags are written only when set.
-    out: Any = array.data
     content = st.content
     hit = _IDENT.get(id(content))
     ident = hit[1] if hit is not None and hit[0] is content else _identities(content)
-    clue_ids = tuple(st.clue_ids)
-    clue = _CLUE.get(clue_ids)
-    if clue is None:
-        clue = _CLUE[clue_ids] = {c: k for k, c in enumerate(clue_ids)}
-    everything = st.phase == "over" or viewer == OMNISCIENT
     me = st.seats[viewer] if isinstance(viewer, int) else None
-    if viewer == SPECTATOR:
-        out[n] = 1.0
-    elif viewer == OMNISCIENT:
-        out[n + 1] = 1.0
-    else:
-        out[int(viewer)] = 1.0
-    at = n + 2
-    if me is not None:
-        out[at + ident[me.identity]] = 1.0
-    at += IDENTITY_COUNT
-    if me is not None:
-        out[at + _MISSION[me.mission]] = 1.0
-    at += len(MISSION_IDS)
+    # The viewer's slot and its own cards stay the same all game: copied from a template.
+    key = (n, viewer, ident[me.identity], _MISSION[me.mission]) if me is not None else (n, viewer)
+    template = _TEMPLATES.get(key)
+    if template is None:
+        template = _TEMPLATES[key] = _template(n, viewer, key[2:])
+    array = template.copy()
+    # Written item by item through a memoryview (as cheap per item as a list, nothing to
+    # convert at the end); flags are written only when set.
+    out: Any = array.data
+    clue_ids = st.clue_ids
+    found = _CLUE_OF.get(id(clue_ids))
+    clue = found[1] if found is not None and found[0] is clue_ids else _clue_numbers(clue_ids)
+    phase = st.phase
+    everything = phase == "over" or viewer == OMNISCIENT
+    at = n + 2 + IDENTITY_COUNT + len(MISSION_IDS)
     if asked:
         out[at] = 1.0
-    out[at + 1 + _PHASE[st.phase]] = 1.0
+    out[at + 1 + _PHASE[phase]] = 1.0
     at += 1 + len(PHASES)
     box = st.mission_box
     out[at] = st.turn / st.turn_limit
-    if st.rules == "kira":
+    light = st.rules == "light"
+    if not light:
         out[at + 1] = 1.0
-    if st.eyes:
+    eyes = st.eyes  # no seat has the Shinigami Eyes without them in play
+    if eyes:
         out[at + 2] = 1.0
     out[at + 3] = box.count("x_kira") / 6
     out[at + 4] = box.count("team_member") / 6
     at += 5
-    for who in (st.red, st.current, st.target):
-        if who is not None:
-            out[at + who] = 1.0
-        at += n
+    red, current, target = st.red, st.current, st.target
+    if red is not None:
+        out[at + red] = 1.0
+    if current is not None:
+        out[at + n + current] = 1.0
+    if target is not None:
+        out[at + 2 * n + target] = 1.0
+    at += 3 * n
     kind = _TYPE.get(st.inv_type or "")
     if kind is not None:
         out[at + kind] = 1.0
     at += 2
-    if me is not None and rules.is_asked(st, int(viewer)):
-        for c in st.picks:
-            out[at + clue[c]] = 1.0
-    at += CLUES
-    if me is not None and me.mission == "kira" and st.phase == "dn_placement" and st.dn_identity:
-        out[at + ident[st.dn_identity]] = 1.0
-    at += IDENTITY_COUNT
-    looks = me.looks if me is not None else {}
+    if me is not None:
+        if st.picks and rules.is_asked(st, int(viewer)):
+            for c in st.picks:
+                out[at + clue[c]] = 1.0
+        if me.mission == "kira" and phase == "dn_placement" and st.dn_identity:
+            out[at + CLUES + ident[st.dn_identity]] = 1.0
+    at += CLUES + IDENTITY_COUNT
+    looks = me.looks if me is not None else None
     received = [0] * n
     for h in st.history:
         received[h["seat"]] += 1
@@ -246,23 +245,26 @@ def encode_state(st: IcgState, viewer: Viewer, asked: bool) -> np.ndarray:
             dead.setdefault(d["seat"], d["identity"])
         elif d["seat"] is not None:
             misses.setdefault(d["seat"], []).append(ident[d["identity"]])
-    light = st.rules == "light"
-    eyes = st.eyes  # no seat has the Shinigami Eyes without them in play
     order, chased = st.order, st.chased
     mine = viewer if me is not None else -1
     # each seat's row, written at fixed offsets from its start (``_AT_*``)
     for s, x in enumerate(st.seats):
         row = at + s * SEAT
-        known = x.identity if everything or s == mine else dead.get(s)
-        known = known or looks.get(s)
+        if everything or s == mine:
+            known: str | None = x.identity
+        else:
+            known = dead.get(s) if dead else None
+        if not known and looks:
+            known = looks.get(s)
         if x.out:
             out[row] = 1.0
-        if x.mission and (x.mission_revealed or everything):
-            out[row + _AT_MISSION + _MISSION[x.mission]] = 1.0
+        mission = x.mission
+        if mission and (x.mission_revealed or everything):
+            out[row + _AT_MISSION + _MISSION[mission]] = 1.0
+            if eyes and mission == "x_kira" and x.mission_revealed and not x.out:
+                out[row + _AT_EYES] = 1.0  # rules.has_eyes
         if known:
             out[row + _AT_IDENTITY + ident[known]] = 1.0
-        if eyes and x.mission == "x_kira" and x.mission_revealed and not x.out:
-            out[row + _AT_EYES] = 1.0  # rules.has_eyes
         if light:
             if x.covered:
                 base = row + _AT_COVERED
@@ -280,10 +282,47 @@ def encode_state(st: IcgState, viewer: Viewer, asked: bool) -> np.ndarray:
             out[row + _AT_HAND + 2] = 1.0
         if s in chased:
             out[row + _AT_HAND + 3] = 1.0
-        said = claims.get(s)
-        if said is not None:
-            out[row + _AT_CLAIM + ident[said]] = 1.0
+        if claims:
+            said = claims.get(s)
+            if said is not None:
+                out[row + _AT_CLAIM + ident[said]] = 1.0
         if misses:
             for k in misses.get(s, ()):
                 out[row + _AT_MISSES + k] = 1.0
     return array
+
+
+#: the start of ``encode_state``'s array by (players, viewer[, its Identity and Mission
+#: numbers]): the viewer's slot and own cards set, the rest zero (read-only, copied)
+_TEMPLATES: dict[tuple[Any, ...], np.ndarray] = {}
+#: per list of Clue ids (by id, the list kept alive): each Clue's number
+_CLUE_OF: dict[int, tuple[list[str], dict[str, int]]] = {}
+
+
+def _template(n: int, viewer: Viewer, own: tuple[int, ...]) -> np.ndarray:
+    """The slots of ``encode_state`` fixed for a viewer all game (see ``_TEMPLATES``)."""
+    array = np.zeros(size(n), dtype=np.float32)
+    if viewer == SPECTATOR:
+        array[n] = 1.0
+    elif viewer == OMNISCIENT:
+        array[n + 1] = 1.0
+    else:
+        array[int(viewer)] = 1.0
+    if own:
+        identity, mission = own
+        array[n + 2 + identity] = 1.0
+        array[n + 2 + IDENTITY_COUNT + mission] = 1.0
+    array.flags.writeable = False
+    return array
+
+
+def _clue_numbers(clue_ids: list[str]) -> dict[str, int]:
+    """Each Clue's number in ``clue_ids`` (remembered per list: a match keeps its list)."""
+    key = tuple(clue_ids)
+    clue = _CLUE.get(key)
+    if clue is None:
+        clue = _CLUE[key] = {c: k for k, c in enumerate(key)}
+    if len(_CLUE_OF) >= 256:
+        _CLUE_OF.clear()
+    _CLUE_OF[id(clue_ids)] = (clue_ids, clue)
+    return clue
