@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -12,9 +14,9 @@ from deathnote.games.werewolf.observe import observation_size, sections
 from .helpers import new, poke, st
 
 
-def random_steps(players: int, seed: int) -> list[Match]:
+def random_steps(players: int, seed: int, **options: Any) -> list[Match]:
     """Forks of a random game at every step."""
-    m = Match.create("werewolf", players, seed)
+    m = Match.create("werewolf", players, seed, options)
     agents = [RandomAgent(s) for s in range(players)]
     rngs = [agent_rng(seed, s) for s in range(players)]
     out = []
@@ -90,15 +92,15 @@ def test_observation_equal_in_sampled_worlds() -> None:
                 )
 
 
-@pytest.mark.parametrize("players", [4, 5, 7])
-def test_state_observation_equals_the_observation_of_the_view(players: int) -> None:
+@pytest.mark.parametrize(("players", "handgun"), [(4, "table"), (5, "shooter"), (7, "table")])
+def test_state_observation_equals_the_observation_of_the_view(players: int, handgun: str) -> None:
     """The tensor read from the state is exactly the view's tensor, for every viewer at
-    every step of random games, the end included."""
+    every step of random games, the end included (the handgun option's slot as well)."""
     from deathnote.games.werewolf.observe import observation, state_observation
     from deathnote.games.werewolf.view import build_view
 
     for seed in range(6):
-        for m in random_steps(players, seed):
+        for m in random_steps(players, seed, handgun_reveal=handgun):
             state, asked = m.state, m.pending()
             for viewer in [*range(players), SPECTATOR, OMNISCIENT]:
                 ask = viewer in asked

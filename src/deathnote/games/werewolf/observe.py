@@ -8,6 +8,7 @@ Role blocks in the order of ``content.CARD_IDS`` and ``content.ROLE_IDS``) is in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -146,19 +147,19 @@ def state_observation(st: WwState, viewer: Viewer, asked: bool) -> np.ndarray:
     holder, when dead and at the end); a test checks it equals the view's vector for
     every viewer at every step of random games."""
     p = st.players
-    array = np.zeros(observation_size(p), dtype=np.float32)
-    # Written item by item through a memoryview (as cheap per item as a list, nothing to
-    # convert at the end); flags are written only when set.
+    # The viewer's slot and the handgun option stay the same all game: copied from a
+    # template; the rest is written item by item through a memoryview (as cheap per item
+    # as a list, nothing to convert at the end), flags only when set.
+    shooter = st.options["handgun_reveal"] == "shooter"
+    template = _TEMPLATES.get((p, viewer, shooter))
+    if template is None:
+        template = _TEMPLATES[p, viewer, shooter] = _template(p, viewer, shooter)
+    array = template.copy()
     out: Any = array.data
-    everything = viewer == OMNISCIENT or st.winner is not None
+    winner = st.winner
+    everything = viewer == OMNISCIENT or winner is not None
     mine = isinstance(viewer, int)
     me = st.seats[viewer] if isinstance(viewer, int) else None
-    if isinstance(viewer, int):
-        out[viewer] = 1.0
-    elif viewer == OMNISCIENT:
-        out[p + 1] = 1.0
-    else:
-        out[p] = 1.0
     i = p + 2
     if me is not None:
         out[i + ROLE[me.role]] = 1.0
@@ -170,23 +171,31 @@ def state_observation(st: WwState, viewer: Viewer, asked: bool) -> np.ndarray:
     if asked:
         out[i] = 1.0
     i += 1
-    known = me.known_roles if me is not None else {}
-    seen = me.seen_hands if me is not None else {}
+    known = me.known_roles if me is not None else None
+    seen = me.seen_hands if me is not None else None
     first, current = st.first, st.current
     for s, x in enumerate(st.seats):
-        if x.alive:
+        alive = x.alive
+        if alive:
             out[i] = 1.0
-        out[i + 1] = len(x.hand)
+        hand: Sequence[str] = x.hand
+        out[i + 1] = len(hand)
         if s == first:
             out[i + 2] = 1.0
         if s == current:
             out[i + 3] = 1.0
-        role = x.role if everything or not x.alive or viewer == s else known.get(s)
+        if everything or not alive or viewer == s:
+            role: str | None = x.role
+        else:
+            role = known.get(s) if known else None
         if role is not None:
             out[i + 4 + ROLE[role]] = 1.0
-        at = i + 4 + NR
-        for c in x.hand if everything else seen.get(s, ()):
-            out[at + CARD[c]] += 1.0
+        if not everything:
+            hand = seen.get(s, ()) if seen else ()
+        if hand:
+            at = i + 4 + NR
+            for c in hand:
+                out[at + CARD[c]] += 1.0
         i += SEAT_BLOCK
     for c in st.discard:
         out[i + CARD[c]] += 1.0
@@ -227,11 +236,29 @@ def state_observation(st: WwState, viewer: Viewer, asked: bool) -> np.ndarray:
         if pointed is not None and viewer == seat_of(st, "kira"):
             out[i + NC + (p if pointed < 0 else pointed)] = 1.0
     i += NC + p + 1
-    if st.winner is not None:
-        out[i + TEAMS.index(st.winner)] = 1.0
-    i += len(TEAMS)
-    if st.options["handgun_reveal"] == "shooter":
-        out[i] = 1.0
+    if winner is not None:
+        out[i + TEAMS.index(winner)] = 1.0
+    # the handgun option's slot (the last) is in the template
+    return array
+
+
+#: the start of ``state_observation``'s array by (players, viewer, handgun shown to the
+#: shooter only): the viewer's slot and the option's set, the rest zero (read-only)
+_TEMPLATES: dict[tuple[int, Viewer, bool], np.ndarray] = {}
+
+
+def _template(p: int, viewer: Viewer, shooter: bool) -> np.ndarray:
+    """The slots of ``state_observation`` fixed for a viewer all game."""
+    array = np.zeros(observation_size(p), dtype=np.float32)
+    if isinstance(viewer, int):
+        array[viewer] = 1.0
+    elif viewer == OMNISCIENT:
+        array[p + 1] = 1.0
+    else:
+        array[p] = 1.0
+    if shooter:
+        array[-1] = 1.0
+    array.flags.writeable = False
     return array
 
 
