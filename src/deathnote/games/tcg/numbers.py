@@ -38,6 +38,8 @@ class Layout:
         self.hand_from = self.discard_from + len(ids)
         self.side = self.side_size
         self.total = self.size
+        #: a Character card's points / 3 by card number (filled by ``layout_of``)
+        self.points_third: dict[str, float] = {}
 
     @property
     def side_size(self) -> int:
@@ -54,11 +56,13 @@ class Layout:
 def layout_of(cards: Mapping[str, Card]) -> Layout:
     """The layout of a pool."""
     ids = tuple(sorted(cards))
-    return Layout(
+    lay = Layout(
         ids=ids,
         specials=tuple(n for n in ids if cards[n].kind == "special"),
         names=tuple(sorted({c.name for c in cards.values() if c.kind == "character"})),
     )
+    lay.points_third = {n: cards[n].points / 3 for n in ids}
+    return lay
 
 
 @cache
@@ -99,7 +103,17 @@ def default_space() -> TableSpace:
 
 def layout(state: TcgState) -> Layout:
     """The state's pool layout, made once per pool."""
-    return per_pool(state.cards, "layout", layout_of)
+    cards = state.cards
+    last = _LAST_LAYOUT
+    if last and last[0] is cards:
+        return last[1]
+    lay = per_pool(cards, "layout", layout_of)
+    _LAST_LAYOUT[:] = [cards, lay]
+    return lay
+
+
+#: the pool and layout ``layout`` gave last (a match asks for the same one at every step)
+_LAST_LAYOUT: list[Any] = []
 
 
 def observation(state: TcgState, viewer: Viewer) -> np.ndarray:
@@ -158,26 +172,27 @@ def _side(state: TcgState, lay: Layout, seat: int, own: bool, out: Any, at: int)
     specials_at = at + lay.specials_from
     discard_at = at + lay.discard_from
     hand_at = at + lay.hand_from
-    name_at, cards = lay.name_at, state.cards
+    name_at, points_third = lay.name_at, lay.points_third
     for fc in player.field:
         base = at + PER_NAME * name_at[fc.name]
-        special = fc.special
         out[base] = 1.0
         if fc.face_up:
             out[base + 1] = 1.0
         if fc.upright:
             out[base + 2] = 1.0
+        special = fc.special
         if special is not None:
             out[base + 3] = 1.0
             if fc.special_face_up:
                 out[base + 4] = 1.0
+                out[specials_at + lay.special_at[special]] += 1.0
+            elif own:
+                out[specials_at + lay.special_at[special]] += 1.0
             if fc.special_turn == turn:
                 out[base + 6] = 1.0
-            if fc.special_face_up or own:
-                out[specials_at + lay.special_at[special]] += 1.0
         if fc.flipped_turn == turn:
             out[base + 5] = 1.0
-        out[base + 7] = cards[fc.number].points / 3
+        out[base + 7] = points_third[fc.number]
     id_at = lay.id_at
     for n in player.discard:
         out[discard_at + id_at[n]] += 0.25
