@@ -44,6 +44,10 @@ does not end the game within two steps when another can, so the late game is rea
 - ``check_fork``: a fork taken mid-game is independent (playing it to the end changes
   nothing in the original) and, given the original's remaining actions, ends exactly as
   the original did (same record, views and outcome).
+- ``check_apply_quiet``: ``new_state`` (with a generator of the same seed) makes the state
+  ``setup`` makes, and ``apply_quiet`` then changes it as ``apply`` changes the match's:
+  the same draws, decisions, legal actions, outcome, state views and observations, from
+  the start and after every action of a random game.
 - ``check_sample_world``: for every viewer but the omniscient one, at several moments, each
   sampled world shows that viewer the same view (which includes its legal actions, its own
   decision and the seats it sees waiting), every legal action of every asked seat plays on
@@ -668,40 +672,44 @@ def check_fork(setup: Setup, seeds: Sequence[int] = range(2), moments: int = 4) 
 
 
 def check_apply_quiet(setup: Setup, seeds: Sequence[int] = range(2)) -> None:
-    """``apply_quiet`` changes the state as ``apply`` does: the same actions carried out
-    both ways on copies of one match give the same decisions, legal actions, outcome,
-    state views and observations, and the same draws, at every step."""
+    """``new_state`` makes the state ``setup`` makes and ``apply_quiet`` changes it as
+    ``apply`` does: a match, and a state from ``new_state`` with a generator of the same
+    seed played on with ``apply_quiet``, give the same decisions, legal actions, outcome,
+    state views and observations, and the same draws, from the start and at every step."""
     import numpy as np
 
-    from deathnote.engine.rng import copy as rng_copy
+    from deathnote.engine.rng import new as rng_new
 
     for seed in seeds:
         original = play(setup, seed)
         match = setup.create(seed)
         game = match.game
-        quiet, rng = game.fork_state(match.state), rng_copy(match.rng)
-        for step, (seat, action) in enumerate(original.actions):
-            match.submit(seat, action)
-            game.apply_quiet(quiet, seat, action, rng)
+        rng = rng_new(seed)
+        quiet = game.new_state(match.players, match.options, match.content, rng)
+        for step, (seat, action) in enumerate([(None, None), *original.actions], start=-1):
+            done = "new_state" if step < 0 else "apply_quiet"
+            if seat is not None and action is not None:
+                match.submit(seat, action)
+                game.apply_quiet(quiet, seat, action, rng)
             if repr(rng.getstate()) != repr(match.rng.getstate()):
-                raise _fail(setup, seed, step, "apply_quiet drew otherwise than apply")
+                raise _fail(setup, seed, step, f"{done} drew otherwise than apply")
             asked = {s: d.to_json() for s, d in match.pending().items()}
             if {s: d.to_json() for s, d in game.pending(quiet).items()} != asked:
-                raise _fail(setup, seed, step, "after apply_quiet other seats are asked")
+                raise _fail(setup, seed, step, f"after {done} other seats are asked")
             for s in asked:
                 if list(game.legal(quiet, s)) != list(match.legal(s)):
-                    raise _fail(setup, seed, step, f"after apply_quiet seat {s} may do otherwise")
+                    raise _fail(setup, seed, step, f"after {done} seat {s} may do otherwise")
             if game.outcome(quiet) != match.outcome():
-                raise _fail(setup, seed, step, "after apply_quiet the outcome differs")
+                raise _fail(setup, seed, step, f"after {done} the outcome differs")
             for v in viewers(match):
                 if _dump(game.view(quiet, v)) != _dump(game.view(match.state, v)):
-                    raise _fail(setup, seed, step, f"after apply_quiet {v!r} sees another state")
+                    raise _fail(setup, seed, step, f"after {done} {v!r} sees another state")
                 try:
                     tensor = game.observation_tensor(match.state, v)
                 except NotImplementedError:
                     continue
                 if not np.array_equal(game.observation_tensor(quiet, v), tensor):
-                    raise _fail(setup, seed, step, f"after apply_quiet {v!r} observes otherwise")
+                    raise _fail(setup, seed, step, f"after {done} {v!r} observes otherwise")
 
 
 def _play_on(match: Match, seed: int, max_actions: int = MAX_ACTIONS) -> None:

@@ -127,7 +127,12 @@ class Game(ABC):
         self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
     ) -> Any:
         """A fresh game state; all randomness from ``rng``; ``content`` is shared, not
-        copied into the state."""
+        copied into the state.
+
+        It is the state ``setup`` makes, with the same draws, without the set-up events:
+        the research adapters start every episode with it (and play it with
+        ``apply_quiet``). Like ``apply_quiet`` it may leave out what only the log and
+        later samples of the state read; the conformance suite checks the rest."""
 
     def setup(
         self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random

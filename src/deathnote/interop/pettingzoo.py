@@ -192,11 +192,12 @@ class _Table:
             if self._seeder is None:
                 self._seeder = random.Random(self._seed_from)
             match_seed = self._seeder.getrandbits(62)
-        # The match ``Match.with_seed`` would make (same generator, same set-up draws).
+        # The state of the match ``Match.with_seed`` would make (same generator, same
+        # set-up draws), without the set-up events (``Game.new_state``).
         proto = self._proto
         self.seed = match_seed
         self.rng = rng_new(match_seed)
-        self.state, _ = self.game.setup(proto.players, proto.options, proto.content, self.rng)
+        self.state = self.game.new_state(proto.players, proto.options, proto.content, self.rng)
         self.outcome = self._game_outcome(self.state)
         self.actions = []
         self._full = None

@@ -82,37 +82,18 @@ class IcgGame(Game):
     def new_state(
         self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
     ) -> IcgState:
-        """Deal Identities and Missions, hand out the Clue sets, start turn 1."""
-        return self.setup(players, options, content, rng)[0]
+        """Deal Identities and Missions, hand out the Clue sets, start turn 1 (``setup``
+        without its events: no texts are made for them)."""
+        st = _deal(players, options, content, rng)
+        rules.start_turn(st, [])
+        return st
 
     def setup(
         self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
     ) -> tuple[IcgState, list[Event]]:
         """Deal, tell each seat its cards (private events), and start turn 1."""
-        identities = [c["id"] for c in content["identities"]]
-        rand.shuffle(rng, identities)
-        box = mission_box(content, options)
-        rand.shuffle(rng, box)
-        dealt = ["kira", "l", *box[: players - 2]]
-        rand.shuffle(rng, dealt)
-        tab = tables.for_match(players, options["rules"], options["shinigami_eyes"], content)
-        clue_ids = list(tab.clue_ids)
-        seats = [SeatState(identity=identities[s], mission=dealt[s]) for s in range(players)]
-        if options["rules"] == "kira":
-            for x in seats:
-                x.hand = list(clue_ids)
-        st = IcgState(
-            players=players,
-            rules=options["rules"],
-            eyes=options["shinigami_eyes"],
-            turn_limit=options["turn_limit"],
-            content=content,
-            seats=seats,
-            clue_ids=clue_ids,
-            unused_missions=box[players - 2 :],
-            mission_box=sorted(box),
-            tables=tab,
-        )
+        st = _deal(players, options, content, rng)
+        tab = st.tables
         events = [
             Event.private(
                 [s],
@@ -122,7 +103,7 @@ class IcgGame(Game):
                 identity=x.identity,
                 mission=x.mission,
             )
-            for s, x in enumerate(seats)
+            for s, x in enumerate(st.seats)
         ]
         rules.start_turn(st, events)
         return st, events
@@ -302,3 +283,32 @@ def _space(players: int, which: str, eyes: bool) -> TableSpace:
     # Numbered with the default content's Identity ids (the engine builds action spaces
     # from players and options only).
     return TableSpace(tables.build(players, which, eyes, default_content()).space)
+
+
+def _deal(players: int, options: Mapping[str, Any], content: Any, rng: random.Random) -> IcgState:
+    """The dealt state before turn 1 (``setup`` and ``new_state``): Identities, Missions
+    and the Clue sets."""
+    identities = [c["id"] for c in content["identities"]]
+    rand.shuffle(rng, identities)
+    box = mission_box(content, options)
+    rand.shuffle(rng, box)
+    dealt = ["kira", "l", *box[: players - 2]]
+    rand.shuffle(rng, dealt)
+    tab = tables.for_match(players, options["rules"], options["shinigami_eyes"], content)
+    clue_ids = list(tab.clue_ids)
+    seats = [SeatState(identity=identities[s], mission=dealt[s]) for s in range(players)]
+    if options["rules"] == "kira":
+        for x in seats:
+            x.hand = list(clue_ids)
+    return IcgState(
+        players=players,
+        rules=options["rules"],
+        eyes=options["shinigami_eyes"],
+        turn_limit=options["turn_limit"],
+        content=content,
+        seats=seats,
+        clue_ids=clue_ids,
+        unused_missions=box[players - 2 :],
+        mission_box=sorted(box),
+        tables=tab,
+    )
