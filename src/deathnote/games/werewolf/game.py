@@ -81,8 +81,13 @@ class WerewolfGame(Game):
     def new_state(
         self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
     ) -> WwState:
-        """A fresh state (``setup`` also returns the set-up events)."""
-        return self.setup(players, options, content, rng)[0]
+        """``setup``'s state without the set-up events (none is made; the history, which
+        only ``sample_state`` reads, starts empty, as after ``apply_quiet``)."""
+        st = _deal(players, options, content, rng)
+        ctx = R.QuietCtx(st, rng, [])
+        _watari_looks(ctx)
+        R.start_investigation(ctx)
+        return st
 
     def setup(
         self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
@@ -90,29 +95,8 @@ class WerewolfGame(Game):
         """Deal Roles, deal hands with DEATH NOTE and one Arrest guaranteed, pick the first
         player, let Watari see the L players; the first turn begins. The events say each
         player's Role and hand, Watari's look and who starts."""
-        tables = Tables.of(content, players)
-        table = tables.setup
-        roles = list(table["roles"])
-        shuffle(rng, roles)
-        cards = [cid for cid, k in sorted(table["cards"].items()) for _ in range(k)]
-        cards.remove("death_note")
-        cards.remove("arrest")
-        shuffle(rng, cards)
-        dealt = [*cards[: 2 * players - 2], "death_note", "arrest"]
-        deck = cards[2 * players - 2 :]
-        shuffle(rng, dealt)
-        first = options.get("first_player")
-        if first is None:
-            first = below(rng, players)
-        st = WwState(
-            players=players,
-            seats=[SeatState(role=r, hand=dealt[2 * s : 2 * s + 2]) for s, r in enumerate(roles)],
-            content=content,
-            options=dict(options),
-            first=first,
-            tables=tables,
-            deck=deck,
-        )
+        st = _deal(players, options, content, rng)
+        tables = st.tables
         events: list[Event] = []
         ctx = R.Ctx(st, rng, events)
         for s, x in enumerate(st.seats):
@@ -126,20 +110,8 @@ class WerewolfGame(Game):
                 role=x.role,
                 hand=R.sort_cards(st, x.hand),
             )
-        for w, x in enumerate(st.seats):
-            if x.role == "watari":
-                ls = [s for s, y in enumerate(st.seats) if y.role == "l"]
-                for s in ls:
-                    x.known_roles[s] = "l"
-                ctx.tell(
-                    [w],
-                    "Watari opens their eyes; the L players raise their thumbs: "
-                    + ", ".join(R.pname(s) for s in ls)
-                    + ".",
-                    type="watari",
-                    seat=w,
-                    ls=ls,
-                )
+        _watari_looks(ctx)
+        first = st.first
         ctx.say(f"{R.pname(first)} is the first player.", type="first", seat=first)
         R.start_investigation(ctx)
         st.remember(events)
@@ -441,3 +413,51 @@ def _make_decision(st: WwState, k: str, *args: Any) -> Decision:
             data={"step": "exchange", "to": to, "took": took},
         )
     raise AssertionError(k)  # pragma: no cover
+
+
+def _deal(players: int, options: Mapping[str, Any], content: Any, rng: random.Random) -> WwState:
+    """The dealt state (``setup`` and ``new_state``): Roles, hands with DEATH NOTE and one
+    Arrest, the deck and the first player."""
+    tables = Tables.of(content, players)
+    table = tables.setup
+    roles = list(table["roles"])
+    shuffle(rng, roles)
+    cards = [cid for cid, k in sorted(table["cards"].items()) for _ in range(k)]
+    cards.remove("death_note")
+    cards.remove("arrest")
+    shuffle(rng, cards)
+    dealt = [*cards[: 2 * players - 2], "death_note", "arrest"]
+    deck = cards[2 * players - 2 :]
+    shuffle(rng, dealt)
+    first = options.get("first_player")
+    if first is None:
+        first = below(rng, players)
+    return WwState(
+        players=players,
+        seats=[SeatState(role=r, hand=dealt[2 * s : 2 * s + 2]) for s, r in enumerate(roles)],
+        content=content,
+        options=dict(options),
+        first=first,
+        tables=tables,
+        deck=deck,
+    )
+
+
+def _watari_looks(ctx: R.Ctx) -> None:
+    """Watari sees the L players (told to Watari alone)."""
+    st = ctx.st
+    for w, x in enumerate(st.seats):
+        if x.role == "watari":
+            ls = [s for s, y in enumerate(st.seats) if y.role == "l"]
+            for s in ls:
+                x.known_roles[s] = "l"
+            if ctx.loud:
+                ctx.tell(
+                    [w],
+                    "Watari opens their eyes; the L players raise their thumbs: "
+                    + ", ".join(R.pname(s) for s in ls)
+                    + ".",
+                    type="watari",
+                    seat=w,
+                    ls=ls,
+                )
