@@ -250,57 +250,19 @@ class EnqueteGame(Game):
     def new_state(
         self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
     ) -> EnqState:
-        """A fresh state (``setup`` without its events)."""
-        return self.setup(players, options, content, rng)[0]
+        """``setup``'s state without the set-up events (none is made)."""
+        st, dealt = _deal(players, options, content, rng)
+        _begin(QuietCtx(st, rng, []), dealt)
+        return st
 
     def setup(
         self, players: int, options: Mapping[str, Any], content: Any, rng: random.Random
     ) -> tuple[EnqState, list[Event]]:
         """Deal Roles, build the Investigation pile and the Action deck, start set-up; the
         set-up events ("Your Role is ...", the first draws) are logged before any action."""
-        others = [r for r in ROLE_IDS if r not in ("detective", "light")]
-        rng_shuffle(rng, others)
-        dealt = ["detective", "light", *others[: players - 2]]
-        rng_shuffle(rng, dealt)
-        det = options.get("detective_seat")
-        if det is not None:
-            i = dealt.index("detective")
-            dealt[i], dealt[det] = dealt[det], dealt[i]
-        inactive = others[players - 2 :]
-        rng_shuffle(rng, inactive)
-        deck = [
-            c["number"]
-            for c in content["actions"]
-            if not (players < 6 and c["six_plus"])
-            and not (options.get("first_games") and c["first_games_removable"])
-        ]
-        rng_shuffle(rng, deck)
-        piles: list[int] = []
-        for p in range(1, 6):
-            group = [t["number"] for t in content["investigations"] if t["pile"] == p]
-            rng_shuffle(rng, group)
-            piles += group
-        st = EnqState(
-            players=players,
-            detective=dealt.index("detective"),
-            seats=[SeatState(role=r) for r in dealt],
-            inactive=[InactiveRole(role=r) for r in inactive],
-            content=content,
-            options=dict(options),
-            deck=deck,
-            tiles=piles,
-            stats=[{"keeps": 0, "discards": 0, "plays": 0, "ryuk_plays": 0} for _ in dealt],
-            pins=[{} for _ in range(players + 1)],
-            tile_top=[None] * (players + 1),
-            tile_known=[[] for _ in range(players + 1)],
-        )
+        st, dealt = _deal(players, options, content, rng)
         events: list[Event] = []
-        ctx = Ctx(st, rng, events)
-        ctx.say(f"Player {st.detective + 1} is the Detective.", detective=st.detective)
-        for s in range(players):
-            ctx.tell([s], f"Your Role is {role_info(st, dealt[s])['name']}.", role=dealt[s])
-        rounds.setup_steps(ctx)
-        advance(ctx)
+        _begin(Ctx(st, rng, events), dealt)
         return st, events
 
     # -- play --------------------------------------------------------------------------------
@@ -567,3 +529,59 @@ def _card_view(st: EnqState, n: int) -> dict[str, Any]:
         "timing_name": TIMING_NAMES.get(c["timing"], c["timing"]),
         "text": c["text"],
     }
+
+
+def _deal(
+    players: int, options: Mapping[str, Any], content: Any, rng: random.Random
+) -> tuple[EnqState, list[str]]:
+    """The dealt state (``setup`` and ``new_state``) and the Role of each seat: Roles,
+    the Investigation piles and the Action deck shuffled."""
+    others = [r for r in ROLE_IDS if r not in ("detective", "light")]
+    rng_shuffle(rng, others)
+    dealt = ["detective", "light", *others[: players - 2]]
+    rng_shuffle(rng, dealt)
+    det = options.get("detective_seat")
+    if det is not None:
+        i = dealt.index("detective")
+        dealt[i], dealt[det] = dealt[det], dealt[i]
+    inactive = others[players - 2 :]
+    rng_shuffle(rng, inactive)
+    deck = [
+        c["number"]
+        for c in content["actions"]
+        if not (players < 6 and c["six_plus"])
+        and not (options.get("first_games") and c["first_games_removable"])
+    ]
+    rng_shuffle(rng, deck)
+    piles: list[int] = []
+    for p in range(1, 6):
+        group = [t["number"] for t in content["investigations"] if t["pile"] == p]
+        rng_shuffle(rng, group)
+        piles += group
+    st = EnqState(
+        players=players,
+        detective=dealt.index("detective"),
+        seats=[SeatState(role=r) for r in dealt],
+        inactive=[InactiveRole(role=r) for r in inactive],
+        content=content,
+        options=dict(options),
+        deck=deck,
+        tiles=piles,
+        stats=[{"keeps": 0, "discards": 0, "plays": 0, "ryuk_plays": 0} for _ in dealt],
+        pins=[{} for _ in range(players + 1)],
+        tile_top=[None] * (players + 1),
+        tile_known=[[] for _ in range(players + 1)],
+    )
+    return st, dealt
+
+
+def _begin(ctx: Ctx, dealt: list[str]) -> None:
+    """Set-up: the Detective named, each seat told its Role, then the set-up steps up to
+    the first decision."""
+    st = ctx.st
+    if ctx.loud:
+        ctx.say(f"Player {st.detective + 1} is the Detective.", detective=st.detective)
+        for s in range(st.players):
+            ctx.tell([s], f"Your Role is {role_info(st, dealt[s])['name']}.", role=dealt[s])
+    rounds.setup_steps(ctx)
+    advance(ctx)
