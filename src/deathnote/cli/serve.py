@@ -133,6 +133,8 @@ def serve(
     ] = False,
 ) -> None:
     """Run the web app: rooms, invite links, bots, spectators; prints the address to open."""
+    import gc
+
     import uvicorn
 
     from deathnote.engine.errors import DeathNoteError
@@ -175,6 +177,13 @@ def serve(
         raise typer.Exit(2) from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"deathnote: open http://{shown}:{port}/ in a browser (rooms stored in {db})")
+    # The collector: what was made at start-up (modules, content, tables) is never
+    # garbage, so it is left out of every later collection (freeze); and young objects
+    # are collected every 7,000 allocations instead of 700 (each action makes and drops
+    # a few hundred: views, messages, futures): less CPU per action, fewer pauses.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(7000, 10, 10)
     uvicorn.run(
         app,
         host=host,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import resource
@@ -580,7 +581,11 @@ def create_app(
             ``stop``: stop tracing after this measure (tracing slows every allocation).
             ``top``: also the N lines of code that allocated most since the first call with
             ``top`` (which takes the snapshot they are compared with).
+
+            Garbage is collected first: the figures are what the process holds, not the
+            cycles waiting for the collector (how many wait depends on its thresholds).
             """
+            gc.collect()
             current, _peak = tracemalloc.get_traced_memory()
             sites: list[str] = []
             if top > 0:

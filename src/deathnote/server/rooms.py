@@ -92,16 +92,57 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
-@dataclass
+class Wake:
+    """A connection's writer's alarm: ``asyncio.Event``'s ``set``, ``clear``, ``is_set``
+    and ``wait``, without its deque of waiters (one writer waits; a server holds one per
+    connection, so it is kept small: a future exists only while the writer waits)."""
+
+    __slots__ = ("_set", "_waiter")
+
+    def __init__(self) -> None:
+        self._set = False
+        self._waiter: asyncio.Future[None] | None = None
+
+    def set(self) -> None:
+        """Wake the writer (now if it waits, else at its next ``wait``)."""
+        self._set = True
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def clear(self) -> None:
+        """Not set any more."""
+        self._set = False
+
+    def is_set(self) -> bool:
+        """Whether it is set."""
+        return self._set
+
+    async def wait(self) -> None:
+        """Return once it is set (at once if it is)."""
+        if self._set:
+            return
+        waiter = self._waiter = asyncio.get_running_loop().create_future()
+        try:
+            await waiter
+        finally:
+            self._waiter = None
+
+
+@dataclass(slots=True, eq=False)
 class Connection:
-    """One WebSocket of a room: who it is, and what it still has to be sent."""
+    """One WebSocket of a room: who it is, and what it still has to be sent.
+
+    Kept small (a server holds two or more per room): slots, no queue until a message is
+    queued, and a ``Wake`` for the writer."""
 
     role: str
     seat: Seat | None
     send: Send
-    queue: deque[dict[str, Any]] = field(default_factory=deque)
+    #: The messages queued for it (None while there are none).
+    queue: deque[dict[str, Any]] | None = None
     stale: bool = True
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    wake: Wake = field(default_factory=Wake)
     closed: bool = False
     #: The step of the last view sent: the next one carries only the log after it.
     sent_step: int | None = None
@@ -118,9 +159,12 @@ class Connection:
 
     def push(self, message: dict[str, Any]) -> None:
         """Queue a message for this connection only."""
-        if len(self.queue) >= MAX_QUEUED:
+        queue = self.queue
+        if queue is None:
+            queue = self.queue = deque()
+        elif len(queue) >= MAX_QUEUED:
             self.closed = True
-        self.queue.append(message)
+        queue.append(message)
         self.wake.set()
 
     def mark_stale(self) -> None:
@@ -510,8 +554,12 @@ class Room:
         while not conn.closed:
             await conn.wake.wait()
             conn.wake.clear()
-            while conn.queue:
-                await conn.send(conn.queue.popleft())
+            queue = conn.queue
+            if queue is not None:
+                while queue:
+                    await conn.send(queue.popleft())
+                if conn.queue is queue:
+                    conn.queue = None  # drained: no deque kept meanwhile
             # No view while an action is being stored: it may not count yet. Its commit
             # marks every connection stale again.
             if conn.stale and not conn.closed and not self.storing:

@@ -15,7 +15,7 @@ from deathnote.engine.game import Game, PlayoutPolicy
 from deathnote.engine.options import GameOptions, lobby
 from deathnote.games.confrontation import content, numbers, rules, sample
 from deathnote.games.confrontation.state import ConfState
-from deathnote.games.confrontation.view import RULES_SUMMARY, build_view
+from deathnote.games.confrontation.view import RULES_SUMMARY, build_view, shared_view
 
 if TYPE_CHECKING:
     import numpy as np
@@ -154,6 +154,11 @@ class Confrontation(Game):
     def view(self, state: ConfState, viewer: Viewer) -> dict[str, Any]:
         """What the viewer may see."""
         return build_view(state, viewer)
+
+    def shared_view(self, state: ConfState, viewer: Viewer) -> dict[str, Any]:
+        """The same view, its Map and other content-made parts shared with every other
+        (the base of state patches: kept without encoding it, diffed by identity)."""
+        return shared_view(state, viewer)
 
     #: The outcome once the game is over: the state's ``result`` (read after every action
     #: of a simulated game, so without a Python call).

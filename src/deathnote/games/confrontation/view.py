@@ -68,7 +68,7 @@ from __future__ import annotations
 from typing import Any
 
 from deathnote.engine.actions import OMNISCIENT, Viewer
-from deathnote.games.confrontation.content import LOCAL_RADIUS
+from deathnote.games.confrontation.content import LOCAL_RADIUS, Tables
 from deathnote.games.confrontation.rules import (
     ABILITY_LABELS,
     ABILITY_TEXTS,
@@ -118,25 +118,109 @@ PHASE_NAMES = {
 }
 
 
-def build_view(state: ConfState, viewer: Viewer) -> dict[str, Any]:
-    """The view of ``viewer`` (a seat, "spectator" or "omniscient")."""
+#: Per content (``Tables``, by id, held so the id stays its own): the view's parts made
+#: from the content alone. Kept apart from the tables, which the state reaches: a shared
+#: view shares nothing with the match.
+_PARTS: dict[int, tuple[Tables, dict[str, Any]]] = {}
+
+
+def _content_parts(t: Tables) -> dict[str, Any]:
+    """The parts of every view made from the content alone, made once per content and
+    shared by every shared view (``shared_view``): never handed out or changed. Each
+    criminal's Map entry is made twice, alive and killed; each Lead card, Suspect's Home
+    and Local Area once; the lines of L's notebook and the Chase's states (a few hundred
+    at most) as they are first needed."""
+    found = _PARTS.get(id(t))
+    if found is None or found[0] is not t:
+        if len(_PARTS) >= 64:
+            _PARTS.clear()
+        parts = {
+            "elimination_names": dict(ELIMINATION_NAMES),
+            "crime_types": _crime_types(t),
+            "suspects": _suspects(t),
+            "criminals": tuple(
+                (_criminal(t, c, False), _criminal(t, c, True)) for c in range(len(t.numbers))
+            ),
+            "homes": tuple(_home(t, s) for s in range(len(t.letters))),
+            "leads": tuple(_lead(t, n) for n in range(len(t.leads))),
+            "chases": {},
+            "suspect_lines": {},
+        }
+        found = _PARTS[id(t)] = (t, parts)
+    return found[1]
+
+
+def _criminal(t: Tables, c: int, killed: bool) -> dict[str, Any]:
+    return {
+        "number": t.numbers[c],
+        "type": t.crime_type[c],
+        "x": t.crime_cell[c][0],
+        "y": t.crime_cell[c][1],
+        "killed": killed,
+    }
+
+
+def _lead(t: Tables, n: int) -> dict[str, Any]:
+    (ta, aa), (tb, ab) = t.leads[n]
+    return {
+        "number": t.lead_numbers[n],
+        "A": {"type": ta, "points": t.points[ta], "apples": aa},
+        "B": {"type": tb, "points": t.points[tb], "apples": ab},
+    }
+
+
+def _suspects(t: Tables) -> list[dict[str, Any]]:
+    return [
+        {"letter": t.letters[s], "x": t.homes[s][0], "y": t.homes[s][1]}
+        for s in range(len(t.letters))
+    ]
+
+
+def _crime_types(t: Tables) -> dict[str, Any]:
+    return {
+        k: {
+            "name": t.type_names[k],
+            "points": t.points[k],
+            "glyph": CRIME_GLYPHS.get(k, t.type_names[k][:1]),
+        }
+        for k in t.points
+    }
+
+
+def shared_view(state: ConfState, viewer: Viewer) -> dict[str, Any]:
+    """``build_view``'s view (equal, the same JSON) whose Map, crime types and
+    elimination names are the per-content parts, shared with every other shared view and
+    never with the state: for the match to keep and diff (the base of state patches),
+    never to hand out or change. A patch against an earlier one compares those parts by
+    identity, and no JSON is encoded or decoded to keep it."""
+    return build_view(state, viewer, shared=True)
+
+
+def build_view(state: ConfState, viewer: Viewer, shared: bool = False) -> dict[str, Any]:
+    """The view of ``viewer`` (a seat, "spectator" or "omniscient"): fresh lists and
+    dicts throughout (``shared``: see ``shared_view``)."""
     t = state.tables
     over = state.phase == OVER
+    parts = _content_parts(t) if shared else None
     lead = None
     if state.lead >= 0:
-        (ta, aa), (tb, ab) = t.leads[state.lead]
-        lead = {
-            "number": t.lead_numbers[state.lead],
-            "A": {"type": ta, "points": t.points[ta], "apples": aa},
-            "B": {"type": tb, "points": t.points[tb], "apples": ab},
+        lead = parts["leads"][state.lead] if parts else _lead(t, state.lead)
+    kira, l_side = state.chase[KIRA], state.chase[L]
+    chase = parts["chases"].get((kira, l_side)) if parts else None
+    if chase is None:
+        both = kira != NO_CHOICE and l_side != NO_CHOICE
+        chase = {
+            "chosen": {"kira": kira != NO_CHOICE, "l": l_side != NO_CHOICE},
+            "revealed": {"kira": SIDES[kira], "l": SIDES[l_side]} if both else None,
         }
-    both = state.chase[KIRA] != NO_CHOICE and state.chase[L] != NO_CHOICE
+        if parts:
+            parts["chases"][kira, l_side] = chase
     out: dict[str, Any] = {
         "chapter": t.chapter,
         "day": state.day,
         "phase": state.phase,
         "phase_name": PHASE_NAMES.get(state.phase, state.phase),
-        "elimination_names": dict(ELIMINATION_NAMES),
+        "elimination_names": parts["elimination_names"] if parts else dict(ELIMINATION_NAMES),
         "target_points": TARGET_POINTS[t.chapter],
         "regional_limit": REGIONAL_LIMIT[t.chapter],
         "quiet_nights": state.quiet_nights,
@@ -147,36 +231,17 @@ def build_view(state: ConfState, viewer: Viewer) -> dict[str, Any]:
             "width": t.width,
             "height": t.height,
             "criminals": [
-                {
-                    "number": t.numbers[c],
-                    "type": t.crime_type[c],
-                    "x": t.crime_cell[c][0],
-                    "y": t.crime_cell[c][1],
-                    "killed": not state.alive[c],
-                }
-                for c in range(len(t.numbers))
-            ],
-            "suspects": [
-                {"letter": t.letters[s], "x": t.homes[s][0], "y": t.homes[s][1]}
-                for s in range(len(t.letters))
-            ],
+                entry[not alive]
+                for entry, alive in zip(parts["criminals"], state.alive, strict=True)
+            ]
+            if parts
+            else [_criminal(t, c, not state.alive[c]) for c in range(len(t.numbers))],
+            "suspects": parts["suspects"] if parts else _suspects(t),
         },
-        "crime_types": {
-            k: {
-                "name": t.type_names[k],
-                "points": t.points[k],
-                "glyph": CRIME_GLYPHS.get(k, t.type_names[k][:1]),
-            }
-            for k in t.points
-        },
+        "crime_types": parts["crime_types"] if parts else _crime_types(t),
         "lead": lead,
         "leads_left": len(state.lead_deck),
-        "chase": {
-            "chosen": {"kira": state.chase[KIRA] != NO_CHOICE, "l": state.chase[L] != NO_CHOICE},
-            "revealed": (
-                {"kira": SIDES[state.chase[KIRA]], "l": SIDES[state.chase[L]]} if both else None
-            ),
-        },
+        "chase": chase,
         "dice": list(state.dice),
         "news": [t.numbers[c] for c in state.news],
         "news_faces_left": list(state.faces_left),
@@ -192,9 +257,9 @@ def build_view(state: ConfState, viewer: Viewer) -> dict[str, Any]:
         "notebook": None,
     }
     if viewer == KIRA:
-        out["notebook"] = kira_notebook(state)
+        out["notebook"] = kira_notebook(state, parts)
     elif viewer == L:
-        out["notebook"] = l_notebook(state)
+        out["notebook"] = l_notebook(state, parts)
     if viewer == OMNISCIENT or over:
         out["identity"] = t.letters[state.identity]
         out["notebooks"] = {"kira": kira_notebook(state), "l": l_notebook(state)}
@@ -218,15 +283,10 @@ def _rows(
     ]
 
 
-def kira_notebook(state: ConfState) -> dict[str, Any]:
-    """Kira's private notebook: his identity, Home, Local Area, kills and Ryuk tracker."""
-    t = state.tables
-    me = state.identity
+def _home(t: Tables, me: int) -> dict[str, Any]:
+    """A Suspect's Home, Local Area and the criminals in it (the content's alone)."""
     hx, hy = t.homes[me]
-    bit = 1 << me
     return {
-        "role": "kira",
-        "identity": t.letters[me],
         "home": {"x": hx, "y": hy},
         "local_area": {
             "x0": max(0, hx - LOCAL_RADIUS),
@@ -235,6 +295,19 @@ def kira_notebook(state: ConfState) -> dict[str, Any]:
             "y1": min(t.height - 1, hy + LOCAL_RADIUS),
         },
         "local_criminals": [t.numbers[c] for c in t.local_criminals[me]],
+    }
+
+
+def kira_notebook(state: ConfState, parts: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Kira's private notebook: his identity, Home, Local Area, kills and Ryuk tracker
+    (``parts``: a shared view's, ``_content_parts``)."""
+    t = state.tables
+    me = state.identity
+    bit = 1 << me
+    return {
+        "role": "kira",
+        "identity": t.letters[me],
+        **(parts["homes"][me] if parts else _home(t, me)),
         "regional_kills": [t.numbers[c] for c in state.kills if not t.local_mask[c] & bit],
         "regional_used": state.regional_used,
         "regional_left": REGIONAL_LIMIT[t.chapter] - state.regional_used,
@@ -253,20 +326,41 @@ def kira_notebook(state: ConfState) -> dict[str, Any]:
     }
 
 
-def l_notebook(state: ConfState) -> dict[str, Any]:
-    """L's private notebook: every Suspect's status and reason, his cards and Intel tracker."""
+def _suspect(t: Tables, s: int, reason: str | None, outside: int) -> dict[str, Any]:
+    return {
+        "letter": t.letters[s],
+        "status": "eliminated" if reason is not None else "remaining",
+        "reason": reason,
+        "outside_kills": outside,
+    }
+
+
+def _shared_suspect(
+    parts: dict[str, Any], t: Tables, s: int, reason: str | None, outside: int
+) -> Any:
+    """A Suspect's line of L's notebook, made once per content and line (a few hundred at
+    most: Suspects, reasons and counts of kills outside its Search Grid)."""
+    key = (s, reason, outside)
+    entries = parts["suspect_lines"]
+    entry = entries.get(key)
+    if entry is None:
+        entry = entries[key] = _suspect(t, s, reason, outside)
+    return entry
+
+
+def l_notebook(state: ConfState, parts: dict[str, Any] | None = None) -> dict[str, Any]:
+    """L's private notebook: every Suspect's status and reason, his cards and Intel tracker
+    (``parts``: a shared view's, ``_content_parts``)."""
     t = state.tables
+    eliminated, outside = state.eliminated, state.outside
     return {
         "role": "l",
         "suspects": [
-            {
-                "letter": t.letters[s],
-                "status": "eliminated" if s in state.eliminated else "remaining",
-                "reason": state.eliminated.get(s),
-                "outside_kills": state.outside[s],
-            }
+            _shared_suspect(parts, t, s, eliminated.get(s), outside[s])
             for s in range(len(t.letters))
-        ],
+        ]
+        if parts
+        else [_suspect(t, s, eliminated.get(s), outside[s]) for s in range(len(t.letters))],
         "remaining": [t.letters[s] for s in remaining(state)],
         "cards": [t.letters[s] for s in state.cards_drawn],
         "my_choice": SIDES[state.chase[L]] if state.chase[L] != NO_CHOICE else None,
