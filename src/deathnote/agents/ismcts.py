@@ -411,6 +411,8 @@ class IsmctsAgent(Agent):
             own_mover = kind.mover is not Game.mover
             mover_of = game.mover
             apply = game.apply_quiet if kind.apply_quiet is not Game.apply_quiet else game.apply
+            # The game's own short list of the actions worth searching, where it has one.
+            narrow = game.search_actions if kind.search_actions is not Game.search_actions else None
             if done == 0:
                 self._root_key = _root_key(game, state, seat)
             path: list[tuple[Node, Action, Seat]] = []
@@ -431,6 +433,8 @@ class IsmctsAgent(Agent):
                     # Another seat's move, by the play-out policy from its view: no node.
                     action, fresh = others_play(state, mover, legal, prng), False
                 else:
+                    if narrow is not None:
+                        legal = narrow(state, mover, legal)
                     action, fresh = node.select(legal, rng, c)
                     path.append((node, action, mover))
                 if mover != run_seat:

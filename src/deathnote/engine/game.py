@@ -278,6 +278,13 @@ class Game(ABC):
         a round): the play-out goes on."""
         return None
 
+    def search_actions(self, state: Any, seat: Seat, legal: Sequence[Action]) -> Sequence[Action]:
+        """The actions a search bot's tree considers for ``seat`` among ``legal`` (never
+        empty), reading only what that seat sees of ``state``: a game leaves out choices
+        that can never help (e.g. a page naming no Character in play), so the search spends
+        its simulations on the others. The default: all of them."""
+        return legal
+
     #: How a search bot (``ismcts``, ``others=game``) plays the other seats' moves in its
     #: tree: ``"tree"`` (the default) searches them as their own information sets;
     #: ``"policy"`` plays them with ``playout_policy`` (random where the game has none) and

@@ -130,3 +130,26 @@ def test_evaluate_counts_specials_and_a_win_within_reach() -> None:
     state.players[1].points = 11
     safe = GAME.evaluate(state)
     assert threat is not None and safe is not None and threat[0] < safe[0]
+
+
+def test_search_writes_only_pages_that_can_hit() -> None:
+    """The search's tree considers only pages naming a Character on the opponent's field
+    (face up or down): never its own Characters' names, names not in play, or Cancel;
+    every other decision keeps all its actions (TCG-BOT-01)."""
+    state, rng = started(first=0)
+    put(state, 1, MATSUDA)
+    put(state, 1, MISA, face_up=False)
+    pass_turns(state, rng, 2)
+    put(state, 0, LIGHT, special=RYUK, special_up=True)
+    put(state, 0, L_CHAR)
+    to_action_phase(state, rng)
+    before = GAME.legal(state, 0)
+    assert list(GAME.search_actions(state, 0, before)) == list(before)
+    dn = [a for a in before if a.kind == "act" and a["ability"] == "deathnote"]
+    GAME.apply(state, 0, dn[0], rng)
+    legal = GAME.legal(state, 0)
+    names = {fc.name for fc in state.players[1].field}
+    kept = GAME.search_actions(state, 0, legal)
+    assert {a["target"] for a in kept if a.kind == "target"} == names
+    assert all(a.kind == "target" for a in kept)
+    assert len(legal) > len(kept) + len(state.players[0].field)

@@ -122,6 +122,12 @@ class TcgGame(Game):
         (``search.playout``, TCG-BOT-01)."""
         return search.playout
 
+    def search_actions(
+        self, state: TcgState, seat: Seat, legal: Sequence[Action]
+    ) -> Sequence[Action]:
+        """The search bot's tree writes only pages that can hit (``search.pages``)."""
+        return search.pages(state, seat, legal)
+
     def evaluate(self, state: TcgState) -> tuple[float, float] | None:
         """Each seat's chance from the start of a turn, for a search bot's play-outs
         (``search.evaluate``; None at any other point)."""

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from deathnote.engine.actions import Action
 from deathnote.engine.rng import below
+from deathnote.games.tcg.effects import effect_of
 from deathnote.games.tcg.rules import work_points
 from deathnote.games.tcg.state import (
     ACTION,
@@ -29,6 +30,8 @@ from deathnote.games.tcg.state import TcgState as State
 #: opponent); the rest of the action phase is Work.
 STRIKES = ("deathnote", "deduce", "shoot", "ransom", "expose", "track")
 #: The Events the play-out plays when it can pay for them (the heuristic bot's sure ones).
+#: Abilities whose bearer a marked play-out keeps face up (it strikes back).
+STRIKERS_KEYS = frozenset({"deathnote", "shoot", "switch", "deduce"})
 GOOD_EVENTS = frozenset({"DN-S42", "DN-S43", "DN-S46", "DN-S47"})
 #: A play-out picks a uniformly random legal action this often (1 in ``EXPLORE``), so play-outs
 #: from one world still differ.
@@ -40,6 +43,29 @@ def _worth(state: State, fc: FieldCharacter) -> float:
     card = state.cards[fc.number]
     bonus = (2.0 if fc.special_face_up else 1.0) if fc.special else 0.0
     return card.points + card.cost * 0.5 + bonus
+
+
+def _keep_hidden(state: State, me: Player) -> str | None:
+    """The Character a marked seat keeps face down (near the heuristic bot's rule): with 2
+    or more on its field, its most valuable one worth at least 4 that bears no face-up
+    striking Special; None when there is none."""
+    if len(me.field) < 2:
+        return None
+    best: FieldCharacter | None = None
+    best_worth = 4.0
+    for fc in me.field:
+        if fc.special is not None and fc.special_face_up and _strikes(state, fc.special):
+            continue
+        worth = _worth(state, fc)
+        if worth >= best_worth:
+            best, best_worth = fc, worth
+    return best.name if best is not None else None
+
+
+def _strikes(state: State, special: str) -> bool:
+    """Whether a face-up Special lets its bearer destroy at once (the heuristic's strikers,
+    Deduction included)."""
+    return any(a.key in STRIKERS_KEYS for a in effect_of(state, special).abilities)
 
 
 def playout(state: State, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -89,6 +115,18 @@ def playout(state: State, seat: int, legal: Sequence[Action], rng: random.Random
                 attach = action
             elif kind == "show" and show is None:
                 show = action
+        if other.mark is not None:
+            # Marked: hide the most valuable face-up Character unless it can strike back
+            # (as the heuristic bot does), and leave it hidden.
+            keep = _keep_hidden(state, me)
+            if keep is not None:
+                for action in legal:
+                    if action.kind == "hide" and action["character"] == keep:
+                        return best or attach or action
+                if show is not None and show["character"] == keep:
+                    show = next(
+                        (a for a in legal if a.kind == "show" and a["character"] != keep), None
+                    )
         return best or attach or show or legal[-1]  # the last is always "next"
     if phase == ACTION:
         works = [a for a in legal if a.kind == "work"]
@@ -170,8 +208,24 @@ def evaluate(state: State) -> tuple[float, float] | None:
     other point: the play-out goes on to the next turn's start)."""
     if state.winner is not None:
         return (1.0, 0.0) if state.winner == 0 else (0.0, 1.0)
-    if not turn_start(state):
+    if not turn_start(state) or state.players[1 - state.current].mark is not None:
+        # A Death Note mark is out: it resolves at its writer's next turn start, so the
+        # play-out goes on to it (the estimate cannot tell one page from another).
         return None
     z = sum(w * x for w, x in zip(VALUE_MODEL, features(state), strict=True))
     p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
     return (p, 1.0 - p) if state.current == 0 else (1.0 - p, p)
+
+
+def pages(state: State, seat: int, legal: Sequence[Action]) -> Sequence[Action]:
+    """The Death Note pages a search considers (``Game.search_actions``): the names of the
+    Characters on the opponent's field, face up or down (a page destroys only a Character
+    face up there at the reveal; the seat's own names and names not in play are left out,
+    and so is Cancel, which only comes back to the same choice); every action elsewhere,
+    or when no page names one. Reads only public fields."""
+    choice = state.choice
+    if choice is None or choice["step"] != "act" or choice["ability"] != "deathnote":
+        return legal
+    names = {fc.name for fc in state.players[1 - seat].field}
+    hits = [a for a in legal if a.kind == "target" and a["target"] in names]
+    return hits or legal
