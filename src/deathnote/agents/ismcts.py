@@ -6,7 +6,9 @@ redrawn among those consistent with what this seat has seen: the true state is n
 walks down the tree with UCB1 over the actions available in that world (availability
 counts), adds one node, plays the game out with the rollout policy (random, the game's
 heuristic agent, or the game's own: its cheap play-out policy until the game can estimate
-each seat's chance, ``rollout=game``) and backs the result up.
+each seat's chance, ``rollout=game``) and backs the result up: 1 for each winning seat, 0
+for the others, or each seat's reward where the game scores its seats
+(``Game.search_rewards``: Enquête's Apples).
 
 Tree nodes are keyed by the information set of the seat to move: its observation tensor
 (built only from what that seat may see) and the kind of decision it is asked. So every
@@ -358,6 +360,10 @@ class IsmctsAgent(Agent):
                 seen[id(found)] = (len(path), steps)
                 node = found
             rewards = self._rewards(world, policy) if outcome is None else None
+            if world.outcome() is not None:
+                scored = world.game.search_rewards(world.state)
+                if scored is not None:  # a game scoring its seats (``Game.search_rewards``)
+                    rewards = dict(enumerate(scored))
             winners = outcome.winning_seats if outcome is not None else ()
             for node_, action_, mover_ in path:
                 entry = node_.stats[action_]
@@ -411,6 +417,7 @@ class IsmctsAgent(Agent):
             own_mover = kind.mover is not Game.mover
             mover_of = game.mover
             apply = game.apply_quiet if kind.apply_quiet is not Game.apply_quiet else game.apply
+            own_rewards = kind.search_rewards is not Game.search_rewards
             if done == 0:
                 self._root_key = _root_key(game, state, seat)
             path: list[tuple[Node, Action, Seat]] = []
@@ -550,6 +557,16 @@ class IsmctsAgent(Agent):
                     outcome = outcome_of(state)
                     if outcome is not None:
                         break
+            if outcome is not None and own_rewards:
+                # A game scoring its seats: each seat's reward (``Game.search_rewards``).
+                values = game.search_rewards(state)
+                if values is not None:
+                    for node_, action_, mover_ in path:
+                        entry = node_.stats[action_]
+                        entry[0] += 1
+                        entry[1] += values[mover_]
+                    done += 1
+                    continue
             winners = outcome.winning_seats if outcome is not None else ()
             for node_, action_, mover_ in path:
                 entry = node_.stats[action_]

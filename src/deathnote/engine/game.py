@@ -273,6 +273,13 @@ class Game(ABC):
         a round): the play-out goes on."""
         return None
 
+    def search_rewards(self, state: Any) -> Sequence[float] | None:
+        """Each seat's reward for a search bot once the game is over (0..1 per seat), where
+        a seat's result is more than won or lost (Le Jeu d'Enquête: its Apples); None (the
+        default): 1 for each winning seat, 0 for the others. ``evaluate`` then estimates
+        this reward."""
+        return None
+
     #: How a search bot (``ismcts``, ``others=game``) plays the other seats' moves in its
     #: tree: ``"tree"`` (the default) searches them as their own information sets;
     #: ``"policy"`` plays them with ``playout_policy`` (random where the game has none) and
