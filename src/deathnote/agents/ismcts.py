@@ -48,6 +48,11 @@ node, whose statistics come only from such worlds, learns them (an in-tree Kira 
 the searching L's Identity). Measured per team in the ICG and Werewolf (5 players), the
 policy did no better than the tree (docs/rules/icg.md ICG-BOT-03, werewolf.md WW-BOT-03).
 
+Decisions the game answers (``Game.search_answer``): where the game gives a rule for some
+decisions, read only from this seat's observation (e.g. sampling worlds from its view), the
+bot takes the rule's answer there instead of searching (the ICG's two-step Death Note,
+whose best pair the simulations spread over some forty pairs cannot single out).
+
 Budget: ``sims`` simulations and/or ``seconds`` of search per move, whichever ends first.
 It answers every decision the same way whatever it holds: with a time budget it takes
 the whole time even when only one action is legal (it waits instead of searching), so the
@@ -196,6 +201,8 @@ class IsmctsAgent(Agent):
         self._rng = random.Random(0)
         self._plain: Agent | None = None
         self._prior_agent: Agent | None = None
+        #: the game's rule answering some decisions outright (False: not asked yet)
+        self._answerer: Callable[[Observation], Action | None] | Literal[False] | None = False
         #: the information set of the last search's root (its node key), and the actions
         #: this bot has chosen at each information set so far (``choose``)
         self._root_key: Key | None = None
@@ -220,6 +227,10 @@ class IsmctsAgent(Agent):
         elif not obs.can_sample:
             # Handed a bare view (no sampler): play as the heuristic bot rather than fail.
             action = self._fallback().choose(obs)
+        elif (answer := self._answer(obs)) is not None:
+            # A decision the game's own rule answers from this seat's observation
+            # (``Game.search_answer``), where the tree's simulations cannot tell.
+            action = answer
         else:
             self._root_key = None
             stats = self.search(obs, start).stats
@@ -258,6 +269,17 @@ class IsmctsAgent(Agent):
             except DeathNoteError:
                 self._plain = make_agent(self.game_id, "random", self.seat)
         return self._plain
+
+    def _answer(self, obs: Observation) -> Action | None:
+        """The game's outright answer to this decision (``Game.search_answer``), or None."""
+        if self._answerer is False:
+            from deathnote.engine.registry import get_game
+
+            self._answerer = get_game(self.game_id).search_answer(self.seat)
+        if self._answerer is None:
+            return None
+        answer = self._answerer(obs)
+        return answer if answer is None or answer in obs.legal else None
 
     def _prior_bot(self) -> Agent:
         """The bot whose choice seeds the root: the game's (``Game.search_prior``), else

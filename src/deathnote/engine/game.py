@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import numpy as np
     from pydantic import BaseModel
 
-    from deathnote.agents.base import Agent
+    from deathnote.agents.base import Agent, Observation
     from deathnote.engine.spaces import ActionSpace
 
 
@@ -295,6 +295,14 @@ class Game(ABC):
         """The bot whose choice seeds a search bot's root for ``seat`` (``ismcts``
         ``prior``), reading only that seat's observation; None (the default): the game's
         heuristic bot."""
+        return None
+
+    def search_answer(self, seat: Seat) -> Callable[[Observation], Action | None] | None:
+        """A rule that answers some decisions of a search bot (``ismcts``) in ``seat``
+        outright, from that seat's observation only (its view, legal actions and the worlds
+        it may sample), returning None wherever the search should search; None (the
+        default): the search decides everything. For a decision whose value the tree's
+        simulations cannot single out (the ICG's two-step Death Note: ICG-BOT-04)."""
         return None
 
     def seat_scores(self, state: Any) -> list[float] | None:
