@@ -435,3 +435,32 @@ def test_others_policy_keeps_nodes_for_the_searching_seat_only(game_id: str) -> 
     # A bad value is refused.
     with pytest.raises(DeathNoteError, match="others"):
         check_agent(game_id, "ismcts:others=nobody")
+
+
+@pytest.mark.parametrize("through_the_match", [False, True])
+def test_a_game_scoring_its_seats_rewards_the_search_with_its_scores(
+    through_the_match: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where a game gives each seat's reward at the end (``Game.search_rewards``: Enquête's
+    Apples), every simulation backs that reward up instead of 1 for a win, 0 for a loss,
+    in the bare search and through each world's Match alike."""
+    from deathnote.agents import ismcts
+    from deathnote.engine.rng import below
+
+    kind = type(games()["enquete"])
+    monkeypatch.setattr(kind, "search_rewards", lambda self, state: [0.25] * len(state.seats))
+    if through_the_match:
+
+        def policy_of(self: IsmctsAgent, rng: random.Random) -> Any:
+            self._rng = rng
+            return lambda world, mover: world.legal(mover)[below(rng, len(world.legal(mover)))]
+
+        monkeypatch.setattr(ismcts.IsmctsAgent, "_policy", policy_of)
+    match = heuristic_position("enquete", 4, 2, 30)
+    seat = min(match.pending())
+    assert match.outcome() is None and len(match.legal(seat)) > 1
+    bot = IsmctsAgent(seat, "enquete", sims=40, seconds=None)  # random play-outs to the end
+    root = bot.search(observe(match, seat, random.Random(3)), time.perf_counter())
+    assert sum(entry[0] for entry in root.stats.values()) == 40
+    for visits, total, _available in root.stats.values():
+        assert total == pytest.approx(0.25 * visits)

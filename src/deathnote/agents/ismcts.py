@@ -6,7 +6,9 @@ redrawn among those consistent with what this seat has seen: the true state is n
 walks down the tree with UCB1 over the actions available in that world (availability
 counts), adds one node, plays the game out with the rollout policy (random, the game's
 heuristic agent, or the game's own: its cheap play-out policy until the game can estimate
-each seat's chance, ``rollout=game``) and backs the result up.
+each seat's chance, ``rollout=game``) and backs the result up: 1 for each winning seat, 0
+for the others, or each seat's reward where the game scores its seats
+(``Game.search_rewards``: Enquête's Apples).
 
 Tree nodes are keyed by the information set of the seat to move: its observation tensor
 (built only from what that seat may see) and the kind of decision it is asked. So every
@@ -45,6 +47,11 @@ every sampled world holds this seat's own secrets as they truly are, so another 
 node, whose statistics come only from such worlds, learns them (an in-tree Kira "knows"
 the searching L's Identity). Measured per team in the ICG and Werewolf (5 players), the
 policy did no better than the tree (docs/rules/icg.md ICG-BOT-03, werewolf.md WW-BOT-03).
+
+Decisions the game answers (``Game.search_answer``): where the game gives a rule for some
+decisions, read only from this seat's observation (e.g. sampling worlds from its view), the
+bot takes the rule's answer there instead of searching (the ICG's two-step Death Note,
+whose best pair the simulations spread over some forty pairs cannot single out).
 
 Budget: ``sims`` simulations and/or ``seconds`` of search per move, whichever ends first.
 It answers every decision the same way whatever it holds: with a time budget it takes
@@ -194,6 +201,8 @@ class IsmctsAgent(Agent):
         self._rng = random.Random(0)
         self._plain: Agent | None = None
         self._prior_agent: Agent | None = None
+        #: the game's rule answering some decisions outright (False: not asked yet)
+        self._answerer: Callable[[Observation], Action | None] | Literal[False] | None = False
         #: the information set of the last search's root (its node key), and the actions
         #: this bot has chosen at each information set so far (``choose``)
         self._root_key: Key | None = None
@@ -218,6 +227,10 @@ class IsmctsAgent(Agent):
         elif not obs.can_sample:
             # Handed a bare view (no sampler): play as the heuristic bot rather than fail.
             action = self._fallback().choose(obs)
+        elif (answer := self._answer(obs)) is not None:
+            # A decision the game's own rule answers from this seat's observation
+            # (``Game.search_answer``), where the tree's simulations cannot tell.
+            action = answer
         else:
             self._root_key = None
             stats = self.search(obs, start).stats
@@ -256,6 +269,17 @@ class IsmctsAgent(Agent):
             except DeathNoteError:
                 self._plain = make_agent(self.game_id, "random", self.seat)
         return self._plain
+
+    def _answer(self, obs: Observation) -> Action | None:
+        """The game's outright answer to this decision (``Game.search_answer``), or None."""
+        if self._answerer is False:
+            from deathnote.engine.registry import get_game
+
+            self._answerer = get_game(self.game_id).search_answer(self.seat)
+        if self._answerer is None:
+            return None
+        answer = self._answerer(obs)
+        return answer if answer is None or answer in obs.legal else None
 
     def _prior_bot(self) -> Agent:
         """The bot whose choice seeds the root: the game's (``Game.search_prior``), else
@@ -358,6 +382,10 @@ class IsmctsAgent(Agent):
                 seen[id(found)] = (len(path), steps)
                 node = found
             rewards = self._rewards(world, policy) if outcome is None else None
+            if world.outcome() is not None:
+                scored = world.game.search_rewards(world.state)
+                if scored is not None:  # a game scoring its seats (``Game.search_rewards``)
+                    rewards = dict(enumerate(scored))
             winners = outcome.winning_seats if outcome is not None else ()
             for node_, action_, mover_ in path:
                 entry = node_.stats[action_]
@@ -413,6 +441,7 @@ class IsmctsAgent(Agent):
             apply = game.apply_quiet if kind.apply_quiet is not Game.apply_quiet else game.apply
             # The game's own short list of the actions worth searching, where it has one.
             narrow = game.search_actions if kind.search_actions is not Game.search_actions else None
+            own_rewards = kind.search_rewards is not Game.search_rewards
             if done == 0:
                 self._root_key = _root_key(game, state, seat)
             path: list[tuple[Node, Action, Seat]] = []
@@ -554,6 +583,16 @@ class IsmctsAgent(Agent):
                     outcome = outcome_of(state)
                     if outcome is not None:
                         break
+            if outcome is not None and own_rewards:
+                # A game scoring its seats: each seat's reward (``Game.search_rewards``).
+                values = game.search_rewards(state)
+                if values is not None:
+                    for node_, action_, mover_ in path:
+                        entry = node_.stats[action_]
+                        entry[0] += 1
+                        entry[1] += values[mover_]
+                    done += 1
+                    continue
             winners = outcome.winning_seats if outcome is not None else ()
             for node_, action_, mover_ in path:
                 entry = node_.stats[action_]

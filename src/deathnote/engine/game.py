@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import numpy as np
     from pydantic import BaseModel
 
-    from deathnote.agents.base import Agent
+    from deathnote.agents.base import Agent, Observation
     from deathnote.engine.spaces import ActionSpace
 
 
@@ -285,6 +285,13 @@ class Game(ABC):
         its simulations on the others. The default: all of them."""
         return legal
 
+    def search_rewards(self, state: Any) -> Sequence[float] | None:
+        """Each seat's reward for a search bot once the game is over (0..1 per seat), where
+        a seat's result is more than won or lost (Le Jeu d'Enquête: its Apples); None (the
+        default): 1 for each winning seat, 0 for the others. ``evaluate`` then estimates
+        this reward."""
+        return None
+
     #: How a search bot (``ismcts``, ``others=game``) plays the other seats' moves in its
     #: tree: ``"tree"`` (the default) searches them as their own information sets;
     #: ``"policy"`` plays them with ``playout_policy`` (random where the game has none) and
@@ -300,6 +307,14 @@ class Game(ABC):
         """The bot whose choice seeds a search bot's root for ``seat`` (``ismcts``
         ``prior``), reading only that seat's observation; None (the default): the game's
         heuristic bot."""
+        return None
+
+    def search_answer(self, seat: Seat) -> Callable[[Observation], Action | None] | None:
+        """A rule that answers some decisions of a search bot (``ismcts``) in ``seat``
+        outright, from that seat's observation only (its view, legal actions and the worlds
+        it may sample), returning None wherever the search should search; None (the
+        default): the search decides everything. For a decision whose value the tree's
+        simulations cannot single out (the ICG's two-step Death Note: ICG-BOT-04)."""
         return None
 
     def seat_scores(self, state: Any) -> list[float] | None:

@@ -1,11 +1,9 @@
-"""The search bot's estimate of a position (ENQ-BOT-02)."""
+"""The search bot's reward and estimate of a position (ENQ-BOT-02)."""
 
 from __future__ import annotations
 
-import math
-
 from deathnote.games.enquete.objectives import score
-from deathnote.games.enquete.value import VALUE_MODEL
+from deathnote.games.enquete.value import APPLE_SCALE, VALUE_MODEL
 
 from .helpers import at_pick, new, run_until, st
 
@@ -19,13 +17,14 @@ def test_evaluate_estimates_at_the_start_of_a_round_only() -> None:
     values = game.evaluate(state)
     assert values is not None and len(values) == 5
     assert all(0.0 < v < 1.0 for v in values)
-    # Each seat's figure is its Role's model: scoring if the game ended now counts.
+    # Each seat's figure is its Role's model of its final Apples, from the Apples it would
+    # score if the game ended now, scaled as the reward.
     apples, _lines = score(state)
     for i, seat in enumerate(state.seats):
         b0, b1, b2, b3, b4 = VALUE_MODEL[seat.role]
-        now = 1.0 if apples[i] > 0 else 0.0
-        z = b0 + b1 * now + (b2 + b3 * now) * state.round / 5 + (b4 if seat.dead else 0.0)
-        assert abs(values[i] - 1 / (1 + math.exp(-z))) < 1e-6
+        now = apples[i]
+        expected = b0 + b1 * now + (b2 + b3 * now) * state.round / 5 + (b4 if seat.dead else 0.0)
+        assert abs(values[i] - min(1.0, max(0.0, expected / APPLE_SCALE))) < 1e-6
     # One choice later (the Detective picks the Action he gives): no estimate.
     m.submit(state.detective, m.legal(state.detective)[0])
     assert game.evaluate(st(m)) is None
@@ -37,4 +36,8 @@ def test_evaluate_gives_the_final_result_once_over() -> None:
         seat = min(m.pending())
         m.submit(seat, m.legal(seat)[0])
     state = st(m)
-    assert m.game.evaluate(state) == [1.0 if a > 0 else 0.0 for a in state.apples]
+    # The reward counts Apples (issue 14 measures them), not only whether a seat scored.
+    expected = [min(1.0, a / APPLE_SCALE) for a in state.apples]
+    assert m.game.search_rewards(state) == expected
+    assert m.game.evaluate(state) == expected
+    assert len(set(expected)) > 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -54,3 +55,91 @@ def test_playout_policy_plays_as_the_heuristic_bot_on_the_seat_view() -> None:
             expected = bot.choose(observe(match, seat, agent_rng(seed, seat)))
             assert policy(match.state, seat, legal, agent_rng(seed, seat)) == expected
             match.submit(seat, expected)
+
+
+def kira_death_notes(seeds: range, players: int = 5) -> list[tuple[Match, int]]:
+    """Each position of heuristic games where Kira is asked to write the Death Note."""
+    out = []
+    for seed in seeds:
+        match = Match.create("icg", players, seed)
+        bots = [make_agent("icg", "heuristic", s) for s in range(players)]
+        rngs = [agent_rng(seed, s) for s in range(players)]
+        while match.outcome() is None:
+            seat = min(match.pending())
+            state = match.state
+            if state.phase == "dn_identity" and state.seats[seat].mission == "kira":
+                out.append((match.fork(), seat))
+            match.submit(seat, bots[seat].choose(observe(match, seat, rngs[seat])))
+    return out
+
+
+def finish_death_note(match: Match, kira: int, choose: Any) -> tuple[str, int]:
+    """Kira writes and places with ``choose`` (the other seats wait): the pair written."""
+    write = choose(match, kira)
+    match.submit(kira, write)
+    while True:
+        seat = min(match.pending())
+        if seat == kira and match.state.phase == "dn_placement":
+            place = choose(match, kira)
+            return write["identity"], place["placement"]
+        match.submit(seat, match.legal(seat)[0])
+
+
+def test_death_note_writes_the_pair_l_holds_in_most_worlds_kira_samples() -> None:
+    """ICG-BOT-04: Kira's Death Note for the search bot is the Identity and Placement that
+    L holds in most worlds sampled from Kira's view (a Team Member's counting a tenth),
+    read from his observation only: on the Death Notes of heuristic games it finds L's
+    true pair at least as often as the heuristic bot, and it answers nothing else."""
+    rule = GAME.search_answer(0)
+    assert rule is not None
+    found = {"rule": 0, "heuristic": 0}
+    positions = kira_death_notes(range(1000, 1020))
+    assert len(positions) >= 20
+    for k, (position, kira) in enumerate(positions):
+        state = position.state
+        l_seat = next(s for s, x in enumerate(state.seats) if x.mission == "l")
+        truth = (state.seats[l_seat].identity, l_seat)
+        for name in found:
+            bot = make_agent("icg", "heuristic", kira)
+
+            def choose(
+                match: Match, seat: int, name: str = name, bot: Any = bot, k: int = k
+            ) -> Any:
+                obs = observe(match, seat, random.Random(k))
+                answer = rule(obs) if name == "rule" else bot.choose(obs)
+                assert answer in obs.legal
+                return answer
+
+            found[name] += finish_death_note(position.fork(), kira, choose) == truth
+    assert found["rule"] >= found["heuristic"] > 0, found
+    # Any other decision is left to the search.
+    match = Match.create("icg", 5, 3)
+    seat = min(match.pending())
+    assert rule(observe(match, seat, random.Random(1))) is None
+
+
+def test_the_search_bot_takes_the_death_note_rule_and_plays_alike_on_twin_matches() -> None:
+    """``ismcts`` answers Kira's Death Note by the game's rule (``Game.search_answer``:
+    no simulation) and searches elsewhere; on a match and a world sampled for Kira's seat
+    (the same for him, other hidden cards) it writes and places the same."""
+    positions = kira_death_notes(range(1000, 1006))
+    assert positions
+    for k, (position, kira) in enumerate(positions):
+        twin = position.sample_world(kira, random.Random(50 + k))
+        assert twin.view(kira) == position.view(kira)
+        pairs = []
+        for match in (position.fork(), twin):
+            bot = make_agent("icg", "ismcts:sims=20", kira)
+
+            def choose(match: Match, seat: int, bot: Any = bot, k: int = k) -> Any:
+                action = bot.choose(observe(match, seat, random.Random(k)))
+                assert bot.last_sims == 0
+                return action
+
+            pairs.append(finish_death_note(match, kira, choose))
+        assert pairs[0] == pairs[1]
+    match = Match.create("icg", 5, 3)
+    seat = min(match.pending())
+    bot = make_agent("icg", "ismcts:sims=20", seat)
+    bot.choose(observe(match, seat, random.Random(1)))
+    assert bot.last_sims == 20

@@ -424,11 +424,19 @@ class EnqueteGame(Game):
         return Outcome(winners, state.ending or "round5", reason, scores, seats)
 
     def evaluate(self, state: EnqState) -> list[float] | None:
-        """Each seat's chance to score from the start of a round, for a search bot's
-        play-outs (``value.evaluate``, ENQ-BOT-02; None at any other point)."""
+        """Each seat's expected Apples (scaled as ``search_rewards``) from the start of a
+        round, for a search bot's play-outs (``value.evaluate``, ENQ-BOT-02; None at any
+        other point)."""
         from .value import evaluate
 
         return evaluate(state)
+
+    def search_rewards(self, state: EnqState) -> list[float] | None:
+        """A search bot's reward per seat once over: its Apples, scaled to 0..1
+        (``value.rewards``, ENQ-BOT-02)."""
+        from .value import rewards
+
+        return rewards(state)
 
     def seat_scores(self, state: EnqState) -> list[float] | None:
         """Each seat's Apples once the game is over."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -22,7 +22,7 @@ from .state import IcgState, SeatState
 if TYPE_CHECKING:
     import numpy as np
 
-    from deathnote.agents.base import Agent
+    from deathnote.agents.base import Agent, Observation
     from deathnote.engine.spaces import ActionSpace
 
 DEFAULT_TURN_LIMIT = 100
@@ -258,6 +258,13 @@ class IcgGame(Game):
         from .search import playout
 
         return playout
+
+    def search_answer(self, seat: Seat) -> Callable[[Observation], Action | None]:
+        """Kira's Death Note for the search bot: L's likeliest pair in the worlds sampled
+        from his view (``search.death_note``, ICG-BOT-04)."""
+        from .search import death_note
+
+        return death_note
 
     def agents(self) -> Mapping[str, type[Agent]]:
         """The heuristic bot (every Mission)."""

@@ -37,3 +37,50 @@ def playout(state: IcgState, seat: int, legal: Sequence[Action], rng: random.Ran
         }
 
     return HeuristicAgent(seat).choose(Observation(seat, legal, view, rng))
+
+
+#: Worlds the search bot's Death Note rule samples from Kira's view (``death_note``).
+DEATH_NOTE_WORLDS = 200
+#: What a Team Member's Identity and Placement count beside L's: a hit puts him out of the
+#: game, only L's ends it.
+TEAM_MEMBER_WEIGHT = 0.1
+
+
+def death_note(obs: Observation) -> Action | None:
+    """Kira's Death Note for the search bot (ICG-BOT-04): the pair of an Identity and a
+    Placement that L holds in most of ``DEATH_NOTE_WORLDS`` worlds sampled from Kira's own
+    view (a Team Member's counting ``TEAM_MEMBER_WEIGHT``): first the Identity whose best
+    Placement scores most, then the best Placement for the Identity written. None at any
+    other decision (the search decides)."""
+    legal = obs.legal
+    step = legal[-1].kind
+    if step not in ("write", "place"):
+        return None
+    me = obs.seat
+    rng = obs.rng
+    score: dict[tuple[str, int], float] = {}
+    written: str | None = None
+    for _ in range(DEATH_NOTE_WORLDS):
+        state: IcgState = obs.sample_world(rng, False, rng).state
+        written = state.dn_identity
+        for s, x in enumerate(state.seats):
+            if x.out or s == me:
+                continue
+            weight = (
+                1.0
+                if x.mission == "l"
+                else TEAM_MEMBER_WEIGHT
+                if x.mission == "team_member"
+                else 0.0
+            )
+            if weight:
+                key = (x.identity, s)
+                score[key] = score.get(key, 0.0) + weight
+    if step == "write":
+        best: dict[str, float] = {}
+        for (identity, _seat), value in score.items():
+            best[identity] = max(best.get(identity, 0.0), value)
+        writes = [a for a in legal if a.kind == "write"]
+        return max(writes, key=lambda a: best.get(a["identity"], 0.0))
+    places = [a for a in legal if a.kind == "place"]
+    return max(places, key=lambda a: score.get((written or "", a["placement"]), 0.0))
