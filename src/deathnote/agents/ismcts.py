@@ -515,12 +515,13 @@ class IsmctsAgent(Agent):
                 estimate = type(game).evaluate is not Game.evaluate
                 # A game with neither: the random play-out below.
                 game_policy = bool(play) or estimate
+            # Each seat's value where the play-out ends on the game's estimate or score.
+            values = None
             if rollout and game_policy:
                 # The game's play-out: its own cheap policy (random where it has none),
                 # stopped at the first point where the game estimates each seat's chance
                 # (``Game.playout_policy``, ``Game.evaluate``), or at the end.
                 prng = self._rng
-                values = None
                 for _ in range(MAX_ROLLOUT):
                     if estimate:
                         values = game.evaluate(state)
@@ -541,13 +542,6 @@ class IsmctsAgent(Agent):
                     outcome = outcome_of(state)
                     if outcome is not None:
                         break
-                if values is not None:
-                    for node_, action_, mover_ in path:
-                        entry = node_.stats[action_]
-                        entry[0] += 1
-                        entry[1] += values[mover_]
-                    done += 1
-                    continue
             elif rollout and heuristic:
                 # The heuristic play-out: each seat's bot shown its view of the state.
                 for _ in range(MAX_ROLLOUT):
@@ -583,16 +577,16 @@ class IsmctsAgent(Agent):
                     outcome = outcome_of(state)
                     if outcome is not None:
                         break
-            if outcome is not None and own_rewards:
+            if values is None and outcome is not None and own_rewards:
                 # A game scoring its seats: each seat's reward (``Game.search_rewards``).
                 values = game.search_rewards(state)
-                if values is not None:
-                    for node_, action_, mover_ in path:
-                        entry = node_.stats[action_]
-                        entry[0] += 1
-                        entry[1] += values[mover_]
-                    done += 1
-                    continue
+            if values is not None:
+                for node_, action_, mover_ in path:
+                    entry = node_.stats[action_]
+                    entry[0] += 1
+                    entry[1] += values[mover_]
+                done += 1
+                continue
             winners = outcome.winning_seats if outcome is not None else ()
             for node_, action_, mover_ in path:
                 entry = node_.stats[action_]
