@@ -154,3 +154,27 @@ def test_a_baseline_reports_both_rates_per_team_beside_the_gain() -> None:
     args = ["arena", "icg", "--players", "5", "--agents", "random,heuristic", "--games", "10"]
     table = CliRunner().invoke(app, [*args, "--baseline", "heuristic"])
     assert table.exit_code == 0 and "against" in table.output and "gain" in table.output
+
+
+def test_a_team_run_plays_only_the_games_that_deal_the_first_agent_into_it() -> None:
+    spec = ArenaSpec("icg", 5, ("random", "heuristic"), baseline="heuristic")
+    first = arena(spec, 30, seed=4)  # six deals, each with the first agent in every seat
+    dealt = first["agents"]["random"]["by_team"]["Kira's team"]["games"]
+    kira = arena(spec, dealt, seed=4, team="Kira's team")
+    assert kira["team"] == "Kira's team" and kira["games"] == dealt
+    # Every game played dealt the first agent into Kira's team, and nothing else was played.
+    assert set(kira["agents"]["random"]["by_team"]) == {"Kira's team"}
+    assert set(kira["baseline"]["by_team"]) == {"Kira's team"}
+    # They are the Kira's-team games of the full run on the same deals, with the same seats.
+    rows = kira["agents"]["random"]["by_team"], first["agents"]["random"]["by_team"]
+    assert rows[0]["Kira's team"] == rows[1]["Kira's team"]
+    for key in ("agent", "baseline"):
+        mine = kira["baseline"]["by_team"]["Kira's team"][key]
+        assert mine == first["baseline"]["by_team"]["Kira's team"][key]
+    # A team no seat is ever dealt into is refused with the teams there are.
+    with pytest.raises(DeathNoteError, match="L's team"):
+        arena(ArenaSpec("icg", 5, ("random", "heuristic")), 5, seed=1, team="Near's team")
+    args = ["arena", "werewolf", "--players", "5", "--agents", "random,heuristic"]
+    table = CliRunner().invoke(app, [*args, "--games", "4", "--team", "L's team", "--json"])
+    assert table.exit_code == 0, table.output
+    assert set(orjson.loads(table.output)["agents"]["random"]["by_team"]) == {"L's team"}

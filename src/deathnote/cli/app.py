@@ -293,6 +293,14 @@ def arena_cmd(
             "--baseline heuristic."
         ),
     ] = None,
+    team: Annotated[
+        str | None,
+        typer.Option(
+            help="Play only the games that deal the first agent into this team (as the "
+            "summary names it, e.g. \"Kira's team\"): that team's figures at the cost of "
+            "its games alone."
+        ),
+    ] = None,
     chapter: Chapter = None,
     rules: Rules = None,
     shinigami_eyes: Eyes = False,
@@ -319,7 +327,7 @@ def arena_cmd(
             check_agent(game, baseline, "--baseline")
         spec = ArenaSpec(game, count, tuple(names), opts, content, baseline)
         with games_bar(f"{game} arena", games_) as advance:
-            result = arena(spec, games_, seed, jobs, advance)
+            result = arena(spec, games_, seed, jobs, advance, team)
     except DeathNoteError as exc:
         fail(exc)
         return

@@ -22,6 +22,12 @@ averaged over the paired games with a normal 95% interval: "does replacing a heu
 by this agent raise that seat's results", per team it was dealt into. Next to it, per team,
 the two rates it compares: the agent's (``agent``) and the baseline's in the same seats of
 the same deals (``baseline``), each with its 95% interval as above.
+
+With ``team``, only the games in which the first agent is dealt into that team are played
+(each deal with every assignment that seats the first agent in one of its seats; teams as
+``seat_teams`` names them once the cards are dealt, or the seat names): the per-team figures
+of one team at the cost of its games only, where every deal otherwise spends most of its
+games on the other teams.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ import traceback
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import permutations
+from itertools import islice, permutations
 from pathlib import Path
 from typing import Any
 
@@ -324,42 +330,79 @@ class ArenaSummary:
         }
 
 
+def dealt_teams(spec: ArenaSpec, seed: int) -> list[str]:
+    """Each seat's team once the deal of ``seed`` is dealt (``seat_teams``, else the seat
+    names)."""
+    match = Match.create(spec.game, spec.players, seed, spec.options, spec.content)
+    teams = match.game.seat_teams(match.state)
+    return teams if teams is not None else match.seat_names()
+
+
+#: deals looked at for a team before it is called one no seat is ever dealt into
+TEAM_PROBE = 200
+
+
+def arena_tasks(
+    spec: ArenaSpec, games: int, seed: int, seats: list[tuple[int, ...]], team: str | None
+) -> Iterator[tuple[ArenaSpec, tuple[int, ...], int]]:
+    """The games to play: ``games`` rounded up to whole deals, each deal with every seat
+    assignment, or with ``team`` the assignments seating the first agent in that team."""
+    if team is None:
+        deals = -(-games // len(seats))
+        for i in range(deals * len(seats)):
+            yield spec, seats[i % len(seats)], game_seed(seed, i // len(seats))
+        return
+    played = deal = 0
+    seen: set[str] = set()
+    while played < games:
+        deal_seed = game_seed(seed, deal)
+        teams = dealt_teams(spec, deal_seed)
+        seen.update(teams)
+        deal += 1
+        chosen = [a for a in seats if any(teams[s] == team for s, i in enumerate(a) if i == 0)]
+        if not chosen and deal >= TEAM_PROBE and played == 0:
+            raise DeathNoteError(
+                f"no seat was dealt into the team {team!r} in {deal} deals; the teams dealt "
+                f"are {', '.join(sorted(seen))}"
+            )
+        for assignment in chosen:
+            yield spec, assignment, deal_seed
+        played += len(chosen)
+
+
 def arena(
     spec: ArenaSpec,
     games: int,
     seed: int,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    team: str | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games (rounded up to a whole number of deals, each played with every
-    seat assignment) and return the JSON summary."""
+    seat assignment; with ``team``, only the assignments that deal the first agent into
+    that team) and return the JSON summary."""
     for name in sorted(set(spec.agents)):
         check_agent(spec.game, name)
     seats = assignments(spec.agents, spec.players)
-    deals = -(-games // len(seats))
-    total = deals * len(seats)
-
-    def tasks(first: int, last: int) -> Iterator[tuple[ArenaSpec, tuple[int, ...], int]]:
-        for i in range(first, last):
-            yield spec, seats[i % len(seats)], game_seed(seed, i // len(seats))
-
+    tasks = arena_tasks(spec, games, seed, seats, team)
     summary = ArenaSummary(spec, seed, seats)
     start = time.perf_counter()
     if jobs <= 1:
-        for task in tasks(0, total):
+        for task in tasks:
             summary.add(_work(task))
             if progress:
                 progress(1)
     else:
         ctx = pool_context()
         with ctx.Pool(jobs) as pool:
-            for first in range(0, total, WINDOW):
-                batch = tasks(first, min(total, first + WINDOW))
+            while batch := list(islice(tasks, WINDOW)):
                 for result in pool.imap_unordered(_work, batch):
                     summary.add(result)
                     if progress:
                         progress(1)
-    return summary.to_json(time.perf_counter() - start)
+    result = summary.to_json(time.perf_counter() - start)
+    result["team"] = team
+    return result
 
 
 def plot_arena(summary: Mapping[str, Any], path: Path) -> Path:
