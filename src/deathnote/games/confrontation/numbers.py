@@ -10,7 +10,7 @@ from __future__ import annotations
 import struct
 from functools import cache
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -393,12 +393,14 @@ def _l_rows(
     s: int, outside: list[int], cards_drawn: list[int], eliminated: dict[int, str]
 ) -> memoryview:
     """L's rows of ``s`` Suspects (remaining, outside kills / 4, reason), then the drawn
-    Suspect cards and their count / s."""
+    Suspect cards and their count / s (written item by item through a memoryview: float32,
+    as numpy's item writes)."""
     width = 2 + len(REASONS)
-    block = np.zeros(s * width + s + 1, dtype=np.float32)
-    block[0 : s * width : width] = 1.0
+    block: Any = np.zeros(s * width + s + 1, dtype=np.float32).data
+    for k in range(s):
+        if k not in eliminated:
+            block[k * width] = 1.0
     for k, reason in eliminated.items():
-        block[k * width] = 0.0
         block[k * width + 2 + _REASON_SLOT[reason]] = 1.0
     for k, kills in enumerate(outside):
         if kills:
@@ -406,7 +408,7 @@ def _l_rows(
     for k in cards_drawn:
         block[s * width + k] = 1.0
     block[s * width + s] = len(cards_drawn) / s
-    return memoryview(block.data)
+    return cast(memoryview, block)
 
 
 def _template(t: content.Tables, viewer: Any, me: int, sees_l: bool) -> np.ndarray:
