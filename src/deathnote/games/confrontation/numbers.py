@@ -30,6 +30,7 @@ from deathnote.games.confrontation.rules import (
     star_action,
 )
 from deathnote.games.confrontation.state import KIRA, NO_CHOICE, OVER, L
+from deathnote.games.confrontation.view import build_view
 
 PHASES = ("day", "accuse", "chase", "switch", "apples", "stars", "dice", "news", "kill", "over")
 REASONS = ("card", "regional", "quiet")
@@ -246,10 +247,19 @@ def state_tensor(state: Any, viewer: Any) -> np.ndarray | None:
     for every viewer at every step of random games. None when the state plays custom
     content (its numbers are not the packaged ones): then use the view."""
     t = state.tables
+    if t is not _packaged(t.chapter, t.variant):
+        return None
+    return observation(state, viewer)
+
+
+def observation(state: Any, viewer: Any) -> np.ndarray:
+    """The viewer's observation: ``state_tensor`` for the packaged content, else the
+    tensor of the viewer's view (``Game.observation_tensor``)."""
+    t = state.tables
     fast = _FAST.get(id(t))
     if fast is None or fast.tables is not t:
         if t is not _packaged(t.chapter, t.variant):
-            return None
+            return tensor(build_view(state, viewer), viewer, t.chapter, t.variant)
         fast = _FAST[id(t)] = _Fast(t)
     phase = state.phase
     if phase == OVER:
