@@ -124,7 +124,11 @@ class _Table:
         self.actions: list[tuple[Seat, Action]] = []
         self.outcome: Outcome | None = None
         self._full: Match | None = None
-        self._apply_quiet = game.apply_quiet
+        # ``Game.apply_quiet``; where the game keeps the default (``apply``, its events
+        # dropped), ``apply`` itself (one call fewer)
+        self._apply_quiet = (
+            game.apply_quiet if type(game).apply_quiet is not Game.apply_quiet else game.apply
+        )
         self._game_outcome = game.outcome
         self._game_mover = game.mover
         self._game_legal = game.legal
