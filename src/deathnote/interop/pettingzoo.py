@@ -58,6 +58,7 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Action, Outcome, Seat, Viewer
 from deathnote.engine.errors import IllegalAction
+from deathnote.engine.game import Game
 from deathnote.engine.match import Match
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import new as rng_new
@@ -123,10 +124,17 @@ class _Table:
         self.actions: list[tuple[Seat, Action]] = []
         self.outcome: Outcome | None = None
         self._full: Match | None = None
-        self._apply_quiet = game.apply_quiet
+        # ``Game.apply_quiet``; where the game keeps the default (``apply``, its events
+        # dropped), ``apply`` itself (one call fewer)
+        self._apply_quiet = (
+            game.apply_quiet if type(game).apply_quiet is not Game.apply_quiet else game.apply
+        )
         self._game_outcome = game.outcome
         self._game_mover = game.mover
         self._game_legal = game.legal
+        #: ``Game.moves`` where the game overrides it (the mover and its legal actions in
+        #: one read of the state), else None (then ``mover`` and ``legal`` are asked apart)
+        self._game_moves = game.moves if type(game).moves is not Game.moves else None
         self._tensor = game.observation_tensor
         self.seats = list(range(self.players))
         self.names = [agent_name(s) for s in self.seats]
@@ -254,10 +262,14 @@ class _Table:
             legal = self._game_legal(state, seat)
         else:
             legal = ()
+        self.set_legal(step, seat, legal)
+
+    def set_legal(self, step: int, seat: Seat, legal: Sequence[Action]) -> None:
+        """Takes ``legal`` as the seat's legal actions at this position (number of actions
+        played), with their numbers and mask."""
         hit = self._by_tuple.get(id(legal)) if type(legal) is tuple else None
         if hit is not None and hit[0] is legal:
-            numbers, mask = hit[1], hit[2]
-            self._legal, self._numbers, self._mask = legal, numbers, mask
+            self._legal, self._numbers, self._mask = legal, hit[1], hit[2]
             self._legal_step, self._legal_seat = step, seat
             return
         # The same lists of kept action objects recur: their numbers and mask by the
@@ -525,11 +537,20 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
             self._accumulate_rewards()
         else:
             # Rewards are all 0 until the end (set so at reset): nothing to accumulate.
-            # The next seat asked (``table.mover`` written out).
-            mover = table._game_mover(table.state)
+            # The next seat asked (``table.mover`` written out), and where the game tells
+            # both in one read of the state (``Game.moves``), its legal actions too: the
+            # ones ``last()`` lists next.
+            moves = table._game_moves
+            if moves is not None:
+                mover, legal = moves(table.state)
+            else:
+                mover = table._game_mover(table.state)
             if mover is None:
                 mover = table.mover()  # raises: the game is not over and nobody is asked
-            table._mover, table._mover_step = mover, len(actions)
+            step = len(actions)
+            table._mover, table._mover_step = mover, step
+            if moves is not None:
+                table.set_legal(step, mover, legal)
             self.agent_selection = table.names[mover]
 
     def _lose(self, agent: AgentID) -> None:

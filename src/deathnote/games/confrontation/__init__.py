@@ -18,8 +18,6 @@ from deathnote.games.confrontation.state import ConfState
 from deathnote.games.confrontation.view import RULES_SUMMARY, build_view, shared_view
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from deathnote.agents.base import Agent
     from deathnote.engine.spaces import ActionSpace
 
@@ -143,13 +141,9 @@ class Confrontation(Game):
         """One float32 vector per viewer (layout: rules doc CONF-NUM-02)."""
         return numbers.shape(int(options.get("chapter", 1)), _variant(options))
 
-    def observation_tensor(self, state: ConfState, viewer: Viewer) -> np.ndarray:
-        """The viewer's observation, built from that viewer's view alone."""
-        fast = numbers.state_tensor(state, viewer)
-        if fast is not None:
-            return fast
-        t = state.tables
-        return numbers.tensor(build_view(state, viewer), viewer, t.chapter, t.variant)
+    #: The viewer's observation, built from what that viewer's view shows alone (called
+    #: at every step of the research adapters: straight to ``numbers.observation``).
+    observation_tensor = staticmethod(numbers.observation)
 
     def view(self, state: ConfState, viewer: Viewer) -> dict[str, Any]:
         """What the viewer may see."""

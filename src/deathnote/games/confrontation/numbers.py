@@ -10,11 +10,11 @@ from __future__ import annotations
 import struct
 from functools import cache
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from deathnote.engine.actions import OMNISCIENT, Action
+from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Action
 from deathnote.engine.spaces import TableSpace
 from deathnote.games.confrontation import content
 from deathnote.games.confrontation.content import CRIME_TYPES
@@ -30,6 +30,7 @@ from deathnote.games.confrontation.rules import (
     star_action,
 )
 from deathnote.games.confrontation.state import KIRA, NO_CHOICE, OVER, L
+from deathnote.games.confrontation.view import build_view
 
 PHASES = ("day", "accuse", "chase", "switch", "apples", "stars", "dice", "news", "kill", "over")
 REASONS = ("card", "regional", "quiet")
@@ -174,6 +175,71 @@ _FACE_SLOT = {kind: i for i, kind in enumerate((*CRIME_TYPES, "any"))}
 _REASON_SLOT = {reason: i for i, reason in enumerate(REASONS)}
 
 
+class _Fast:
+    """What ``state_tensor`` reads for one packaged content's tables, made once: sizes,
+    offsets, constants and memos of the blocks that take few values."""
+
+    def __init__(self, t: content.Tables) -> None:
+        self.tables = t
+        chapter = t.chapter
+        _, c, s = _layout(chapter, t.variant)
+        self.c, self.s = c, s
+        self.chapter2 = chapter == 2
+        self.chapter_flag = float(chapter == 2)
+        self.target = float(TARGET_POINTS[chapter])
+        self.limit = REGIONAL_LIMIT[chapter]
+        self.limit_third = REGIONAL_LIMIT[chapter] / 3.0
+        #: ``_template`` by (viewer, Kira's identity if seen else -1, sees L's)
+        self.templates: dict[tuple[Any, int, bool], np.ndarray] = {}
+        # offsets: the phase one-hot, the scalars, the Lead and Chase (one block), the
+        # dice, the criminals, Kira's block and L's block
+        self.phase_at = 4
+        self.scalars_at = 4 * (4 + len(PHASES))  # in bytes (``_SCALARS`` packs)
+        self.lead_at = 4 + len(PHASES) + 12
+        self.dice_at = self.lead_at + 10 + 8
+        self.killed_at = self.dice_at + 7
+        self.news_at = self.killed_at + c
+        self.kira_at = self.killed_at + 2 * c + s
+        self.l_at = self.kira_at + _kira_size(c)
+        #: the Lead and Chase slots by (lead, Kira's side, L's side, the viewer's side)
+        self.lead_chase: dict[tuple[int, int, int, int], memoryview] = {}
+        #: L's rows (``_l_rows``) last written: the lists they were read from, copied
+        self.l_last: tuple[list[int], list[int], dict[int, str], memoryview] | None = None
+
+    def lead_chase_block(self, lead: int, kira_side: int, l_side: int, mine: int) -> memoryview:
+        """The 10 Lead slots and the 8 Chase slots (as the item writes of the view's
+        tensor: float32)."""
+        t = self.tables
+        block = np.zeros(18, dtype=np.float32)
+        if lead >= 0:
+            at = 0
+            for kind, apples in t.leads[lead]:
+                block[at + _TYPE_SLOT[kind]] = 1.0
+                block[at + 3] = t.points[kind] / 3.0
+                block[at + 4] = apples / 3.0
+                at += 5
+        at = 10
+        if kira_side != NO_CHOICE:
+            block[at] = 1.0
+        if l_side != NO_CHOICE:
+            block[at + 1] = 1.0
+            if kira_side != NO_CHOICE:
+                block[at + 2 + (kira_side == 1)] = 1.0
+                block[at + 4 + (l_side == 1)] = 1.0
+        if mine != NO_CHOICE:
+            block[at + 6 + (mine == 1)] = 1.0
+        return memoryview(block.data)
+
+
+#: Who sees which notebook while the game runs: (Kira's, L's) by viewer (both once over).
+_SEES: dict[Any, tuple[bool, bool]] = {
+    KIRA: (True, False),
+    L: (False, True),
+    SPECTATOR: (False, False),
+    OMNISCIENT: (True, True),
+}
+
+
 def state_tensor(state: Any, viewer: Any) -> np.ndarray | None:
     """``tensor(build_view(state, viewer), viewer, ...)`` computed from the state without
     building the view (the learning adapters ask for it at every step). It reads exactly
@@ -181,37 +247,45 @@ def state_tensor(state: Any, viewer: Any) -> np.ndarray | None:
     for every viewer at every step of random games. None when the state plays custom
     content (its numbers are not the packaged ones): then use the view."""
     t = state.tables
+    if t is not _packaged(t.chapter, t.variant):
+        return None
+    return observation(state, viewer)
+
+
+def observation(state: Any, viewer: Any) -> np.ndarray:
+    """The viewer's observation: ``state_tensor`` for the packaged content, else the
+    tensor of the viewer's view (``Game.observation_tensor``)."""
+    t = state.tables
     fast = _FAST.get(id(t))
-    if fast is None or fast[0] is not t:
+    if fast is None or fast.tables is not t:
         if t is not _packaged(t.chapter, t.variant):
-            return None
-        fast = _FAST[id(t)] = (t, *_layout(t.chapter, t.variant)[1:], {})
-    _, c, s, templates = fast
-    chapter = t.chapter
+            return tensor(build_view(state, viewer), viewer, t.chapter, t.variant)
+        fast = _FAST[id(t)] = _Fast(t)
     phase = state.phase
-    over = phase == OVER
-    sees_kira = over or viewer in (KIRA, OMNISCIENT)
-    sees_l = over or viewer in (L, OMNISCIENT)
+    if phase == OVER:
+        sees_kira = sees_l = True
+    else:
+        sees_kira, sees_l = _SEES[viewer]
     me = state.identity
     # What stays the same all game for this viewer comes copied from a template; the rest
-    # is written item by item through a memoryview (only the slots that are not zero).
+    # is written item by item through a memoryview (only the slots that are not zero), or
+    # as blocks remembered by what they are read from.
     key = (viewer, me if sees_kira else -1, sees_l)
-    template = templates.get(key)
+    template = fast.templates.get(key)
     if template is None:
-        template = templates[key] = _template(t, viewer, me if sees_kira else -1, sees_l)
+        template = fast.templates[key] = _template(t, viewer, me if sees_kira else -1, sees_l)
     array = template.copy()
     out: Any = array.data
-    at = 4
-    out[at + _PHASE_SLOT[phase]] = 1.0
-    at += len(PHASES)
-    target = float(TARGET_POINTS[chapter])
+    out[4 + _PHASE_SLOT[phase]] = 1.0
+    target = fast.target
     by_type = state.points_by_type
-    drawn = len(state.cards_drawn)
+    drawn = state.cards_drawn
+    s = fast.s
     # the 12 scalars at once (as float32, like the item writes)
     _SCALARS(
         out,
-        4 * at,
-        float(chapter == 2),
+        fast.scalars_at,
+        fast.chapter_flag,
         state.day / 30.0,
         state.points / target,
         by_type["knife"] / target,
@@ -219,33 +293,21 @@ def state_tensor(state: Any, viewer: Any) -> np.ndarray | None:
         by_type["bomb"] / target,
         state.quiet_nights / 3.0,
         state.quiet_allowed / 3.0,
-        REGIONAL_LIMIT[chapter] / 3.0,
+        fast.limit_third,
         len(state.lead_deck) / 12.0,
-        drawn / s,
+        len(drawn) / s,
         len(state.suspect_deck) / s,
     )
-    at += 12
-    if state.lead >= 0:
-        points = t.points
-        for kind, apples in t.leads[state.lead]:
-            out[at + _TYPE_SLOT[kind]] = 1.0
-            out[at + 3] = points[kind] / 3.0
-            out[at + 4] = apples / 3.0
-            at += 5
-    else:
-        at += 10
     kira_side, l_side = state.chase
-    if kira_side != NO_CHOICE:
-        out[at] = 1.0
-    if l_side != NO_CHOICE:
-        out[at + 1] = 1.0
-        if kira_side != NO_CHOICE:
-            out[at + 2 + (kira_side == 1)] = 1.0
-            out[at + 4 + (l_side == 1)] = 1.0
     mine = kira_side if viewer == KIRA else l_side if viewer == L else NO_CHOICE
-    if mine != NO_CHOICE:
-        out[at + 6 + (mine == 1)] = 1.0
-    at += 8
+    lead = state.lead
+    if lead >= 0 or kira_side != NO_CHOICE or l_side != NO_CHOICE or mine != NO_CHOICE:
+        spot = (lead, kira_side, l_side, mine)
+        block = fast.lead_chase.get(spot)
+        if block is None:
+            block = fast.lead_chase[spot] = fast.lead_chase_block(*spot)
+        at = fast.lead_at
+        out[at : at + 18] = block
     if state.dice or state.faces_left:
         faces = (*state.dice, "|", *state.faces_left)
         block = _DICE_BLOCKS.get(faces)
@@ -253,59 +315,73 @@ def state_tensor(state: Any, viewer: Any) -> np.ndarray | None:
             block = _dice_block(state.dice, state.faces_left)
             if len(_DICE_BLOCKS) < 4096:
                 _DICE_BLOCKS[faces] = block
+        at = fast.dice_at
         out[at : at + 7] = block
-    at += 7
     alive = state.alive
     if not all(alive):
         # each dead criminal's slot (found in C, without the exception past the last)
+        at = fast.killed_at
         k = -1
         for _ in range(alive.count(False)):
             k = alive.index(False, k + 1)
             out[at + k] = 1.0
-    for k in state.news:
-        out[at + c + k] = 1.0
-    at += 2 * c
+    if state.news:
+        at = fast.news_at
+        for k in state.news:
+            out[at + k] = 1.0
     # the identity slot (the next s) is in the template
-    at += s
     if sees_kira:
         # the flag, the local criminals and the home are in the template
-        bit = 1 << me
-        mask = t.local_mask
-        for k in state.kills:
-            if not mask[k] & bit:
-                out[at + 1 + c + k] = 1.0
+        at = fast.kira_at
+        c = fast.c
+        if state.kills:
+            bit = 1 << me
+            mask = t.local_mask
+            for k in state.kills:
+                if not mask[k] & bit:
+                    out[at + 1 + c + k] = 1.0
         base = at + 1 + 2 * c
-        out[base] = state.regional_used / 3.0
-        out[base + 1] = (REGIONAL_LIMIT[chapter] - state.regional_used) / 3.0
+        used = state.regional_used
+        out[base] = used / 3.0
+        out[base + 1] = (fast.limit - used) / 3.0
         out[base + 2] = state.chase_points / 20.0
         out[base + 3] = state.ryuk_points / 20.0
-        if chapter == 2:
+        if fast.chapter2:
             _state_rows(out, base + 6, t.ryuk_rows, state.apples, state.ryuk_used)
             out[base + 6 + 3 * ROWS] = state.apples_to_place / 9.0
-    at += _kira_size(c)
     if sees_l:
         # The flag is in the template; L's Suspect rows and drawn cards (they change a few
-        # times a game) come from a memo of those blocks, written in at once.
+        # times a game) come from a memo of those blocks, written in at once: the last one
+        # written (compared list by list), else a table by what they are read from.
         width = 2 + len(REASONS)
-        base = at + 1
-        key2 = (s, *state.outside, "|", *state.cards_drawn, "|", *state.eliminated.items())
-        block = _L_BLOCKS.get(key2)
-        if block is None:
-            block = _l_rows(s, state.outside, state.cards_drawn, state.eliminated)
-            if len(_L_BLOCKS) >= 4096:
-                _L_BLOCKS.clear()
-            _L_BLOCKS[key2] = block
+        base = fast.l_at + 1
+        last = fast.l_last
+        if (
+            last is not None
+            and state.outside == last[0]
+            and drawn == last[1]
+            and state.eliminated == last[2]
+        ):
+            block = last[3]
+        else:
+            key2 = (s, *state.outside, "|", *drawn, "|", *state.eliminated.items())
+            block = _L_BLOCKS.get(key2)
+            if block is None:
+                block = _l_rows(s, state.outside, drawn, state.eliminated)
+                if len(_L_BLOCKS) >= 4096:
+                    _L_BLOCKS.clear()
+                _L_BLOCKS[key2] = block
+            fast.l_last = (list(state.outside), list(drawn), dict(state.eliminated), block)
         out[base : base + s * width + s + 1] = block
-        base += s * width
-        if chapter == 2:
+        if fast.chapter2:
+            base += s * width
             _state_rows(out, base + s + 1, t.intel_rows, state.stars, state.intel_used)
             out[base + s + 1 + 3 * ROWS] = state.stars_to_place / 9.0
     return array
 
 
-#: per packaged content's tables (by id, kept alive): (tables, criminals, Suspects,
-#: ``_template`` by (viewer, Kira's identity if seen else -1, sees L's))
-_FAST: dict[int, tuple[content.Tables, int, int, dict[tuple[Any, int, bool], np.ndarray]]] = {}
+#: per packaged content's tables (by id, kept alive): what ``state_tensor`` reads
+_FAST: dict[int, _Fast] = {}
 _SCALARS = struct.Struct("12f").pack_into
 #: the dice slots by the dice and the faces left (a few dozen in all)
 _DICE_BLOCKS: dict[tuple[str, ...], memoryview] = {}
@@ -327,12 +403,14 @@ def _l_rows(
     s: int, outside: list[int], cards_drawn: list[int], eliminated: dict[int, str]
 ) -> memoryview:
     """L's rows of ``s`` Suspects (remaining, outside kills / 4, reason), then the drawn
-    Suspect cards and their count / s."""
+    Suspect cards and their count / s (written item by item through a memoryview: float32,
+    as numpy's item writes)."""
     width = 2 + len(REASONS)
-    block = np.zeros(s * width + s + 1, dtype=np.float32)
-    block[0 : s * width : width] = 1.0
+    block: Any = np.zeros(s * width + s + 1, dtype=np.float32).data
+    for k in range(s):
+        if k not in eliminated:
+            block[k * width] = 1.0
     for k, reason in eliminated.items():
-        block[k * width] = 0.0
         block[k * width + 2 + _REASON_SLOT[reason]] = 1.0
     for k, kills in enumerate(outside):
         if kills:
@@ -340,7 +418,7 @@ def _l_rows(
     for k in cards_drawn:
         block[s * width + k] = 1.0
     block[s * width + s] = len(cards_drawn) / s
-    return memoryview(block.data)
+    return cast(memoryview, block)
 
 
 def _template(t: content.Tables, viewer: Any, me: int, sees_l: bool) -> np.ndarray:

@@ -284,6 +284,17 @@ class EnqueteGame(Game):
         seat: Seat = top["seats"][0] if top["k"] == "window" else top["seat"]
         return seat
 
+    def moves(self, state: EnqState) -> tuple[Seat | None, Sequence[Action]]:
+        """``mover`` and its ``legal`` actions in one read of the top of the stack."""
+        if state.over or not state.stack:
+            return None, ()
+        top = state.stack[-1]
+        if top["k"] == "window":
+            seat: Seat = top["seats"][0]
+            plays = window_options(state, top, seat)
+            return seat, [PASS, *(_play_action(n, lb) for n, lb in plays)]
+        return top["seat"], [_pick_action(value, label) for value, label in top["options"]]
+
     def legal(self, state: EnqState, seat: Seat) -> Sequence[Action]:
         """Pass or a playable card in a window; one of the offered values otherwise."""
         if state.over or not state.stack:

@@ -80,6 +80,13 @@ class TcgGame(Game):
         """The player ``pending`` asks (no decision made)."""
         return None if state.winner is not None else state.current
 
+    def moves(self, state: TcgState) -> tuple[Seat | None, Sequence[Action]]:
+        """The player ``pending`` asks and its legal actions."""
+        if state.winner is not None:
+            return None, ()
+        seat = state.current
+        return seat, rules.legal_actions(state, seat)
+
     def legal(self, state: TcgState, seat: Seat) -> Sequence[Action]:
         """Every legal action of the seat."""
         return rules.legal_actions(state, seat)

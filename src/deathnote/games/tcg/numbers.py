@@ -40,6 +40,9 @@ class Layout:
         self.total = self.size
         #: a Character card's points / 3 by card number (filled by ``layout_of``)
         self.points_third: dict[str, float] = {}
+        #: a Character card's first slot within its side's Character File and its points
+        #: / 3, by card number (filled by ``layout_of``)
+        self.field_slot: dict[str, tuple[int, float]] = {}
 
     @property
     def side_size(self) -> int:
@@ -62,6 +65,11 @@ def layout_of(cards: Mapping[str, Card]) -> Layout:
         names=tuple(sorted({c.name for c in cards.values() if c.kind == "character"})),
     )
     lay.points_third = {n: cards[n].points / 3 for n in ids}
+    lay.field_slot = {
+        n: (PER_NAME * lay.name_at[c.name], c.points / 3)
+        for n, c in cards.items()
+        if c.kind == "character"
+    }
     return lay
 
 
@@ -119,7 +127,8 @@ _LAST_LAYOUT: list[Any] = []
 def observation(state: TcgState, viewer: Viewer) -> np.ndarray:
     """The viewer's float32 observation: globals, then the viewer's side, then the other
     (seat 0 first for a spectator or omniscient viewer); only what the viewer may see."""
-    lay = layout(state)
+    last = _LAST_LAYOUT  # ``layout(state)``, its usual case written out
+    lay: Layout = last[1] if last and last[0] is state.cards else layout(state)
     array = np.zeros(lay.total, dtype=np.float32)
     # Written item by item through a memoryview (far cheaper per item than numpy's own
     # item and slice assignment); flags are written only when set.
@@ -172,9 +181,10 @@ def _side(state: TcgState, lay: Layout, seat: int, own: bool, out: Any, at: int)
     specials_at = at + lay.specials_from
     discard_at = at + lay.discard_from
     hand_at = at + lay.hand_from
-    name_at, points_third = lay.name_at, lay.points_third
+    name_at, by_number = lay.name_at, lay.field_slot
     for fc in player.field:
-        base = at + PER_NAME * name_at[fc.name]
+        slot, third = by_number[fc.number]
+        base = at + slot
         out[base] = 1.0
         if fc.face_up:
             out[base + 1] = 1.0
@@ -192,7 +202,7 @@ def _side(state: TcgState, lay: Layout, seat: int, own: bool, out: Any, at: int)
                 out[base + 6] = 1.0
         if fc.flipped_turn == turn:
             out[base + 5] = 1.0
-        out[base + 7] = points_third[fc.number]
+        out[base + 7] = third
     id_at = lay.id_at
     for n in player.discard:
         out[discard_at + id_at[n]] += 0.25
