@@ -199,12 +199,22 @@ class RoomDriver:
                 await asyncio.sleep(0.2)
         return None
 
+    def _accepted(self, index: int, step: int) -> None:
+        """Seat ``index`` was told its action is stored as ``step`` (in its view)."""
+        self.accepted += 1
+        self.waiting.append((step, self.sent.pop(index)))
+        self.acked.append((self.room, step, index, self.choices.pop(index), time.monotonic()))
+        if self.accepted >= self.actions:
+            self.over.set()
+
     async def _play(self, ws: Any, index: int) -> None:
         last_sent_step = -1
         async for raw in ws:
             message = orjson.loads(raw)
             kind = message["type"]
             if kind == "view":
+                if message.get("accepted") is not None:
+                    self._accepted(index, message["accepted"])
                 self.steps[index] = message["step"]
                 self._check()
                 view = message["view"]
@@ -227,15 +237,6 @@ class RoomDriver:
                     self.sent[index] = time.perf_counter()
                     self.choices[index] = choice
                     await ws.send(orjson.dumps({"type": "act", "action": choice}).decode())
-            elif kind == "accepted":
-                self.accepted += 1
-                self.waiting.append((message["step"], self.sent.pop(index)))
-                self.acked.append(
-                    (self.room, message["step"], index, self.choices.pop(index), time.monotonic())
-                )
-                self._check()
-                if self.accepted >= self.actions:
-                    self.over.set()
             elif kind == "error":
                 self.rejected += 1
                 self.sent.pop(index, None)
