@@ -7,7 +7,7 @@ The URL is a seat link, as the room's creator sends it to a person. The bot spea
 protocol as the browser (documented in docs/protocol.md, schema at /api/protocol.json):
 it reads ``view`` messages, and whenever its view holds a decision with legal actions it
 sends one of them as ``{"type": "act", "action": ..., "step": n}``, then waits for the
-answer (``accepted`` or ``error``) before it acts again. It chooses at random among the
+answer (its next view with ``accepted``, or an ``error``) before it acts again. It chooses at random among the
 legal actions (replace ``choose`` with your own policy: a language model, a search,
 another program). The room's clock and limits apply to it as to a person: if its clock runs
 out too often a bot plays its seat, and it takes the seat back (``take_back``). It prints
@@ -91,6 +91,10 @@ def play(link: str, name: str | None, key: str | None, seed: int | None, think: 
                 # before, and often a state ``patch`` instead of the ``state``; this bot
                 # reads neither: the decision, the legal actions and the outcome are whole.)
                 last = message
+                if message.get("accepted") is not None:
+                    # The answer to our action: it is stored as that step.
+                    waiting = False
+                    ready_from = message["accepted"] + 1
                 view = message["view"]
                 if view["outcome"] is not None:
                     seats = view["seats"]
@@ -106,9 +110,6 @@ def play(link: str, name: str | None, key: str | None, seed: int | None, think: 
                     taking_back = True
             elif kind == "taken_back":
                 taking_back = False
-            elif kind == "accepted":
-                waiting = False
-                ready_from = message["step"] + 1
             elif kind == "error":
                 print(f"server: {message['message']}", file=sys.stderr)
                 waiting = taking_back = False

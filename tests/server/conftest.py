@@ -86,6 +86,12 @@ def receive(ws: Any, kind: str, where: Any = None) -> dict[str, Any]:
     raise AssertionError(f"no {kind!r} message within {MAX_MESSAGES} messages")
 
 
+def acknowledged(ws: Any) -> dict[str, Any]:
+    """The answer to this connection's action: its view that says ``accepted`` (the step
+    the action was stored as); bounded."""
+    return receive(ws, "view", lambda m: m.get("accepted") is not None)
+
+
 def view_at(ws: Any, step: int) -> dict[str, Any]:
     """The first view message at or after this step."""
     return receive(ws, "view", lambda m: m["step"] >= step)

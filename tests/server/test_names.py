@@ -12,7 +12,15 @@ from fastapi.testclient import TestClient
 from deathnote.engine.errors import IllegalAction
 from deathnote.server.app import create_app
 from deathnote.server.names import Names, clean_nickname
-from tests.server.conftest import TEST_LIMITS, first_legal, new_room, receive, view_at, ws_path
+from tests.server.conftest import (
+    TEST_LIMITS,
+    acknowledged,
+    first_legal,
+    new_room,
+    receive,
+    view_at,
+    ws_path,
+)
 
 
 def test_a_nickname_names_the_seat_in_every_view_and_log(app: FastAPI, client: TestClient) -> None:
@@ -62,7 +70,7 @@ def test_role_named_seats_keep_the_role_beside_the_nickname(client: TestClient) 
         assert any("L wins" in e["text"] for e in seen["view"]["log"])
         # And the seat plays on after the rename.
         l_ws.send_json({"type": "act", "action": first_legal(first), "step": 0})
-        assert receive(l_ws, "accepted")["step"] == 0
+        assert acknowledged(l_ws)["accepted"] == 0
 
 
 @pytest.mark.parametrize(

@@ -14,9 +14,9 @@ from deathnote.engine import registry
 from deathnote.engine.actions import Action, Decision, Event, Outcome
 from deathnote.engine.game import Game
 from deathnote.server.app import create_app
-from deathnote.server.rooms import MAX_QUEUED, Connection
+from deathnote.server.rooms import MAX_QUEUED, Connection, View
 from deathnote.server.storage import Storage
-from tests.server.conftest import first_legal, new_room, receive, view_at, ws_path
+from tests.server.conftest import acknowledged, first_legal, new_room, receive, view_at, ws_path
 
 
 def stored_steps(app: FastAPI, room: str) -> int:
@@ -133,7 +133,7 @@ def test_every_bad_message_gets_an_error_on_that_connection_only_and_changes_not
             assert message["type"] != "error"
         # And the seat can still play the same legal action afterwards.
         l_ws.send_json({"type": "act", "action": first_legal(before), "step": 0})
-        assert receive(l_ws, "accepted")["step"] == 0
+        assert acknowledged(l_ws)["accepted"] == 0
         assert view_at(kira, 1)["view"]["state"]["lead"] is not None
 
 
@@ -187,7 +187,7 @@ def test_a_failed_store_rejects_the_action(
             assert "could not be stored" in receive(l_ws, "error")["message"]
         assert app.state.manager.get(room).match.actions == []
         l_ws.send_json({"type": "act", "action": {"kind": "follow"}})
-        assert receive(l_ws, "accepted")["step"] == 0
+        assert acknowledged(l_ws)["accepted"] == 0
         assert stored_steps(app, room) == 1
 
 
@@ -344,3 +344,29 @@ def test_a_connection_too_slow_to_keep_up_is_dropped() -> None:
     assert not conn.closed
     conn.push({"type": "pong"})
     assert conn.closed
+
+
+def test_the_acknowledgement_rides_on_the_senders_view_only(client: TestClient) -> None:
+    # One frame, not two: the sender's first view that shows its action says "accepted";
+    # the other seat's view of the same step does not (it did not act).
+    created = new_room(client)
+    with (
+        client.websocket_connect(ws_path(created["links"]["seats"][0])) as kira,
+        client.websocket_connect(ws_path(created["links"]["seats"][1])) as l_ws,
+    ):
+        before = view_at(l_ws, 0)
+        view_at(kira, 0)
+        l_ws.send_json({"type": "act", "action": first_legal(before), "step": 0})
+        answer = l_ws.receive_json()
+        while answer["type"] == "view" and answer["step"] == 0:  # presence changes
+            answer = l_ws.receive_json()
+        assert answer["type"] == "view" and answer["accepted"] == 0 and answer["step"] == 1
+        other = view_at(kira, 1)
+        assert other["step"] == 1 and "accepted" not in other
+
+
+def test_an_accepting_view_is_the_shared_view_with_one_field_more() -> None:
+    shared = View({"type": "view", "step": 3, "view": {"log": ["é"]}})
+    told = shared.accepting(2)
+    assert orjson.loads(told.text) == dict(told) == {**shared, "accepted": 2}
+    assert "accepted" not in shared and "accepted" not in orjson.loads(shared.text)

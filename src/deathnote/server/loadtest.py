@@ -12,7 +12,9 @@ and without them show whether thinking bots hold up anyone else's room.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
 import http.client
 import json
 import os
@@ -26,14 +28,20 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
-import websockets
+
+try:
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover - websockets built without its C helpers
+    from websockets.utils import apply_mask
 
 CONNECT_SECONDS = 30.0
+MAX_RETRIES = 3  # choices refused in a row on one view before a seat waits for the next
 
 
 @dataclass
@@ -178,7 +186,7 @@ class RoomDriver:
             try:
                 await self._play(ws, index)
                 return
-            except (websockets.ConnectionClosed, OSError):
+            except OSError:  # Closed too
                 # The server went away: this seat's unanswered action is lost, not told.
                 self.sent.pop(index, None)
                 self.choices.pop(index, None)
@@ -195,16 +203,35 @@ class RoomDriver:
         while time.monotonic() < self.deadline and not self.over.is_set():
             try:
                 return await _connect(url, 5)
-            except (OSError, websockets.InvalidHandshake, TimeoutError):
+            except (OSError, TimeoutError):  # Closed too
                 await asyncio.sleep(0.2)
         return None
 
+    def _accepted(self, index: int, step: int) -> None:
+        """Seat ``index`` was told its action is stored as ``step`` (in its view)."""
+        self.accepted += 1
+        self.waiting.append((step, self.sent.pop(index)))
+        self.acked.append((self.room, step, index, self.choices.pop(index), time.monotonic()))
+        if self.accepted >= self.actions:
+            self.over.set()
+
+    async def _choose(self, ws: Any, index: int, legal: list[dict[str, Any]]) -> None:
+        choice = dict(self.rng.choice(legal))
+        choice.pop("label", None)
+        self.sent[index] = time.perf_counter()
+        self.choices[index] = choice
+        await ws.send(orjson.dumps({"type": "act", "action": choice}))
+
     async def _play(self, ws: Any, index: int) -> None:
         last_sent_step = -1
-        async for raw in ws:
-            message = orjson.loads(raw)
+        legal: list[dict[str, Any]] = []  # of this seat's last view
+        retries = 0
+        while True:
+            message = orjson.loads(await ws.recv())
             kind = message["type"]
             if kind == "view":
+                if message.get("accepted") is not None:
+                    self._accepted(index, message["accepted"])
                 self.steps[index] = message["step"]
                 self._check()
                 view = message["view"]
@@ -221,42 +248,31 @@ class RoomDriver:
                     and self.accepted < self.actions
                     and index not in self.sent
                 ):
-                    choice = dict(self.rng.choice(legal))
-                    choice.pop("label", None)
                     last_sent_step = message["step"]
-                    self.sent[index] = time.perf_counter()
-                    self.choices[index] = choice
-                    await ws.send(orjson.dumps({"type": "act", "action": choice}).decode())
-            elif kind == "accepted":
-                self.accepted += 1
-                self.waiting.append((message["step"], self.sent.pop(index)))
-                self.acked.append(
-                    (self.room, message["step"], index, self.choices.pop(index), time.monotonic())
-                )
-                self._check()
-                if self.accepted >= self.actions:
-                    self.over.set()
+                    retries = 0
+                    await self._choose(ws, index, legal)
             elif kind == "error":
                 self.rejected += 1
                 self.sent.pop(index, None)
                 self.choices.pop(index, None)
+                if legal and retries < MAX_RETRIES and self.accepted < self.actions:
+                    # Choose again on the same view (no other view may come: this seat
+                    # may be the only one asked, and the room would wait to its end).
+                    retries += 1
+                    await self._choose(ws, index, legal)
 
     async def run(self) -> None:
         """Play rooms until this driver's share of actions is done or time is up."""
         while self.accepted < self.actions and time.monotonic() < self.deadline:
             try:
-                created = await asyncio.to_thread(
-                    _post, f"{self.base}/api/rooms", {"game": self.game}
-                )
+                created = await _post_on_loop(f"{self.base}/api/rooms", {"game": self.game})
                 links = [link for link in created["links"]["seats"] if link]
                 ws_base = self.base.replace("http://", "ws://")
                 urls = [ws_base + link.replace("/play/", "/ws/") for link in links]
                 sockets = [await _connect(url, CONNECT_SECONDS) for url in urls]
             except (
-                OSError,
+                OSError,  # Closed too: a refused or closed WebSocket
                 http.client.HTTPException,  # a response cut short by the kill (IncompleteRead)
-                websockets.InvalidHandshake,
-                websockets.ConnectionClosed,
             ):
                 await asyncio.sleep(0.2)  # the server is down (killed): try again
                 continue
@@ -289,18 +305,213 @@ class RoomDriver:
             await asyncio.sleep(0.01)
 
 
+class Closed(ConnectionError):
+    """The seat's WebSocket is closed (or its opening was refused)."""
+
+
+#: RFC 6455's constant for the handshake's Sec-WebSocket-Accept.
+WS_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+
+
+class SeatSocket(asyncio.Protocol):
+    """A lean client WebSocket (RFC 6455, text messages only) for the load test's seats.
+
+    The client shares the machine with the server it measures: a general WebSocket client
+    spends several layers of Python on every message. This one parses the server's frames
+    (never masked, never fragmented by this server) in one pass over the bytes received,
+    answers pings, checks the handshake's Sec-WebSocket-Accept, masks what it sends (with
+    ``websockets``' C helper) and hands each message over as the bytes orjson parses.
+    """
+
+    def __init__(self, key: bytes) -> None:
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.messages: deque[bytes] = deque()
+        self.waiter: asyncio.Future[None] | None = None
+        self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.accept = base64.b64encode(hashlib.sha1(key + WS_GUID).digest()).lower()
+        self.closed = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """The TCP connection is up (the handshake is sent by ``open_seat``)."""
+        self.transport = transport  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        """The handshake's answer, then frames."""
+        self.buffer += data
+        if not self.opened.done():
+            end = self.buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head = bytes(self.buffer[:end]).lower()
+            del self.buffer[: end + 4]
+            if (
+                not head.startswith(b"http/1.1 101")
+                or b"sec-websocket-accept: " + self.accept not in head
+            ):
+                self.opened.set_exception(Closed(f"handshake refused: {head[:60]!r}"))
+                self._close()
+                return
+            self.opened.set_result(None)
+        self._frames()
+
+    def _frames(self) -> None:
+        buf = self.buffer
+        size = len(buf)
+        pos = 0
+        while size - pos >= 2:
+            first, length = buf[pos], buf[pos + 1] & 0x7F
+            start = pos + 2
+            if length == 126:
+                start = pos + 4
+                length = int.from_bytes(buf[pos + 2 : start], "big")
+            elif length == 127:
+                start = pos + 10
+                length = int.from_bytes(buf[pos + 2 : start], "big")
+            end = start + length
+            if end > size:
+                break
+            payload = bytes(buf[start:end])
+            pos = end
+            opcode = first & 0x0F
+            if not first & 0x80 or opcode == 0x2:
+                self._close()  # a fragment or a binary message: not from this server
+            elif opcode == 0x1:
+                self.messages.append(payload)
+            elif opcode == 0x9:
+                self._write(0xA, payload)  # ping: pong
+            elif opcode == 0x8:
+                self._write(0x8, payload[:2])  # the closing handshake, then the end
+                self._close()
+        del buf[:pos]
+        waiter = self.waiter
+        if self.messages and waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def _write(self, opcode: int, payload: bytes) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        mask = os.urandom(4)
+        length = len(payload)
+        if length < 126:
+            head = bytes((0x80 | opcode, 0x80 | length))
+        elif length < 2**16:
+            head = bytes((0x80 | opcode, 0x80 | 126)) + length.to_bytes(2, "big")
+        else:
+            head = bytes((0x80 | opcode, 0x80 | 127)) + length.to_bytes(8, "big")
+        self.transport.write(head + mask + apply_mask(payload, mask))
+
+    def _close(self) -> None:
+        self.closed = True
+        if self.transport is not None:
+            self.transport.close()
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """The server went away (or closed)."""
+        if not self.opened.done():
+            self.opened.set_exception(Closed("the connection closed during the handshake"))
+        self._close()
+
+    async def recv(self) -> bytes:
+        """The next message's bytes; raises Closed once the socket is closed."""
+        while not self.messages:
+            if self.closed:
+                raise Closed("the WebSocket is closed")
+            self.waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self.waiter
+            finally:
+                self.waiter = None
+        return self.messages.popleft()
+
+    async def send(self, text: bytes) -> None:
+        """Send one text message (the JSON's UTF-8 bytes)."""
+        if self.closed:
+            raise Closed("the WebSocket is closed")
+        self._write(0x1, text)
+
+    async def close(self) -> None:
+        """The closing handshake's first frame (1000), then the TCP connection."""
+        if not self.closed:
+            self._write(0x8, (1000).to_bytes(2, "big"))
+            self._close()
+
+
+async def open_seat(url: str, timeout: float) -> SeatSocket:
+    """A seat's WebSocket at ``ws://HOST:PORT/PATH``: no proxy, no compression offered
+    (the server takes none), no pings of its own (each costs the server a timer)."""
+    parts = urllib.parse.urlsplit(url)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    key = base64.b64encode(os.urandom(16))
+    loop = asyncio.get_running_loop()
+    path = parts.path + (f"?{parts.query}" if parts.query else "")
+
+    async def opening() -> SeatSocket:
+        _transport, seat = await loop.create_connection(lambda: SeatSocket(key), host, port)
+        assert seat.transport is not None
+        seat.transport.write(
+            f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key.decode()}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        try:
+            await seat.opened
+        except BaseException:
+            seat._close()
+            raise
+        return seat
+
+    return await asyncio.wait_for(opening(), timeout)
+
+
 async def _connect(url: str, timeout: float) -> Any:
-    """A seat's WebSocket: no proxy lookup in the environment, no compression offered (the
-    server takes none), no pings (each costs the server a timer)."""
-    return await websockets.connect(
-        url, open_timeout=timeout, ping_interval=None, proxy=None, compression=None
-    )
+    """A seat's WebSocket (``SeatSocket``)."""
+    return await open_seat(url, timeout)
 
 
 def _client_cpu() -> float:
     """This process's CPU seconds so far (every thread)."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
+
+
+async def _post_on_loop(url: str, body: dict[str, Any]) -> Any:
+    """POST a JSON body on the event loop (no thread to wake and no lock to take on the
+    client that shares the machine with the server); the answer's JSON. OSError for an
+    error status or an answer cut short (the server killed)."""
+    parts = urllib.parse.urlsplit(url)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    data = orjson.dumps(body)
+    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        writer.write(
+            f"POST {parts.path} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+            "Connection: close\r\n\r\n".encode()
+            + data
+        )
+        answer = await reader.read()  # to the end: the server closes after it
+    finally:
+        writer.close()
+    head, _, payload = answer.partition(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    status = lines[0].split(b" ", 2)
+    length = next(
+        (
+            int(v)
+            for k, _, v in (x.partition(b":") for x in lines[1:])
+            if k.lower() == b"content-length"
+        ),
+        -1,
+    )
+    if len(status) < 2 or not status[1].isdigit() or length != len(payload):
+        raise OSError(f"an answer cut short from {parts.path}: {answer[:200]!r}")
+    if int(status[1]) >= 400:
+        raise OSError(f"HTTP {int(status[1])} from {parts.path}: {payload[:200]!r}")
+    return orjson.loads(payload)
 
 
 def _post(url: str, body: dict[str, Any]) -> Any:
@@ -367,6 +578,10 @@ def _start_server(
             "1000000/minute",
             "--max-live-rooms",
             "1000000",
+            # A scripted seat answers at once: a fast room's seat sends more than a person's
+            # 20 messages a second, and its refused action would stop its room.
+            "--messages-per-second",
+            "1000",
             "--debug-memory",
             *(["--bot-workers", str(bot_workers)] if bot_workers is not None else []),
         ],

@@ -11,12 +11,14 @@ Client to server::
 
 Server to client::
 
-    {"type": "view", "step", "since", "role", "seat", "room", "view"}  # this viewer's only;
+    {"type": "view", "step", "since", "role", "seat", "room", "view", "accepted"?}
+                                    # this viewer's only;
                                     # since: null = the whole log, n = the log after step n;
                                     # view.patch instead of view.state: the operations
-                                    # (engine.delta) from the state of step n to this one
+                                    # (engine.delta) from the state of step n to this one;
+                                    # accepted: n in the sender's view once its action is
+                                    # stored as step n (the answer to an act)
     {"type": "error", "message"}                               # this connection only
-    {"type": "accepted", "step"}                               # your action is step n
     {"type": "rematch", "url"}                                 # this connection's new link
     {"type": "named", "name"}                                  # your nickname as shown
     {"type": "chat", "number", "channel", "seat", "name", "text", "at"}  # to its readers
@@ -24,8 +26,8 @@ Server to client::
     {"type": "taken_back", "seat"}                             # the seat is yours again
     {"type": "pong"}
 
-Every message gets an answer on its own connection (``accepted``, ``pong``, ``rematch``,
-``named``, ``chat``, ``taken_back`` or ``error``), and a message that is rejected changes nothing. Validation is strict JSON: a
+Every message gets an answer on its own connection (a ``view`` with ``accepted``,
+``pong``, ``rematch``, ``named``, ``chat``, ``taken_back`` or ``error``), and a message that is rejected changes nothing. Validation is strict JSON: a
 boolean is not a number and a number is not a boolean.
 """
 
@@ -99,7 +101,8 @@ class Rematch(ClientMessage):
 
 
 async def on_act(room: Room, conn: Connection, message: Act) -> None:
-    """A seat's action: answered ``accepted`` once it is stored (or an error)."""
+    """A seat's action: answered by a view with ``accepted`` once it is stored (or an
+    error)."""
     await room.act(conn, message.action, step=message.step, seat=message.seat)
 
 

@@ -74,9 +74,15 @@ class View(dict[str, Any]):
 
     __slots__ = ("text",)
 
-    def __init__(self, message: dict[str, Any]) -> None:
+    def __init__(self, message: dict[str, Any], text: str | None = None) -> None:
         super().__init__(message)
-        self.text = orjson.dumps(message).decode()
+        self.text = orjson.dumps(message).decode() if text is None else text
+
+    def accepting(self, step: int) -> View:
+        """This view telling its one receiver that its action was stored as ``step``: the
+        acknowledgement rides on the view that shows the action (one frame, not two), and
+        the shared text is extended, not encoded again."""
+        return View({**self, "accepted": step}, f'{self.text[:-1]},"accepted":{step}}}')
 
 
 class RoomUnavailable(DeathNoteError):
@@ -146,6 +152,9 @@ class Connection:
     closed: bool = False
     #: The step of the last view sent: the next one carries only the log after it.
     sent_step: int | None = None
+    #: The step of this connection's own action, stored and not yet told: its next view
+    #: says ``"accepted": step``.
+    accepted: int | None = None
     #: This connection's own key for its message rate.
     key: str = field(default_factory=lambda: f"conn-{next(_CONNECTION_KEYS)}")
     #: Its message rate: the start of the current one-second window, messages in it.
@@ -215,6 +224,7 @@ class Room:
         self._built_at: tuple[int, int] | None = None
         self._infos: dict[tuple[Any, ...], dict[str, Any]] = {}
         self._infos_at: tuple[int, int] | None = None
+        self._names: Names | None = None
         self.chat = RoomChat(self, manager.storage.load_chat(stored.id) if chat is None else chat)
         for seat, info in enumerate(stored.seats):
             if info["kind"] == BOT:
@@ -420,8 +430,13 @@ class Room:
 
     # -- names --------------------------------------------------------------------------
     def names(self) -> Names:
-        """How the seats are named now (the game's names and the chosen nicknames)."""
-        return Names(self.match.seat_names(), [info.get("nick") for info in self.stored.seats])
+        """How the seats are named now (the game's names and the chosen nicknames); made
+        again only when a nickname changed (a match's seat names never change)."""
+        nicks = [info.get("nick") for info in self.stored.seats]
+        names = self._names
+        if names is None or names.nicks != nicks:
+            names = self._names = Names(self.match.seat_names(), nicks)
+        return names
 
     async def set_nickname(self, conn: Connection, text: str, key: str | None = None) -> str:
         """The person of a seat chooses (or changes) the nickname of their seat, and may
@@ -564,7 +579,11 @@ class Room:
             # marks every connection stale again.
             if conn.stale and not conn.closed and not self.storing:
                 conn.stale = False
-                await conn.send(self.message_for(conn))
+                message = self.message_for(conn)
+                if conn.accepted is not None:
+                    message = message.accepting(conn.accepted)
+                    conn.accepted = None
+                await conn.send(message)
 
     # -- play ---------------------------------------------------------------------------
     async def submit(
@@ -581,7 +600,7 @@ class Room:
         its step. Once checked, an action runs to its end even if the caller is cancelled
         (its socket closed): stored and told, or undone, never left half-way.
         ``on_stored(step)`` runs once it is committed, before anyone is sent a view (the
-        sender hears "accepted" before the view that shows its action).
+        sender's view that shows its action says ``"accepted": step``).
         """
         task = asyncio.ensure_future(self._submit(seat, action, on_stored))
         task.add_done_callback(_retrieved)
@@ -617,6 +636,11 @@ class Room:
                 # Not stored means not accepted: go back to the stored record.
                 self.match.rewind(step)
                 self._note_pending()  # the clocks follow the stored match again
+                # The writers that held back a view meanwhile (and with it an earlier
+                # action's acknowledgement) send it now (a commit's broadcast would).
+                for conn in self.connections:
+                    if conn.stale:
+                        conn.wake.set()
                 self.manager.log(f"room {self.id}: storing step {step} failed: {exc!r}")
                 if self.manager.cluster is not None:
                     self.manager.cluster.store_failed(self.id)
@@ -663,11 +687,7 @@ class Room:
         if step is not None and (asked_at is None or step < asked_at):
             # A choice made on an older screen than the current question.
             raise IllegalAction("the game moved on before your choice arrived; choose again")
-        await self.submit(
-            conn.seat,
-            parse_action(action),
-            on_stored=lambda step: conn.push({"type": "accepted", "step": step}),
-        )
+        await self.submit(conn.seat, parse_action(action), on_stored=partial(_acknowledge, conn))
 
     def _note_pending(self) -> None:
         pending = self.match.pending()
@@ -1000,6 +1020,12 @@ class Room:
             self._bot_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._bot_task
+
+
+def _acknowledge(conn: Connection, step: int) -> None:
+    """The connection's action is stored as ``step``: its next view says so (the broadcast
+    after the commit wakes its writer)."""
+    conn.accepted = step
 
 
 def _logged(done: concurrent.futures.Future[Any]) -> None:

@@ -148,6 +148,11 @@ class ViewMessage(ServerModel):
     seat: int | None
     room: RoomInfo
     view: ViewBody
+    accepted: int | None = Field(
+        None,
+        description="only in the sender's first view after its action was stored: that "
+        "action is step ``accepted`` of the game (the answer to your ``act``)",
+    )
 
 
 class ErrorMessage(ServerModel):
@@ -155,13 +160,6 @@ class ErrorMessage(ServerModel):
 
     type: Literal["error"]
     message: str
-
-
-class AcceptedMessage(ServerModel):
-    """Your action is step ``step`` of the game."""
-
-    type: Literal["accepted"]
-    step: int
 
 
 class RematchMessage(ServerModel):
@@ -224,7 +222,6 @@ class TakenBackMessage(ServerModel):
 SERVER_MESSAGES: tuple[type[ServerModel], ...] = (
     ViewMessage,
     ErrorMessage,
-    AcceptedMessage,
     RematchMessage,
     PongMessage,
     NamedMessage,
@@ -300,9 +297,11 @@ was checked.
    action back without its `label`: `{"type": "act", "action": {"kind": ..., ...},
    "step": STEP}` where STEP is the view's `step` (an action chosen on an older view is
    refused with "the game moved on", and nothing changes).
-4. You get `accepted` (or `error` with the reason: choose again), then everyone's views.
-   Send no other action before that answer: while a question is put to several seats at
-   once, the views that others' answers bring still show it to you until yours is stored.
+4. The answer is your next `view` with `"accepted": N` (your action was stored as step
+   N, and this view shows it; the others get their views too), or an `error` with the
+   reason (choose again). Send no other action before that answer: while a question is
+   put to several seats at once, the views that others' answers bring (without
+   `accepted`) still show it to you until yours is stored.
 5. When `view.outcome` is not null the game is over.
 
 Clocks: in a room with a clock, `view.room.seats[YOUR SEAT].clock.left` is your time left
