@@ -464,3 +464,48 @@ def test_a_game_scoring_its_seats_rewards_the_search_with_its_scores(
     assert sum(entry[0] for entry in root.stats.values()) == 40
     for visits, total, _available in root.stats.values():
         assert total == pytest.approx(0.25 * visits)
+
+
+def _played(game_id: str, players: int, seed: int, names: list[str]) -> list[Any]:
+    """The actions of one game with ``names[s]`` in seat s (the arena's generators)."""
+    match = Match.create(game_id, players, seed)
+    bots = [make_agent(game_id, name, s) for s, name in enumerate(names)]
+    rngs = [agent_rng(seed, s) for s in range(players)]
+    while match.outcome() is None:
+        seat = min(match.pending())
+        match.submit(seat, bots[seat].choose(observe(match, seat, rngs[seat])))
+    return list(match.actions)
+
+
+@pytest.mark.parametrize("game_id", ["icg", "werewolf"])
+def test_an_anchored_search_that_never_overrules_plays_the_heuristic_game(game_id: str) -> None:
+    """``anchor`` above any gain a search can see (values are 0..1): the bot plays exactly
+    the heuristic bot's game in its seat (the prior bot of these games), draws included
+    (its own copy of the generator), however much the search draws from the seat's
+    generator, and before any answer of the game's own (the ICG's Death Note)."""
+    players = GAMES[game_id]
+    for seed in range(3):
+        plain = _played(game_id, players, seed, ["heuristic"] * players)
+        anchored = ["heuristic"] * players
+        anchored[seed % players] = "ismcts:sims=20:anchor=1.5"
+        assert _played(game_id, players, seed, anchored) == plain
+
+
+def test_an_anchored_search_overrules_only_by_its_margin() -> None:
+    """The search's most visited action replaces the anchored choice only where its mean
+    beats the anchored one's by the margin and both were tried ``ANCHOR_VISITS`` times."""
+    from deathnote.agents.ismcts import ANCHOR_VISITS
+    from deathnote.engine.actions import Action
+
+    bot = make_agent("werewolf", "ismcts:sims=5:anchor=0.1", 0)
+    assert isinstance(bot, IsmctsAgent) and bot.anchor == 0.1
+    h, best = Action.make("play", card="vote"), Action.make("play", card="arrest")
+    n = float(ANCHOR_VISITS)
+    assert bot._overrule(h, best, {h: [n, 0.3 * n, n], best: [n, 0.45 * n, n]}) == best
+    assert bot._overrule(h, best, {h: [n, 0.3 * n, n], best: [n, 0.35 * n, n]}) == h
+    assert bot._overrule(h, best, {h: [n - 1, 0.0, n], best: [n, n, n]}) == h
+    assert bot._overrule(h, h, {h: [n, n, n]}) == h
+    assert bot.overruled == 1
+    for bad in ("ismcts:anchor=-1", "ismcts:anchor=some"):
+        with pytest.raises(DeathNoteError, match="ismcts"):
+            check_agent("werewolf", bad)

@@ -53,6 +53,15 @@ decisions, read only from this seat's observation (e.g. sampling worlds from its
 bot takes the rule's answer there instead of searching (the ICG's two-step Death Note,
 whose best pair the simulations spread over some forty pairs cannot single out).
 
+Anchor (``anchor=M``, off by default): the bot plays as the game's prior bot (its heuristic
+bot, ``Game.search_prior``) would in its seat, fed every decision of the seat with a
+generator of its own (a copy of the seat's first one, so it draws as that bot alone would),
+and searches only to overrule it: it plays the search's most visited action instead where
+that action's mean value beats the prior bot's choice's by at least ``M`` (and the prior
+bot's choice was tried at least ``ANCHOR_VISITS`` times). So the search adds to the
+heuristic bot only where it sees a clear difference, and plays no worse where its
+simulations cannot tell the choices apart (Werewolf: WW-BOT-04).
+
 Budget: ``sims`` simulations and/or ``seconds`` of search per move, whichever ends first.
 It answers every decision the same way whatever it holds: with a time budget it takes
 the whole time even when only one action is legal (it waits instead of searching), so the
@@ -101,6 +110,9 @@ OTHERS = ("game", "tree", "policy")
 EXPLORATION = 0.7
 #: A rollout that has not ended after this many actions counts as a draw (0.5 each).
 MAX_ROLLOUT = 5_000
+#: The visits the prior bot's choice needs before an anchored search (``anchor``) may
+#: overrule it.
+ANCHOR_VISITS = 10
 #: A cap on the simulations of a time-only budget (a very fast game must still return).
 MAX_SIMS = 1_000_000
 
@@ -163,6 +175,7 @@ class IsmctsAgent(Agent):
         prior: int = 0,
         guide: str = "root",
         others: str = "game",
+        anchor: float | None = None,
     ) -> None:
         super().__init__(seat)
         if sims is None and not seconds:
@@ -192,6 +205,14 @@ class IsmctsAgent(Agent):
             others = get_game(game_id).search_others
         #: how the other seats' moves are played in the tree (module docstring)
         self.others = others
+        if anchor is not None and anchor < 0:
+            raise DeathNoteError("ismcts: anchor must be at least 0")
+        #: the margin by which the search must beat the prior bot's choice (None: no anchor)
+        self.anchor = anchor
+        self._anchor_rng: random.Random | None = None
+        self._anchor_bot: Agent | None = None
+        #: how many times the anchored search overruled the prior bot (for the arena)
+        self.overruled = 0
         self._hinters: dict[Seat, Agent] = {}
         #: figures of the last search (for the bench and the arena)
         self.last_sims = 0
@@ -222,12 +243,15 @@ class IsmctsAgent(Agent):
         start = time.perf_counter()
         legal = obs.legal
         self.last_sims = 0
+        anchored = self._anchored(obs) if self.anchor is not None else None
         if len(legal) == 1:
             action = legal[0]
+        elif anchored is not None and not obs.can_sample:
+            action = anchored
         elif not obs.can_sample:
             # Handed a bare view (no sampler): play as the heuristic bot rather than fail.
             action = self._fallback().choose(obs)
-        elif (answer := self._answer(obs)) is not None:
+        elif anchored is None and (answer := self._answer(obs)) is not None:
             # A decision the game's own rule answers from this seat's observation
             # (``Game.search_answer``), where the tree's simulations cannot tell.
             action = answer
@@ -248,6 +272,10 @@ class IsmctsAgent(Agent):
                 candidates,
                 key=lambda a: (stats[a][0], stats[a][1]) if a in stats else (-1.0, 0.0),
             )
+            if anchored is not None:
+                # The prior bot's choice stands (it does not go round loops: the rule
+                # above is the search's) unless the search's beats it clearly.
+                action = self._overrule(anchored, action, stats)
             if key is not None:
                 self._answered.setdefault(key, set()).add(action)
         if self.last_sims == 0 and self.seconds is not None:
@@ -258,6 +286,39 @@ class IsmctsAgent(Agent):
                 time.sleep(left)
         self.last_seconds = time.perf_counter() - start
         return action
+
+    def _anchored(self, obs: Observation) -> Action:
+        """The prior bot's choice, the bot shown every decision of this seat with a
+        generator of its own (a copy of the seat's, taken at its first decision), so it
+        plays and draws as that bot alone in this seat would."""
+        if self._anchor_rng is None:
+            self._anchor_rng = random.Random()
+            self._anchor_rng.setstate(obs.rng.getstate())
+        if self._anchor_bot is None:
+            from deathnote.agents import make_agent
+            from deathnote.engine.registry import get_game
+
+            bot = get_game(self.game_id).search_prior(self.seat)
+            self._anchor_bot = bot or make_agent(self.game_id, "heuristic", self.seat)
+        return self._anchor_bot.choose(
+            Observation(obs.seat, obs.legal, lambda: obs.view, self._anchor_rng)
+        )
+
+    def _overrule(
+        self, anchored: Action, best: Action, stats: Mapping[Action, list[float]]
+    ) -> Action:
+        """The search's ``best`` where its mean beats the anchored choice's by ``anchor``
+        (the anchored choice tried at least ``ANCHOR_VISITS`` times), else the anchored."""
+        assert self.anchor is not None
+        if best == anchored or best not in stats:
+            return anchored
+        mine = stats.get(anchored)
+        if mine is None or mine[0] < ANCHOR_VISITS or stats[best][0] < ANCHOR_VISITS:
+            return anchored
+        if stats[best][1] / stats[best][0] - mine[1] / mine[0] < self.anchor:
+            return anchored
+        self.overruled += 1
+        return best
 
     def _fallback(self) -> Agent:
         """This seat's own heuristic bot (random where a game has none), for real moves."""
@@ -733,6 +794,8 @@ def parse_ismcts(game_id: str, name: str, seat: Seat) -> IsmctsAgent | None:
                 args["guide"] = value
             elif key == "others":
                 args["others"] = value
+            elif key == "anchor":
+                args["anchor"] = float(value)
             elif key == "rollout":
                 args["rollout"] = value
             else:
@@ -741,7 +804,7 @@ def parse_ismcts(game_id: str, name: str, seat: Seat) -> IsmctsAgent | None:
             raise DeathNoteError(
                 f"bad ismcts setting {setting!r} in {name!r}: use sims=N, seconds=S, "
                 "rollout=random|heuristic|game, c=X, prior=N, guide=root|tree or "
-                "others=game|tree|policy, "
+                "others=game|tree|policy, anchor=M, "
                 "e.g. ismcts:sims=500:rollout=heuristic"
             ) from None
     return IsmctsAgent(seat, game_id, **args)

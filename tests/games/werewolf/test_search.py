@@ -71,3 +71,39 @@ def test_evaluate_estimates_at_a_turn_start_and_counts_arrests() -> None:
     assert GAME.evaluate(st(m)) is None  # Witness asks for its target
     st(m).winner = "kira"
     assert GAME.evaluate(st(m)) == (0.0, 1.0, 0.0, 1.0)
+
+
+def test_anchored_search_overrules_alike_on_worlds_its_seat_cannot_tell_apart() -> None:
+    """WW-BOT-04: the anchored search bot (``ismcts:anchor=M``) at real choices of heuristic
+    games at 5 players: on the match and on a world drawn for its seat (the same view,
+    other hidden Roles and cards) the same generator gives the same move, so it reads no
+    more than its seat may; with no margin it overrules the heuristic bot somewhere, and
+    with a margin above any gain nowhere."""
+    from deathnote.agents import IsmctsAgent, agent_rng, make_agent, observe
+
+    overruled = {0.0: 0, 1.5: 0}
+    compared = 0
+    for seed in range(6):
+        match = Match.create("werewolf", 5, seed)
+        bots = [make_agent("werewolf", "heuristic", s) for s in range(5)]
+        rngs = [agent_rng(seed, s) for s in range(5)]
+        for step in range(60):
+            if match.outcome() is not None:
+                break
+            seat = min(match.pending())
+            if step % 7 == 3 and len(match.legal(seat)) > 1:
+                twin = match.sample_world(seat, random.Random(seed))
+                assert twin.view(seat) == match.view(seat)
+                for margin in overruled:
+                    moves = []
+                    for world in (match, twin):
+                        bot = IsmctsAgent(
+                            seat, "werewolf", sims=60, seconds=None, rollout="game", anchor=margin
+                        )
+                        moves.append(bot.choose(observe(world, seat, random.Random(step))))
+                        overruled[margin] += bot.overruled
+                    assert moves[0] == moves[1]
+                compared += 1
+            match.submit(seat, bots[seat].choose(observe(match, seat, rngs[seat])))
+    assert compared >= 20
+    assert overruled[0.0] > 0 and overruled[1.5] == 0
