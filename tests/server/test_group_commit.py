@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -222,4 +224,32 @@ def test_a_room_is_marked_opened_by_the_commit_thread_not_the_loop(tmp_path: Pat
     assert threads and threads[0].startswith("deathnote-commit")
     loaded = storage.load_room(room.id)
     assert loaded is not None and loaded.opened
+    storage.close()
+
+
+def test_a_waiting_writer_keeps_no_view_it_sent(tmp_path: Path) -> None:
+    # A server holds a writer per connection, idle most of the time: the view it sent last
+    # (a few KiB, and the state objects it shares) must not stay alive in its frame.
+    storage, _manager, [room] = _rooms(tmp_path, 1)
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    async def scenario() -> None:
+        conn = Connection("seat", 0, send)
+        room.connections.append(conn)
+        conn.mark_stale()
+        writer = asyncio.create_task(room.writer(conn))
+        await asyncio.sleep(0.05)  # sent, the built views forgotten, waiting for a change
+        assert len(sent) == 1
+        view = weakref.ref(sent[0])
+        sent.clear()
+        gc.collect()
+        assert view() is None, "the waiting writer still holds the view it sent"
+        conn.closed = True
+        conn.wake.set()
+        await writer
+
+    asyncio.run(scenario())
     storage.close()

@@ -72,7 +72,7 @@ class View(dict[str, Any]):
     """A view message with its JSON text, encoded once for every connection sent it (a
     socket writes ``text``; anything else may read it as the dict it is)."""
 
-    __slots__ = ("text",)
+    __slots__ = ("__weakref__", "text")  # weakref: a test checks who keeps a view
 
     def __init__(self, message: dict[str, Any], text: str | None = None) -> None:
         super().__init__(message)
@@ -584,6 +584,9 @@ class Room:
                     message = message.accepting(conn.accepted)
                     conn.accepted = None
                 await conn.send(message)
+                # Not kept while the writer waits: an idle connection would hold its last
+                # view (a few KiB a connection, and the state objects it shares).
+                del message
 
     # -- play ---------------------------------------------------------------------------
     async def submit(
