@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from deathnote.engine.actions import json_copy
+from deathnote.engine.actions import _ATOM_TYPES, json_copy
 
 Op = list[Any]
 Path = list[str | int]
@@ -41,36 +41,57 @@ def diff(old: Any, new: Any) -> list[Op]:
     return ops
 
 
+_MISSING = object()
+
+
 def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
     # Called only where old != new (a C-level comparison that stops at the first
-    # difference), so unchanged parts of the state are never walked in Python.
+    # difference), so unchanged parts of the state are never walked in Python. Parts a
+    # shared view reuses are skipped by identity before any comparison, and a changed
+    # atom (text, number, bool, None) is set here without a call of its own: most
+    # changes of a view are atoms (phase, counters, dice), and this is the server's
+    # per-action hot path.
     kind = type(new)
     if kind is not type(old) or (kind is not dict and kind is not list):
         ops.append(["set", path, json_copy(new)])
         return
+    atoms = _ATOM_TYPES
     if kind is dict:
-        for key in old:
-            if key not in new:
-                ops.append(["del", [*path, key]])
+        if len(old) > len(new) or old.keys() != new.keys():
+            for key in old:
+                if key not in new:
+                    ops.append(["del", [*path, key]])
         for key, value in new.items():
-            if key not in old:
+            was = old.get(key, _MISSING)
+            if was is value:
+                continue
+            if was is _MISSING:
                 ops.append(["set", [*path, key], json_copy(value)])
-            elif old[key] != value:
-                _diff(old[key], value, [*path, key], ops)
+            elif was != value:
+                if type(value) in atoms:
+                    ops.append(["set", [*path, key], value])
+                else:
+                    _diff(was, value, [*path, key], ops)
         return
     # Lists: item by item where both have one, then the new tail or a cut. When most
     # items differ (a card taken from the middle of a hand), the whole list is cheaper.
     before = len(ops)
     common = min(len(old), len(new))
     changed = 0
-    for index in range(common):
-        if old[index] != new[index]:
-            changed += 1
-            if changed * 2 > common + 1:
-                del ops[before:]
-                ops.append(["set", path, json_copy(new)])
-                return
-            _diff(old[index], new[index], [*path, index], ops)
+    index = -1
+    for was, value in zip(old, new, strict=False):
+        index += 1
+        if was is value or was == value:
+            continue
+        changed += 1
+        if changed * 2 > common + 1:
+            del ops[before:]
+            ops.append(["set", path, json_copy(new)])
+            return
+        if type(value) in atoms:
+            ops.append(["set", [*path, index], value])
+        else:
+            _diff(was, value, [*path, index], ops)
     for index in range(common, len(new)):
         ops.append(["set", [*path, index], json_copy(new[index])])
     if len(old) > len(new):
