@@ -4,11 +4,13 @@ Map, crime types and elimination names made once per content, never changed by p
 from __future__ import annotations
 
 import orjson
+import pytest
 
 from deathnote.engine import Match
 from deathnote.engine.actions import OMNISCIENT, SPECTATOR
 from deathnote.engine.delta import patch
 from deathnote.engine.rng import agent_rng, below
+from deathnote.games.confrontation import view
 from deathnote.games.confrontation.view import build_view, shared_view
 
 VIEWERS = (0, 1, SPECTATOR, OMNISCIENT)
@@ -98,3 +100,34 @@ def test_patches_from_kept_shared_views_rebuild_the_state() -> None:
                     assert states[viewer] == match.view(viewer)["state"]
                     patched += 1
     assert patched > 100
+
+
+def test_equal_maps_and_suspect_lists_are_one_object_and_the_memo_is_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(view, "MEMO_SIZE", 10**6)  # not emptied meanwhile
+    [actions] = _random_games(7, 1)
+    match = Match.create("confrontation", 2, 7)
+    before = shared_view(match.state, 1)
+    for seat, action in actions:
+        match.submit(seat, action)
+        now = shared_view(match.state, 1)
+        # What did not change is the same object (a patch skips it without comparing).
+        for part in (("map",), ("notebook", "suspects")):
+            old, new = before, now
+            for key in part:
+                old, new = old[key], new[key]
+            assert (old is new) == (old == new)
+        assert now["map"] is shared_view(match.state, 0)["map"]
+        before = now
+    monkeypatch.setattr(view, "MEMO_SIZE", 3)
+    parts = view._content_parts(match.state.tables)
+    sizes = set()
+    for game, actions in enumerate(_random_games(30, 2)):
+        match = Match.create("confrontation", 2, 30 + game)
+        for seat, action in actions:
+            match.submit(seat, action)
+            got = shared_view(match.state, 1)
+            assert orjson.dumps(got) == orjson.dumps(build_view(match.state, 1))
+            sizes.add((len(parts["maps"]), len(parts["suspect_lists"])))
+    assert max(sizes) == (3, 3)

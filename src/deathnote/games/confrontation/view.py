@@ -129,7 +129,9 @@ def _content_parts(t: Tables) -> dict[str, Any]:
     shared by every shared view (``shared_view``): never handed out or changed. Each
     criminal's Map entry is made twice, alive and killed; each Lead card, Suspect's Home
     and Local Area once; the lines of L's notebook and the Chase's states (a few hundred
-    at most) as they are first needed."""
+    at most) as they are first needed, and the Map and L's list of Suspects as they are
+    first seen (a bounded memo: equal ones are then the same object, which a patch skips
+    without comparing them)."""
     found = _PARTS.get(id(t))
     if found is None or found[0] is not t:
         if len(_PARTS) >= 64:
@@ -145,6 +147,8 @@ def _content_parts(t: Tables) -> dict[str, Any]:
             "leads": tuple(_lead(t, n) for n in range(len(t.leads))),
             "chases": {},
             "suspect_lines": {},
+            "maps": {},
+            "suspect_lists": {},
         }
         found = _PARTS[id(t)] = (t, parts)
     return found[1]
@@ -227,16 +231,13 @@ def build_view(state: ConfState, viewer: Viewer, shared: bool = False) -> dict[s
         "quiet_allowed": state.quiet_allowed,
         "kira_points": state.points,
         "kira_points_by_type": dict(state.points_by_type),
-        "map": {
+        "map": _shared_map(parts, t, state.alive)
+        if parts
+        else {
             "width": t.width,
             "height": t.height,
-            "criminals": [
-                entry[not alive]
-                for entry, alive in zip(parts["criminals"], state.alive, strict=True)
-            ]
-            if parts
-            else [_criminal(t, c, not state.alive[c]) for c in range(len(t.numbers))],
-            "suspects": parts["suspects"] if parts else _suspects(t),
+            "criminals": [_criminal(t, c, not state.alive[c]) for c in range(len(t.numbers))],
+            "suspects": _suspects(t),
         },
         "crime_types": parts["crime_types"] if parts else _crime_types(t),
         "lead": lead,
@@ -264,6 +265,35 @@ def build_view(state: ConfState, viewer: Viewer, shared: bool = False) -> dict[s
         out["identity"] = t.letters[state.identity]
         out["notebooks"] = {"kira": kira_notebook(state), "l": l_notebook(state)}
     return out
+
+
+#: How many Maps and lists of Suspects a content's memo holds before it starts afresh.
+MEMO_SIZE = 1024
+
+
+def _memo(parts: dict[str, Any], name: str) -> dict[Any, Any]:
+    """One of the content's bounded memos, emptied when full."""
+    memo: dict[Any, Any] = parts[name]
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    return memo
+
+
+def _shared_map(parts: dict[str, Any], t: Tables, alive: list[bool]) -> dict[str, Any]:
+    """The Map of a shared view: one object per content and set of living criminals."""
+    key = tuple(alive)
+    memo = _memo(parts, "maps")
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = {
+            "width": t.width,
+            "height": t.height,
+            "criminals": [
+                entry[not living] for entry, living in zip(parts["criminals"], key, strict=True)
+            ],
+            "suspects": parts["suspects"],
+        }
+    return found
 
 
 def _rows(
@@ -348,6 +378,22 @@ def _shared_suspect(
     return entry
 
 
+def _shared_suspects(
+    parts: dict[str, Any], t: Tables, eliminated: dict[int, str], outside: list[int]
+) -> Any:
+    """L's list of Suspects in a shared view: one object per content, eliminations and
+    counts of outside kills."""
+    key = (tuple(sorted(eliminated.items())), tuple(outside))
+    memo = _memo(parts, "suspect_lists")
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = [
+            _shared_suspect(parts, t, s, eliminated.get(s), outside[s])
+            for s in range(len(t.letters))
+        ]
+    return found
+
+
 def l_notebook(state: ConfState, parts: dict[str, Any] | None = None) -> dict[str, Any]:
     """L's private notebook: every Suspect's status and reason, his cards and Intel tracker
     (``parts``: a shared view's, ``_content_parts``)."""
@@ -355,10 +401,7 @@ def l_notebook(state: ConfState, parts: dict[str, Any] | None = None) -> dict[st
     eliminated, outside = state.eliminated, state.outside
     return {
         "role": "l",
-        "suspects": [
-            _shared_suspect(parts, t, s, eliminated.get(s), outside[s])
-            for s in range(len(t.letters))
-        ]
+        "suspects": _shared_suspects(parts, t, eliminated, outside)
         if parts
         else [_suspect(t, s, eliminated.get(s), outside[s]) for s in range(len(t.letters))],
         "remaining": [t.letters[s] for s in remaining(state)],
