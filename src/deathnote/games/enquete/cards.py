@@ -122,13 +122,19 @@ def reaction_ok(st: EnqState, seat: int, c: dict[str, Any], window: Step) -> boo
     return False
 
 
+def window_cards(st: EnqState, window: Step, seat: int) -> list[int]:
+    """The numbers of the cards ``seat`` may play in this window, in order."""
+    return [n for n in sorted(set(st.seats[seat].hand)) if playable(st, seat, n, window)]
+
+
+def play_label(st: EnqState, number: int) -> str:
+    """The label of the choice to play card ``number`` in a window."""
+    return f"Play {card(st, number)['name']} (#{number})"
+
+
 def window_options(st: EnqState, window: Step, seat: int) -> list[tuple[int, str]]:
-    """The cards ``seat`` may play in this window."""
-    return [
-        (n, f"Play {card(st, n)['name']} (#{n})")
-        for n in sorted(set(st.seats[seat].hand))
-        if playable(st, seat, n, window)
-    ]
+    """The cards ``seat`` may play in this window, with their labels."""
+    return [(n, play_label(st, n)) for n in window_cards(st, window, seat)]
 
 
 def window_prompt(window: Step) -> str:
@@ -183,7 +189,7 @@ def announce(ctx: Ctx, seat: int, number: int, borrowed: int | None, forced: boo
         )
     if c["ryuk"]:
         st.stats[seat]["ryuk_plays"] += 1
-        if st.pawn != seat:
+        if st.pawn != seat and ctx.loud:
             ctx.say(f"{name(seat)} takes the Ryuk pawn.", seat=seat)
         st.pawn = seat
     if st.friend:

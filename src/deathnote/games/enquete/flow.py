@@ -121,6 +121,24 @@ def tile(st: EnqState, number: int) -> dict[str, Any]:
     return result
 
 
+#: per content (by id, the content kept alive): the numbers of each pile's tiles
+_PILE_TILES: dict[int, tuple[Any, dict[int, frozenset[int]]]] = {}
+
+
+def pile_tiles(st: EnqState, pile: int) -> frozenset[int]:
+    """The numbers of the Investigation tiles of this pile (empty for no such pile)."""
+    content = st.content
+    hit = _PILE_TILES.get(id(content))
+    if hit is None or hit[0] is not content:
+        if len(_PILE_TILES) > 64:
+            _PILE_TILES.clear()
+        piles: dict[int, frozenset[int]] = {}
+        for t in content["investigations"]:
+            piles[t["pile"]] = piles.get(t["pile"], frozenset()) | {t["number"]}
+        hit = _PILE_TILES[id(content)] = (content, piles)
+    return hit[1].get(pile, frozenset())
+
+
 def role_info(st: EnqState, role: str) -> dict[str, Any]:
     """The Role card with this id."""
     for r in st.content["roles"]:
@@ -301,7 +319,7 @@ def give_suspicions(ctx: Ctx, amounts: dict[int, int], source: str) -> None:
     got = {s: n for s, n in amounts.items() if n > 0 and can_receive(st, s)}
     for s, n in sorted(got.items()):
         st.seats[s].suspicions += n
-    if got:
+    if got and ctx.loud:
         ctx.say(
             f"{source}: "
             + ", ".join(
@@ -401,7 +419,8 @@ def learn_role(ctx: Ctx, seat: int, ref: str, why: str) -> None:
     st = ctx.st
     role = ref_role(st, ref)
     st.seats[seat].known_roles[ref] = role
-    ctx.tell([seat], f"{why}: {ref_label(ref)} is {role_name(st, role)}.", ref=ref, role=role)
+    if ctx.loud:
+        ctx.tell([seat], f"{why}: {ref_label(ref)} is {role_name(st, role)}.", ref=ref, role=role)
 
 
 def learn_hand(ctx: Ctx, seat: int, target: int, why: str) -> None:
@@ -411,8 +430,9 @@ def learn_hand(ctx: Ctx, seat: int, target: int, why: str) -> None:
     st.seats[seat].known_hands[target] = hand
     for n in hand:
         st.pins[seat][n] = target
-    names = ", ".join(card(st, n)["name"] for n in hand) or "no Action"
-    ctx.tell([seat], f"{why}: {name(target)} holds {names}.", target=target, cards=hand)
+    if ctx.loud:
+        names = ", ".join(card(st, n)["name"] for n in hand) or "no Action"
+        ctx.tell([seat], f"{why}: {name(target)} holds {names}.", target=target, cards=hand)
 
 
 # -- Death ------------------------------------------------------------------------------
@@ -426,7 +446,8 @@ def kill(ctx: Ctx, ref: str, by: Any, cause: dict[str, Any]) -> None:
     death = ctx.call("resolve_death", id=did, ref=ref, by=by, cause=cause, change=None)
     seats = [s for s in round_order(st) if st.seats[s].hand]
     ctx.then({"k": "window", "mode": "death", "seats": seats, "death": did}, death)
-    ctx.say(f"{ref_label(ref)} is about to die.", ref=ref)
+    if ctx.loud:
+        ctx.say(f"{ref_label(ref)} is about to die.", ref=ref)
 
 
 def find_step(st: EnqState, step_id: int) -> Step | None:
@@ -552,25 +573,28 @@ def window_seat_ok(st: EnqState, window: Step, seat: int) -> bool:
 def advance(ctx: Ctx) -> None:
     """Run steps until one needs a seat's decision or the game is over."""
     st = ctx.st
+    stack = st.stack  # the same list throughout (``begin_ending`` clears it in place)
     while not st.over:
         if st.ending is None and st.holds == 0:
             cond = end_condition(st)
             if cond:
                 begin_ending(ctx, cond)
-        if not st.stack:
+        if not stack:
             raise RuntimeError("enquete: empty resolution stack before the end")
-        top = st.stack[-1]
-        if top["k"] == "window":
-            while top["seats"] and not window_seat_ok(st, top, top["seats"][0]):
-                top["seats"].pop(0)
-            if top["seats"]:
+        top = stack[-1]
+        kind = top["k"]
+        if kind == "window":
+            seats = top["seats"]
+            while seats and not window_seat_ok(st, top, seats[0]):
+                seats.pop(0)
+            if seats:
                 return
-            st.stack.pop()
+            stack.pop()
             continue
-        if top["k"] == "pick":
+        if kind == "pick":
             if top["options"]:
                 return
-            st.stack.pop()
+            stack.pop()
             continue
-        st.stack.pop()
+        stack.pop()
         FN[top["fn"]](ctx, top)

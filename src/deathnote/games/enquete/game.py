@@ -17,7 +17,7 @@ from deathnote.engine.rng import shuffle as rng_shuffle
 from deathnote.engine.spaces import ActionSpace, TableSpace
 
 from . import cards, rounds, tiles  # noqa: F401  (registers the step functions)
-from .cards import window_options, window_play, window_prompt
+from .cards import play_label, window_cards, window_play, window_prompt
 from .content import ROLE_IDS, load
 from .flow import FN, SUSPICION_LIMIT, Ctx, QuietCtx, advance, card, role_info, tile
 from .learning import action_table, encode_state, observation_size
@@ -160,6 +160,29 @@ def _play_action(number: int, label: str) -> Action:
     return Action.make("play", label, card=number)
 
 
+#: per content (by id, the content kept alive): the action playing each card number
+_PLAYS: dict[int, tuple[Any, dict[int, Action]]] = {}
+
+
+def _window_actions(st: EnqState, window: Step, seat: int) -> list[Action]:
+    """Pass, then the action playing each card ``seat`` may play in this window (each
+    card's action looked up by number: no label built on every step)."""
+    content = st.content
+    hit = _PLAYS.get(id(content))
+    if hit is None or hit[0] is not content:
+        if len(_PLAYS) > 64:
+            _PLAYS.clear()
+        hit = _PLAYS[id(content)] = (content, {})
+    plays = hit[1]
+    out = [PASS]
+    for n in window_cards(st, window, seat):
+        action = plays.get(n)
+        if action is None:
+            action = plays[n] = _play_action(n, play_label(st, n))
+        out.append(action)
+    return out
+
+
 def decision_data(st: EnqState, top: Step) -> dict[str, Any]:
     """The structured data of a pending step: what is chosen, the step, its card or tile."""
     if top["k"] == "window":
@@ -192,10 +215,9 @@ def role_key(st: EnqState, role: str) -> str:
 
 def _carry_out(ctx: Ctx, seat: Seat, action: Action) -> None:
     """Carry out the choice, then resolve until the next decision."""
-    state = ctx.st
-    top = state.stack.pop()
+    stack = ctx.st.stack
+    top = stack[-1]
     if top["k"] == "window":
-        state.stack.append(top)
         if action.kind == "pass":
             top["seats"].pop(0)
             if ctx.loud:
@@ -203,6 +225,7 @@ def _carry_out(ctx: Ctx, seat: Seat, action: Action) -> None:
         else:
             window_play(ctx, top, seat, action["card"])
     else:
+        stack.pop()
         top["value"] = action["v"]
         FN[top["fn"]](ctx, top)
     advance(ctx)
@@ -291,8 +314,7 @@ class EnqueteGame(Game):
         top = state.stack[-1]
         if top["k"] == "window":
             seat: Seat = top["seats"][0]
-            plays = window_options(state, top, seat)
-            return seat, [PASS, *(_play_action(n, lb) for n, lb in plays)]
+            return seat, _window_actions(state, top, seat)
         return top["seat"], [_pick_action(value, label) for value, label in top["options"]]
 
     def legal(self, state: EnqState, seat: Seat) -> Sequence[Action]:
@@ -303,8 +325,7 @@ class EnqueteGame(Game):
         if top["k"] == "window":
             if top["seats"][0] != seat:
                 return []
-            plays = window_options(state, top, seat)
-            return [PASS, *(_play_action(n, lb) for n, lb in plays)]
+            return _window_actions(state, top, seat)
         if top["seat"] != seat:
             return []
         return [_pick_action(value, label) for value, label in top["options"]]

@@ -12,6 +12,7 @@ from .flow import (
     give_suspicions,
     lie_window,
     name,
+    pile_tiles,
     pin,
     refill,
     ring,
@@ -33,7 +34,8 @@ def setup_keep(ctx: Ctx, step: Step) -> None:
     st.discard.extend(other)
     for n in other:
         st.pins[seat][n] = DISCARD
-    ctx.say(f"{name(seat)} keeps one Action and discards the other face down.", seat=seat)
+    if ctx.loud:
+        ctx.say(f"{name(seat)} keeps one Action and discards the other face down.", seat=seat)
 
 
 def setup_steps(ctx: Ctx) -> None:
@@ -42,20 +44,24 @@ def setup_steps(ctx: Ctx) -> None:
     st.seats[st.detective].hand = [st.deck.pop() for _ in range(min(5, len(st.deck)))]
     for n in st.seats[st.detective].hand:
         st.pins[st.detective][n] = st.detective
-    ctx.tell(
-        [st.detective],
-        "You draw 5 Actions: "
-        + ", ".join(card(st, n)["name"] for n in st.seats[st.detective].hand),
-        cards=list(st.seats[st.detective].hand),
-    )
+    if ctx.loud:
+        ctx.tell(
+            [st.detective],
+            "You draw 5 Actions: "
+            + ", ".join(card(st, n)["name"] for n in st.seats[st.detective].hand),
+            cards=list(st.seats[st.detective].hand),
+        )
     steps: list[Step] = []
     for s in ring(st, st.detective, "clockwise", include_start=False):
         drawn = [st.deck.pop() for _ in range(2)]
         for n in drawn:
             st.pins[s][n] = s
-        ctx.tell(
-            [s], "You draw " + " and ".join(card(st, n)["name"] for n in drawn) + ".", cards=drawn
-        )
+        if ctx.loud:
+            ctx.tell(
+                [s],
+                "You draw " + " and ".join(card(st, n)["name"] for n in drawn) + ".",
+                cards=drawn,
+            )
         steps.append(
             ctx.pick(
                 s,
@@ -93,7 +99,10 @@ def round_start(ctx: Ctx, step: Step) -> None:
     st.round += 1
     refill(ctx)
     st.direction = st.content["piles"][st.round - 1]["direction"]
-    ctx.say(f"Round {st.round} begins ({st.direction}).", round=st.round, direction=st.direction)
+    if ctx.loud:
+        ctx.say(
+            f"Round {st.round} begins ({st.direction}).", round=st.round, direction=st.direction
+        )
     steps: list[Step] = []
     d = st.detective
     if st.seats[d].hand:
@@ -137,16 +146,20 @@ def give_to(ctx: Ctx, step: Step) -> None:
     st.seats[st.detective].hand.remove(n)
     st.seats[s].hand.append(n)
     pin(st, [st.detective, s], n, s)
-    ctx.say(f"The Detective gives an Action to {name(s)}.", seat=s)
-    ctx.tell(
-        [st.detective, s], f"The Detective gives {card(st, n)['name']} (#{n}) to {name(s)}.", card=n
-    )
+    if ctx.loud:
+        ctx.say(f"The Detective gives an Action to {name(s)}.", seat=s)
+        ctx.tell(
+            [st.detective, s],
+            f"The Detective gives {card(st, n)['name']} (#{n}) to {name(s)}.",
+            card=n,
+        )
 
 
 def round_tiles_left(ctx: Ctx) -> int:
     """Investigations of the current round still on the pile."""
     st = ctx.st
-    return sum(1 for t in st.tiles if tile(st, t)["pile"] == st.round)
+    # the pile holds each tile once: its tiles of this round, counted by a set
+    return len(pile_tiles(st, st.round).intersection(st.tiles))
 
 
 @fn("turn")
@@ -226,12 +239,13 @@ def reveal(ctx: Ctx, step: Step) -> None:
     st.revealed_tile = t
     tiles_gone(st, [t], to_discard=False)
     info = tile(st, t)
-    ctx.say(
-        f"The Detective reveals Investigation {t}: {info['name']} "
-        f"({info['suspicions']} Suspicion{'s' * (info['suspicions'] != 1)}"
-        f"{', Ryuk' if info['ryuk'] else ''}). {info['text']}",
-        tile=t,
-    )
+    if ctx.loud:
+        ctx.say(
+            f"The Detective reveals Investigation {t}: {info['name']} "
+            f"({info['suspicions']} Suspicion{'s' * (info['suspicions'] != 1)}"
+            f"{', Ryuk' if info['ryuk'] else ''}). {info['text']}",
+            tile=t,
+        )
     if info["ryuk"]:
         if st.pawn is None:
             ctx.say("Nobody holds the Ryuk pawn.")
