@@ -178,3 +178,5 @@ def test_a_team_run_plays_only_the_games_that_deal_the_first_agent_into_it() -> 
     table = CliRunner().invoke(app, [*args, "--games", "4", "--team", "L's team", "--json"])
     assert table.exit_code == 0, table.output
     assert set(orjson.loads(table.output)["agents"]["random"]["by_team"]) == {"L's team"}
+    shown = CliRunner().invoke(app, [*args, "--games", "4", "--team", "L's team"])
+    assert shown.exit_code == 0 and "only those dealing random into L's team" in shown.output

@@ -344,13 +344,15 @@ def arena_cmd(
 def arena_table(result: dict[str, Any]) -> Table:
     """The arena summary as a table for people."""
     mean = result["measure"] == "apples"
+    team = result.get("team")
     table = Table(
         "agent",
         "side",
         "games",
         "mean Apples [95%]" if mean else "win rate [95%]",
         "s/move",
-        title=f"{result['game']}: {result['games']} games, seed {result['seed']}",
+        title=f"{result['game']}: {result['games']} games, seed {result['seed']}"
+        + (f", only those dealing {result['agents_listed'][0]} into {team}" if team else ""),
     )
     for name, row in result["agents"].items():
         cells = [("all", row), *row["by_side"].items(), *row.get("by_team", {}).items()]
