@@ -19,7 +19,9 @@ def test_kill_9_under_load_loses_no_acknowledged_action_and_every_room_resumes()
     figures = asyncio.run(
         run_loadtest(
             rooms=12,
-            actions=120,
+            # Enough play that the kill at 1.5 s comes mid-play on an idle machine too
+            # (12 x 120 actions once all finished before it, at about 1,000 actions/s).
+            actions=600,
             seconds=60,
             game="confrontation",
             db=None,
