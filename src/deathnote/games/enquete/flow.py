@@ -125,9 +125,8 @@ def tile(st: EnqState, number: int) -> dict[str, Any]:
 _PILE_TILES: dict[int, tuple[Any, dict[int, frozenset[int]]]] = {}
 
 
-def pile_tiles(st: EnqState, pile: int) -> frozenset[int]:
-    """The numbers of the Investigation tiles of this pile (empty for no such pile)."""
-    content = st.content
+def piles_of(content: dict[str, Any]) -> dict[int, frozenset[int]]:
+    """The numbers of each pile's Investigation tiles, by pile, made once per content."""
     hit = _PILE_TILES.get(id(content))
     if hit is None or hit[0] is not content:
         if len(_PILE_TILES) > 64:
@@ -136,7 +135,12 @@ def pile_tiles(st: EnqState, pile: int) -> frozenset[int]:
         for t in content["investigations"]:
             piles[t["pile"]] = piles.get(t["pile"], frozenset()) | {t["number"]}
         hit = _PILE_TILES[id(content)] = (content, piles)
-    return hit[1].get(pile, frozenset())
+    return hit[1]
+
+
+def pile_tiles(st: EnqState, pile: int) -> frozenset[int]:
+    """The numbers of the Investigation tiles of this pile (empty for no such pile)."""
+    return piles_of(st.content).get(pile, frozenset())
 
 
 def role_info(st: EnqState, role: str) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import numpy as np
 from deathnote.engine.actions import OMNISCIENT, Action, Viewer
 
 from .content import ROLE_IDS
-from .flow import SUSPICION_LIMIT, tile
+from .flow import SUSPICION_LIMIT, piles_of, tile
 from .state import EnqState
 
 CARDS = 46
@@ -133,23 +133,6 @@ _INACTIVE_KEY = tuple(f"i{i}" for i in range(len(ROLE_IDS)))
 _ENDING = {e: k for k, e in enumerate(ENDINGS)}
 
 
-#: per content (by id, the content kept alive): the numbers of each pile's Investigation
-#: tiles, by pile
-_PILES: dict[int, tuple[Any, dict[int, frozenset[int]]]] = {}
-
-
-def _piles(content: dict[str, Any]) -> dict[int, frozenset[int]]:
-    hit = _PILES.get(id(content))
-    if hit is None or hit[0] is not content:
-        if len(_PILES) > 64:
-            _PILES.clear()
-        piles: dict[int, frozenset[int]] = {}
-        for k, t in enumerate(content["investigations"]):
-            piles[t["pile"]] = piles.get(t["pile"], frozenset()) | {k + 1}
-        hit = _PILES[id(content)] = (content, piles)
-    return hit[1]
-
-
 def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
     """``encode(view, players, asked)`` read from the state without building the view (the
     learning adapters ask for it at every step). It reads only what ``EnqueteGame.view``
@@ -167,9 +150,7 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
     me = st.seats[viewer] if isinstance(viewer, int) else None
     known = me.known_roles if me is not None else {}
     this_round = st.round
-    content = st.content
-    hit = _PILES.get(id(content))
-    piles = hit[1] if hit is not None and hit[0] is content else _piles(content)
+    piles = piles_of(st.content)
     current = st.current
     out[0] = st.round / 5
     if st.direction == "clockwise":
