@@ -318,17 +318,10 @@ class EnqueteGame(Game):
         return top["seat"], [_pick_action(value, label) for value, label in top["options"]]
 
     def legal(self, state: EnqState, seat: Seat) -> Sequence[Action]:
-        """Pass or a playable card in a window; one of the offered values otherwise."""
-        if state.over or not state.stack:
-            return []
-        top = state.stack[-1]
-        if top["k"] == "window":
-            if top["seats"][0] != seat:
-                return []
-            return _window_actions(state, top, seat)
-        if top["seat"] != seat:
-            return []
-        return [_pick_action(value, label) for value, label in top["options"]]
+        """Pass or a playable card in a window; one of the offered values otherwise (the
+        mover's actions of ``moves``; none for any other seat)."""
+        mover, actions = self.moves(state)
+        return actions if mover == seat else []
 
     def apply(self, state: EnqState, seat: Seat, action: Action, rng: random.Random) -> list[Event]:
         """Carry out the choice, then resolve until the next decision."""
