@@ -38,8 +38,6 @@ class Layout:
         self.hand_from = self.discard_from + len(ids)
         self.side = self.side_size
         self.total = self.size
-        #: a Character card's points / 3 by card number (filled by ``layout_of``)
-        self.points_third: dict[str, float] = {}
         #: a Character card's first slot within its side's Character File and its points
         #: / 3, by card number (filled by ``layout_of``)
         self.field_slot: dict[str, tuple[int, float]] = {}
@@ -64,7 +62,6 @@ def layout_of(cards: Mapping[str, Card]) -> Layout:
         specials=tuple(n for n in ids if cards[n].kind == "special"),
         names=tuple(sorted({c.name for c in cards.values() if c.kind == "character"})),
     )
-    lay.points_third = {n: cards[n].points / 3 for n in ids}
     lay.field_slot = {
         n: (PER_NAME * lay.name_at[c.name], c.points / 3)
         for n, c in cards.items()
