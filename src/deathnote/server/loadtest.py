@@ -202,7 +202,7 @@ class RoomDriver:
     async def _reconnect(self, url: str) -> Any:
         while time.monotonic() < self.deadline and not self.over.is_set():
             try:
-                return await _connect(url, 5)
+                return await open_seat(url, 5)
             except (OSError, TimeoutError):  # Closed too
                 await asyncio.sleep(0.2)
         return None
@@ -269,7 +269,7 @@ class RoomDriver:
                 links = [link for link in created["links"]["seats"] if link]
                 ws_base = self.base.replace("http://", "ws://")
                 urls = [ws_base + link.replace("/play/", "/ws/") for link in links]
-                sockets = [await _connect(url, CONNECT_SECONDS) for url in urls]
+                sockets = [await open_seat(url, CONNECT_SECONDS) for url in urls]
             except (
                 OSError,  # Closed too: a refused or closed WebSocket
                 http.client.HTTPException,  # a response cut short by the kill (IncompleteRead)
@@ -465,11 +465,6 @@ async def open_seat(url: str, timeout: float) -> SeatSocket:
         return seat
 
     return await asyncio.wait_for(opening(), timeout)
-
-
-async def _connect(url: str, timeout: float) -> Any:
-    """A seat's WebSocket (``SeatSocket``)."""
-    return await open_seat(url, timeout)
 
 
 def _client_cpu() -> float:
