@@ -203,6 +203,10 @@ def loadtest(
         str | None, typer.Option(help="Storage of the server (default: a temporary SQLite).")
     ] = None,
     port: Annotated[int, typer.Option(help="Port of the server on 127.0.0.1 (0: any).")] = 0,
+    think: Annotated[
+        float,
+        typer.Option(help="A seat's mean seconds before it answers (a person's pace; 0: at once)."),
+    ] = 0.0,
     bot_rooms: Annotated[
         int, typer.Option(help="Rooms of bots alone kept playing meanwhile (not measured).")
     ] = 0,
@@ -253,6 +257,7 @@ def loadtest(
             profile=profile,
             bot_workers=bot_workers,
             memory_sites=memory_sites,
+            think=think,
         )
     )
     for line in result.lines():

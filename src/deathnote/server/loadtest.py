@@ -73,6 +73,8 @@ class Figures:
     bot_games: int = 0
     #: Seconds to make every room and connect every seat, before the play.
     connect_seconds: float = 0.0
+    #: A seat's mean seconds between being asked and answering (0: at once).
+    think: float = 0.0
 
     def percentile(self, q: float) -> float:
         """The q-quantile of the latencies in milliseconds (0 when there are none)."""
@@ -102,6 +104,8 @@ class Figures:
                 f"rooms: {self.rooms} concurrent, made and connected in "
                 f"{self.connect_seconds:.1f} s ({self.games_finished} games finished, "
                 f"{self.failed_rooms} rooms failed, {self.cut_off_rooms} cut off at the end)",
+                "each seat answers "
+                + (f"after {self.think:g} s on average" if self.think else "at once"),
                 *[f"  error: {e}" for e in self.errors[:3]],
                 f"accepted actions: {self.accepted} in {self.seconds:.1f} s = "
                 f"{self.accepted / max(self.seconds, 1e-9):.1f} actions/s "
@@ -145,9 +149,21 @@ class RoomDriver:
     """
 
     def __init__(
-        self, base: str, game: str, actions: int, deadline: float, seed: int, go: asyncio.Event
+        self,
+        base: str,
+        game: str,
+        actions: int,
+        deadline: float,
+        seed: int,
+        go: asyncio.Event,
+        think: float = 0.0,
     ) -> None:
         self.go = go  # every room is made and connected before anyone plays
+        #: A seat's mean seconds between being asked and answering (0: at once).
+        self.think = think
+        self.thinking: set[int] = set()  # seats thinking before they answer
+        self.later: set[asyncio.Task[None]] = set()  # their answers to come
+        self.legal: dict[int, list[dict[str, Any]]] = {}  # seat -> its latest view's legal
         self.base = base
         self.game = game
         self.actions = actions
@@ -222,6 +238,27 @@ class RoomDriver:
         self.choices[index] = choice
         await ws.send(orjson.dumps({"type": "act", "action": choice}))
 
+    def _ask(self, ws: Any, index: int) -> None:
+        """The seat answers after thinking (a person's pace), from its latest view then.
+
+        It thinks in a task of its own: it keeps reading its views meanwhile, so the
+        latency of the other seats' actions is not held up by its thinking.
+        """
+        self.thinking.add(index)
+        # Between half and one and a half times the mean, so the rooms do not act in step.
+        delay = self.think * (0.5 + self.rng.random())
+        task = asyncio.create_task(self._answer_later(ws, index, delay))
+        self.later.add(task)
+        task.add_done_callback(self.later.discard)
+
+    async def _answer_later(self, ws: Any, index: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self.thinking.discard(index)
+        legal = self.legal.get(index)
+        if legal and self.accepted < self.actions and index not in self.sent:
+            with contextlib.suppress(OSError):  # the seat's reader reconnects
+                await self._choose(ws, index, legal)
+
     async def _play(self, ws: Any, index: int) -> None:
         last_sent_step = -1
         legal: list[dict[str, Any]] = []  # of this seat's last view
@@ -242,15 +279,20 @@ class RoomDriver:
                     self.over.set()
                     return
                 legal = view.get("legal") or []
+                self.legal[index] = legal
                 if (
                     legal
                     and message["step"] > last_sent_step
                     and self.accepted < self.actions
                     and index not in self.sent
+                    and index not in self.thinking
                 ):
                     last_sent_step = message["step"]
                     retries = 0
-                    await self._choose(ws, index, legal)
+                    if self.think > 0:
+                        self._ask(ws, index)
+                    else:
+                        await self._choose(ws, index, legal)
             elif kind == "error":
                 self.rejected += 1
                 self.sent.pop(index, None)
@@ -284,6 +326,8 @@ class RoomDriver:
                 await self.go.wait()
             self.sent.clear()
             self.choices.clear()
+            self.thinking.clear()
+            self.legal.clear()
             self.waiting.clear()
             self.over.clear()
             tasks = [
@@ -294,7 +338,7 @@ class RoomDriver:
             # Let the last views arrive before closing (bounded).
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._drain(), 5.0)
-            for task in tasks:
+            for task in [*tasks, *self.later]:
                 task.cancel()
             for ws in self.sockets:
                 with contextlib.suppress(Exception):
@@ -653,9 +697,13 @@ async def run_loadtest(
     server_pythonpath: str | None = None,
     profile: str | None = None,
     memory_sites: int = 0,
+    think: float = 0.0,
 ) -> Figures:
     """Start a server, drive ``rooms`` rooms for ``actions`` actions each or ``seconds``
     (and keep ``bot_rooms`` rooms of ``bot_level`` bots playing meanwhile).
+
+    ``think``: each scripted seat waits about that many seconds before it answers (a
+    person's pace; 0: at once, as fast as the server and this client go).
 
     ``kill_after``: that many seconds into the play, kill -9 the server and start it again
     on the same port and database; the seats reconnect and play on. At the end every
@@ -678,7 +726,8 @@ async def run_loadtest(
             # once every room is live (each driver's deadline is moved then).
             deadline = time.monotonic() + 2 * seconds
             drivers = [
-                RoomDriver(base, game, actions, deadline, seed=i, go=go) for i in range(rooms)
+                RoomDriver(base, game, actions, deadline, seed=i, go=go, think=think)
+                for i in range(rooms)
             ]
             # Open the rooms in waves so the connection burst stays bounded.
             connecting = time.monotonic()
@@ -766,6 +815,7 @@ async def run_loadtest(
         crash=crash,
         errors=errors,
         connect_seconds=connect_seconds,
+        think=think,
         bot_rooms=bot_rooms,
         bot_level=bot_level,
         bot_games=bots.played,
