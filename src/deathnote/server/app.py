@@ -25,8 +25,7 @@ from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconn
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from limits.aio.storage import MemoryStorage, RedisStorage
-from limits.aio.storage import Storage as LimitsStorage
+from limits.aio.storage import RedisStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -40,6 +39,7 @@ from deathnote.engine.registry import games
 from deathnote.server import protocol
 from deathnote.server.clock import Clock
 from deathnote.server.config import Limits
+from deathnote.server.ratelimit import LocalMovingWindow
 from deathnote.server.ratings import leaderboard
 from deathnote.server.rooms import (
     CREATOR_ROLE,
@@ -130,17 +130,15 @@ def _page(name: str) -> FileResponse:
     return FileResponse(WEB / "templates" / name, media_type="text/html")
 
 
-def room_rate_limiter(redis: str | None) -> MovingWindowRateLimiter:
+def room_rate_limiter(redis: str | None) -> MovingWindowRateLimiter | LocalMovingWindow:
     """The limiter of new rooms per address: in this process's memory, or with ``--redis``
     in that Redis, so that several processes share one count (otherwise N processes
     behind a load balancer would let an address make N times as many rooms)."""
-    storage: LimitsStorage
     if redis is None:
-        storage = MemoryStorage()
-    else:
-        storage = RedisStorage(
-            f"async+{redis}", implementation="redispy", key_prefix="deathnote:limits"
-        )
+        return LocalMovingWindow()
+    storage = RedisStorage(
+        f"async+{redis}", implementation="redispy", key_prefix="deathnote:limits"
+    )
     return MovingWindowRateLimiter(storage)
 
 
