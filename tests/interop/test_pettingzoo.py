@@ -265,3 +265,49 @@ def test_quiet_play_is_the_match_replayed_when_asked_for(game_id: str) -> None:
     match = aec.match  # type: ignore[attr-defined]
     assert len(match.actions) == played and match.outcome() is not None
     assert Match.replay(match.record()).outcome() == match.outcome()
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("confrontation", 2), ("werewolf", 6)])
+@pytest.mark.parametrize("end", ["game", "max_steps", "illegal"])
+def test_dead_steps_are_pettingzoos_own(game_id: str, players: int, end: str) -> None:
+    """The env's ``_was_dead_step`` (written out) leaves every agent, selection, reward and
+    flag as PettingZoo's ``AECEnv._was_dead_step`` does, whatever ended the episode."""
+    import random
+    import types
+
+    from pettingzoo import AECEnv
+
+    kwargs: dict[str, object] = {"max_steps": 7} if end == "max_steps" else {}
+    if end == "illegal":
+        kwargs["illegal"] = "lose"
+    ours, theirs = env(game_id, players, **kwargs), env(game_id, players, **kwargs)
+    theirs._was_dead_step = types.MethodType(AECEnv._was_dead_step, theirs)  # type: ignore[method-assign]
+    for seed in range(4):
+        rng = random.Random(seed)
+        ours.reset(seed=seed)
+        theirs.reset(seed=seed)
+        for agent in ours.agent_iter(2000):
+            assert agent == theirs.agent_selection
+            obs, _reward, term, trunc, _info = ours.last()
+            assert obs is not None
+            legal = np.flatnonzero(obs["action_mask"]).tolist()
+            if term or trunc:
+                action = None
+            elif end == "illegal" and ours.table.steps >= 5:
+                action = next(n for n in range(len(obs["action_mask"])) if n not in legal)
+            else:
+                action = rng.choice(legal)
+            ours.step(action)
+            theirs.step(action)
+            for name in ("agents", "rewards", "_cumulative_rewards", "terminations"):
+                assert repr(getattr(ours, name)) == repr(getattr(theirs, name)), name
+            assert repr(ours.truncations) == repr(theirs.truncations)
+            assert ours.infos == theirs.infos
+            assert ours.agent_selection == theirs.agent_selection
+            assert ours._skip_agent_selection == theirs._skip_agent_selection
+        assert ours.agents == [] and theirs.agents == []
+    with pytest.raises(ValueError, match="dead"):
+        ours.reset(seed=0)
+        for name in ours.agents:
+            ours.terminations[name] = True
+        ours.step(0)

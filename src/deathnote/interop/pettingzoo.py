@@ -437,7 +437,7 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[AgentID, dict[str, Any]] = {a: {} for a in self.agents}
-        self._skip_agent_selection = None
+        self._skip_agent_selection: AgentID | None = None
         self.agent_selection = self.table.names[self.table.mover()]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -552,6 +552,33 @@ class DeathNoteAECEnv(_OnTable, AECEnv[AgentID, Observation, int]):
             if moves is not None:
                 table.set_legal(step, mover, legal)
             self.agent_selection = table.names[mover]
+
+    def _was_dead_step(self, action: int | None) -> None:
+        """PettingZoo's ``AECEnv._was_dead_step`` written out (every agent of every episode
+        takes one such step): the dead selected agent leaves every dict and ``agents``; the
+        next dead agent is selected, or once none is left, the agent selected before them;
+        rewards are cleared (to 0, as PettingZoo's ``_clear_rewards``)."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        terminations, truncations = self.terminations, self.truncations
+        del terminations[agent], truncations[agent], self.rewards[agent]
+        del self._cumulative_rewards[agent], self.infos[agent]
+        agents = self.agents
+        agents.remove(agent)
+        for other in agents:
+            if terminations[other] or truncations[other]:
+                if self._skip_agent_selection is None:
+                    self._skip_agent_selection = agent
+                self.agent_selection = other
+                break
+        else:
+            if self._skip_agent_selection is not None:
+                self.agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        rewards = self.rewards
+        for name in rewards:
+            rewards[name] = 0
 
     def _lose(self, agent: AgentID) -> None:
         """``illegal="lose"``: the agent gets -1, the others 0, and every agent is done."""
