@@ -309,6 +309,14 @@ class Game(ABC):
         heuristic bot."""
         return None
 
+    def search_belief(self, view: Mapping[str, Any], seat: Seat) -> Callable[[Any], float] | None:
+        """For a search bot's belief-weighted worlds (``ismcts`` ``belief``): from ``seat``'s
+        view only, a function giving a world sampled from that view its log-weight, how
+        likely the other seats' play seen so far is in that world (never minus infinity:
+        every consistent world keeps some weight); None (the default): worlds are taken as
+        the sampler draws them."""
+        return None
+
     def search_answer(self, seat: Seat) -> Callable[[Observation], Action | None] | None:
         """A rule that answers some decisions of a search bot (``ismcts``) in ``seat``
         outright, from that seat's observation only (its view, legal actions and the worlds

@@ -143,3 +143,69 @@ def test_the_search_bot_takes_the_death_note_rule_and_plays_alike_on_twin_matche
     bot = make_agent("icg", "ismcts:sims=20", seat)
     bot.choose(observe(match, seat, random.Random(1)))
     assert bot.last_sims == 20
+
+
+def test_belief_weighs_missions_by_the_order_their_clues_were_covered() -> None:
+    """ICG-BOT-05: a world's weight is how likely each other player's Mission-Clue covers
+    are, in their order, from the heuristic bot with the Mission that world deals him
+    (every Mission covers the three others in its own order; a cover it would not make
+    counts ``COVER_MISS``); the viewer's own covers count for nothing; none under the Kira
+    rules."""
+    import math
+    from types import SimpleNamespace
+
+    from deathnote.games.icg.search import COVER_MISS, world_weight
+
+    ids = ["ryuzaki", "soichiro", "light", "misa", "matsuda", "aizawa"]
+    covered = {0: [*ids, "l"], 1: [*ids, "l", "x_kira"], 2: [*ids, "kira"], 3: [], 4: ids}
+    view = {
+        "state": {
+            "rules": "light",
+            "seats": [{"seat": s, "covered": c} for s, c in covered.items()],
+        }
+    }
+
+    def world(**missions: str) -> Any:
+        seats = [SimpleNamespace(mission=missions.get(f"s{s}", "team_member")) for s in range(5)]
+        return SimpleNamespace(seats=seats)
+
+    weigh = world_weight(view, 0)
+    assert weigh is not None
+    miss = math.log(COVER_MISS)
+    # Seat 1 covered L, then X-Kira: Kira's order; X-Kira covers L then a Team Member.
+    assert weigh(world(s1="kira", s2="l")) == 0.0
+    assert weigh(world(s1="x_kira", s2="l")) == miss
+    assert weigh(world(s1="team_member", s2="l")) == 2 * miss
+    # Seat 2 covered Kira first: L or a Team Member, not Kira's team.
+    assert weigh(world(s1="kira", s2="x_kira")) == miss
+    # The viewer's own covers and a seat with none count for nothing.
+    assert weigh(world(s0="kira", s1="kira", s2="l", s3="x_kira")) == 0.0
+    assert world_weight({"state": dict(view["state"], rules="kira")}, 0) is None
+
+
+def test_a_belief_search_writes_alike_on_twin_matches() -> None:
+    """ICG-BOT-05: with belief-weighted worlds (``ismcts:belief=K``) Kira's Death Note rule
+    and the search read their weights from his view only: on a match and a world sampled
+    for Kira's seat it writes and places the same; and in some of these positions the
+    covers seen weigh the worlds Kira may sample unequally."""
+    positions = kira_death_notes(range(1000, 1006))
+    assert positions
+    unequal = 0
+    for k, (position, kira) in enumerate(positions):
+        weigh = GAME.search_belief(position.view(kira), kira)
+        assert weigh is not None
+        rng = random.Random(k)
+        weights = {weigh(position.sample_world(kira, rng, False).state) for _ in range(30)}
+        unequal += len(weights) > 1
+        twin = position.sample_world(kira, random.Random(50 + k))
+        assert twin.view(kira) == position.view(kira)
+        pairs = []
+        for match in (position.fork(), twin):
+            bot = make_agent("icg", "ismcts:sims=20:belief=4", kira)
+
+            def choose(match: Match, seat: int, bot: Any = bot, k: int = k) -> Any:
+                return bot.choose(observe(match, seat, random.Random(k)))
+
+            pairs.append(finish_death_note(match, kira, choose))
+        assert pairs[0] == pairs[1]
+    assert unequal >= 1

@@ -266,6 +266,16 @@ class IcgGame(Game):
 
         return death_note
 
+    def search_belief(
+        self, view: Mapping[str, Any], seat: Seat
+    ) -> Callable[[IcgState], float] | None:
+        """A sampled world's log-likelihood of the other players' Mission-Clue covers under
+        the Missions it deals, read from ``seat``'s view only (``search.world_weight``,
+        ICG-BOT-05)."""
+        from .search import world_weight
+
+        return world_weight(view, seat)
+
     def agents(self) -> Mapping[str, type[Agent]]:
         """The heuristic bot (every Mission)."""
         from .agents import HeuristicAgent
