@@ -552,3 +552,14 @@ def test_belief_picks_the_worlds_the_game_weighs_likelier(monkeypatch: pytest.Mo
     for bad in ("ismcts:belief=-1", "ismcts:belief=some"):
         with pytest.raises(DeathNoteError, match="ismcts"):
             check_agent("werewolf", bad)
+
+
+def test_belief_defaults_to_the_games_setting() -> None:
+    """Without ``belief=K`` the bot takes the game's ``search_belief_worlds``: 8 in the ICG
+    (ICG-BOT-05), none in Werewolf (WW-BOT-05); ``belief=0`` turns it off."""
+    icg = make_agent("icg", "ismcts:sims=5", 0)
+    werewolf = make_agent("werewolf", "ismcts:sims=5", 0)
+    off = make_agent("icg", "ismcts:sims=5:belief=0", 0)
+    assert isinstance(icg, IsmctsAgent) and icg.belief == 8
+    assert isinstance(werewolf, IsmctsAgent) and werewolf.belief == 0
+    assert isinstance(off, IsmctsAgent) and off.belief == 0

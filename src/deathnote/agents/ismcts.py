@@ -62,7 +62,8 @@ bot's choice was tried at least ``ANCHOR_VISITS`` times). So the search adds to 
 heuristic bot only where it sees a clear difference, and plays no worse where its
 simulations cannot tell the choices apart (Werewolf: WW-BOT-04).
 
-Belief (``belief=K``, off by default): each world the search (and the game's own answer
+Belief (``belief=K``; by default the game's ``Game.search_belief_worlds``: 8 in the ICG,
+0, none, elsewhere): each world the search (and the game's own answer
 rule) draws is one of ``K`` worlds drawn from this seat's view, picked with odds
 proportional to how likely the other seats' play so far is in it (``Game.search_belief``,
 read from this seat's view only; a game without one: as drawn). The sampler deals every
@@ -183,7 +184,7 @@ class IsmctsAgent(Agent):
         guide: str = "root",
         others: str = "game",
         anchor: float | None = None,
-        belief: int = 0,
+        belief: int | None = None,
     ) -> None:
         super().__init__(seat)
         if sims is None and not seconds:
@@ -218,6 +219,10 @@ class IsmctsAgent(Agent):
         #: the margin by which the search must beat the prior bot's choice (None: no anchor)
         self.anchor = anchor
         self._anchor_rng: random.Random | None = None
+        if belief is None:
+            from deathnote.engine.registry import get_game
+
+            belief = get_game(game_id).search_belief_worlds
         if belief < 0:
             raise DeathNoteError("ismcts: belief must be at least 0")
         #: worlds drawn for each one searched, picked by the game's belief (0 or 1: none)

@@ -302,6 +302,10 @@ class Game(ABC):
     #: policy did no better than the tree (docs/rules/icg.md ICG-BOT-03), so every game
     #: keeps the tree; ``ismcts:others=policy`` selects the policy.
     search_others: ClassVar[str] = "tree"
+    #: The worlds a search bot (``ismcts``) draws for each one it searches, picked by
+    #: ``search_belief``, unless told otherwise (``ismcts:belief=K``); 0: the worlds as
+    #: drawn. Set where belief-weighted worlds measurably help (ICG-BOT-05).
+    search_belief_worlds: ClassVar[int] = 0
 
     def search_prior(self, seat: Seat) -> Agent | None:
         """The bot whose choice seeds a search bot's root for ``seat`` (``ismcts``

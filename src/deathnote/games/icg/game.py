@@ -73,6 +73,8 @@ class IcgGame(Game):
     rules_version = "3"
     wins_mode = "count"
     options_model = IcgOptions
+    #: Belief-weighted worlds by default: Kira's team gains with them (ICG-BOT-05).
+    search_belief_worlds = 8
 
     # -- set-up ------------------------------------------------------------------------------
     def load_content(self, path: str | None, options: Mapping[str, Any]) -> Any:
