@@ -63,8 +63,7 @@ heuristic bot only where it sees a clear difference, and plays no worse where it
 simulations cannot tell the choices apart (Werewolf: WW-BOT-04).
 
 Belief (``belief=K``; by default the game's ``Game.search_belief_worlds``: 8 in the ICG,
-0, none, elsewhere): each world the search (and the game's own answer
-rule) draws is one of ``K`` worlds drawn from this seat's view, picked with odds
+0, none, elsewhere): each world the search (not the game's answer rule) draws is one of ``K`` worlds drawn from this seat's view, picked with odds
 proportional to how likely the other seats' play so far is in it (``Game.search_belief``,
 read from this seat's view only; a game without one: as drawn). The sampler deals every
 hidden card this seat cannot rule out alike; the table's play makes some deals likelier
@@ -261,9 +260,6 @@ class IsmctsAgent(Agent):
         legal = obs.legal
         self.last_sims = 0
         anchored = self._anchored(obs) if self.anchor is not None else None
-        if self.belief > 1 and len(legal) > 1 and obs.can_sample:
-            # Worlds picked by how likely the others' play is in them (``_believing``).
-            obs = self._believing(obs)
         if len(legal) == 1:
             action = legal[0]
         elif anchored is not None and not obs.can_sample:
@@ -277,7 +273,11 @@ class IsmctsAgent(Agent):
             action = answer
         else:
             self._root_key = None
-            stats = self.search(obs, start).stats
+            # Worlds picked by how likely the others' play is in them (``_believing``):
+            # for the search only (a game's answer rule draws as many worlds as it needs
+            # at once, and K times as many would outlast the time a covert answer takes).
+            searched = self._believing(obs) if self.belief > 1 else obs
+            stats = self.search(searched, start).stats
             # An information set this bot has decided at before in this game: nothing it
             # sees has changed since (e.g. it began a two-step choice and cancelled it), so
             # the same answer again would go round the same loop; take another one.
