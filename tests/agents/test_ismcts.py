@@ -509,3 +509,57 @@ def test_an_anchored_search_overrules_only_by_its_margin() -> None:
     for bad in ("ismcts:anchor=-1", "ismcts:anchor=some"):
         with pytest.raises(DeathNoteError, match="ismcts"):
             check_agent("werewolf", bad)
+
+
+def test_belief_picks_the_worlds_the_game_weighs_likelier(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``belief=K``: each world drawn is one of K drawn from the seat's view, picked with
+    odds proportional to the game's weight (``Game.search_belief``); a world the game
+    weighs far down still comes up where no other is drawn, and ``belief=0`` leaves the
+    observation alone."""
+    from deathnote.engine.registry import get_game
+
+    match = heuristic_position("werewolf", 5, 3, 7)
+    seat = min(match.pending())
+    assert len(match.legal(seat)) > 1
+    favoured = next(s for s in range(5) if s != seat and match.state.seats[s].role != "kira")
+    asked: list[int] = []
+
+    def belief(view: dict[str, Any], viewer: int) -> Any:
+        asked.append(viewer)
+        assert view == match.view(viewer)  # the seat's own view, nothing more
+        return lambda state: 0.0 if state.seats[favoured].role == "kira" else -50.0
+
+    monkeypatch.setattr(get_game("werewolf"), "search_belief", belief)
+
+    def share(obs: Observation) -> float:
+        rng = random.Random(5)
+        worlds = [obs.sample_world(rng, False).state for _ in range(200)]
+        return sum(w.seats[favoured].role == "kira" for w in worlds) / len(worlds)
+
+    plain = observe(match, seat, random.Random(1))
+    bot = make_agent("werewolf", "ismcts:sims=5:belief=8", seat)
+    assert isinstance(bot, IsmctsAgent) and bot.belief == 8
+    weighed = bot._believing(plain)
+    assert asked == [seat]
+    assert weighed.legal == plain.legal and weighed.view == plain.view
+    # A world with the favoured Kira is picked whenever one of the 8 drawn has it.
+    drawn, picked = share(plain), share(weighed)
+    assert 0.05 < drawn < 0.5 and picked < 1.0
+    assert abs(picked - (1 - (1 - drawn) ** 8)) < 0.1
+    one = IsmctsAgent(seat, "werewolf", sims=5, seconds=None, belief=1)
+    one.choose(observe(match, seat, random.Random(1)))
+    assert asked == [seat]  # belief=1 (or 0): the worlds as drawn, no weight asked
+    for bad in ("ismcts:belief=-1", "ismcts:belief=some"):
+        with pytest.raises(DeathNoteError, match="ismcts"):
+            check_agent("werewolf", bad)
+
+
+def test_belief_defaults_to_the_games_setting() -> None:
+    """Without ``belief=K`` the bot takes the game's ``search_belief_worlds``: 8 in the ICG
+    (ICG-BOT-05), none in Werewolf (WW-BOT-05); ``belief=0`` turns it off."""
+    icg = make_agent("icg", "ismcts:sims=5", 0)
+    werewolf = make_agent("werewolf", "ismcts:sims=5", 0)
+    off = make_agent("icg", "ismcts:sims=5:belief=0", 0)
+    assert isinstance(icg, IsmctsAgent) and icg.belief == 8
+    assert isinstance(werewolf, IsmctsAgent) and werewolf.belief == 0
+    assert isinstance(off, IsmctsAgent) and off.belief == 0

@@ -62,6 +62,13 @@ bot's choice was tried at least ``ANCHOR_VISITS`` times). So the search adds to 
 heuristic bot only where it sees a clear difference, and plays no worse where its
 simulations cannot tell the choices apart (Werewolf: WW-BOT-04).
 
+Belief (``belief=K``; by default the game's ``Game.search_belief_worlds``: 8 in the ICG,
+0, none, elsewhere): each world the search (not the game's answer rule) draws is one of ``K`` worlds drawn from this seat's view, picked with odds
+proportional to how likely the other seats' play so far is in it (``Game.search_belief``,
+read from this seat's view only; a game without one: as drawn). The sampler deals every
+hidden card this seat cannot rule out alike; the table's play makes some deals likelier
+(Werewolf: WW-BOT-05).
+
 Budget: ``sims`` simulations and/or ``seconds`` of search per move, whichever ends first.
 It answers every decision the same way whatever it holds: with a time budget it takes
 the whole time even when only one action is legal (it waits instead of searching), so the
@@ -176,6 +183,7 @@ class IsmctsAgent(Agent):
         guide: str = "root",
         others: str = "game",
         anchor: float | None = None,
+        belief: int | None = None,
     ) -> None:
         super().__init__(seat)
         if sims is None and not seconds:
@@ -210,6 +218,14 @@ class IsmctsAgent(Agent):
         #: the margin by which the search must beat the prior bot's choice (None: no anchor)
         self.anchor = anchor
         self._anchor_rng: random.Random | None = None
+        if belief is None:
+            from deathnote.engine.registry import get_game
+
+            belief = get_game(game_id).search_belief_worlds
+        if belief < 0:
+            raise DeathNoteError("ismcts: belief must be at least 0")
+        #: worlds drawn for each one searched, picked by the game's belief (0 or 1: none)
+        self.belief = belief
         self._anchor_bot: Agent | None = None
         #: how many times the anchored search overruled the prior bot (for the arena)
         self.overruled = 0
@@ -257,7 +273,11 @@ class IsmctsAgent(Agent):
             action = answer
         else:
             self._root_key = None
-            stats = self.search(obs, start).stats
+            # Worlds picked by how likely the others' play is in them (``_believing``):
+            # for the search only (a game's answer rule draws as many worlds as it needs
+            # at once, and K times as many would outlast the time a covert answer takes).
+            searched = self._believing(obs) if self.belief > 1 else obs
+            stats = self.search(searched, start).stats
             # An information set this bot has decided at before in this game: nothing it
             # sees has changed since (e.g. it began a two-step choice and cancelled it), so
             # the same answer again would go round the same loop; take another one.
@@ -303,6 +323,35 @@ class IsmctsAgent(Agent):
         return self._anchor_bot.choose(
             Observation(obs.seat, obs.legal, lambda: obs.view, self._anchor_rng)
         )
+
+    def _believing(self, obs: Observation) -> Observation:
+        """The observation with a sampler that draws ``belief`` worlds from this seat's
+        view and picks one with odds proportional to the game's belief weight, read from
+        this seat's view only (``Game.search_belief``); the same observation where the
+        game gives none."""
+        from deathnote.engine.registry import get_game
+
+        weigh = get_game(self.game_id).search_belief(obs.view, self.seat)
+        if weigh is None:
+            return obs
+        draw = obs.sample_world
+        count = self.belief
+
+        def sample(
+            rng: random.Random, log: bool = True, world_rng: random.Random | None = None
+        ) -> Match:
+            worlds = [draw(rng, log, world_rng) for _ in range(count)]
+            logs = [weigh(world.state) for world in worlds]
+            top = max(logs)
+            odds = [math.exp(x - top) for x in logs]
+            r = rng.random() * sum(odds)
+            for world, x in zip(worlds, odds, strict=True):
+                r -= x
+                if r < 0:
+                    return world
+            return worlds[-1]
+
+        return Observation(obs.seat, obs.legal, lambda: obs.view, obs.rng, sample)
 
     def _overrule(
         self, anchored: Action, best: Action, stats: Mapping[Action, list[float]]
@@ -796,6 +845,8 @@ def parse_ismcts(game_id: str, name: str, seat: Seat) -> IsmctsAgent | None:
                 args["others"] = value
             elif key == "anchor":
                 args["anchor"] = float(value)
+            elif key == "belief":
+                args["belief"] = int(value)
             elif key == "rollout":
                 args["rollout"] = value
             else:
@@ -804,7 +855,7 @@ def parse_ismcts(game_id: str, name: str, seat: Seat) -> IsmctsAgent | None:
             raise DeathNoteError(
                 f"bad ismcts setting {setting!r} in {name!r}: use sims=N, seconds=S, "
                 "rollout=random|heuristic|game, c=X, prior=N, guide=root|tree or "
-                "others=game|tree|policy, anchor=M, "
+                "others=game|tree|policy, anchor=M, belief=K, "
                 "e.g. ismcts:sims=500:rollout=heuristic"
             ) from None
     return IsmctsAgent(seat, game_id, **args)

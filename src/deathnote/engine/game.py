@@ -302,11 +302,23 @@ class Game(ABC):
     #: policy did no better than the tree (docs/rules/icg.md ICG-BOT-03), so every game
     #: keeps the tree; ``ismcts:others=policy`` selects the policy.
     search_others: ClassVar[str] = "tree"
+    #: The worlds a search bot (``ismcts``) draws for each one it searches, picked by
+    #: ``search_belief``, unless told otherwise (``ismcts:belief=K``); 0: the worlds as
+    #: drawn. Set where belief-weighted worlds measurably help (ICG-BOT-05).
+    search_belief_worlds: ClassVar[int] = 0
 
     def search_prior(self, seat: Seat) -> Agent | None:
         """The bot whose choice seeds a search bot's root for ``seat`` (``ismcts``
         ``prior``), reading only that seat's observation; None (the default): the game's
         heuristic bot."""
+        return None
+
+    def search_belief(self, view: Mapping[str, Any], seat: Seat) -> Callable[[Any], float] | None:
+        """For a search bot's belief-weighted worlds (``ismcts`` ``belief``): from ``seat``'s
+        view only, a function giving a world sampled from that view its log-weight, how
+        likely the other seats' play seen so far is in that world (never minus infinity:
+        every consistent world keeps some weight); None (the default): worlds are taken as
+        the sampler draws them."""
         return None
 
     def search_answer(self, seat: Seat) -> Callable[[Observation], Action | None] | None:

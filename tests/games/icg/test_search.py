@@ -143,3 +143,82 @@ def test_the_search_bot_takes_the_death_note_rule_and_plays_alike_on_twin_matche
     bot = make_agent("icg", "ismcts:sims=20", seat)
     bot.choose(observe(match, seat, random.Random(1)))
     assert bot.last_sims == 20
+
+
+def test_belief_weighs_missions_by_the_order_their_clues_were_covered() -> None:
+    """ICG-BOT-05: a world's weight is how likely each other player's Mission-Clue covers
+    are, in their order, from the heuristic bot with the Mission that world deals him
+    (every Mission covers the three others in its own order; a cover it would not make
+    counts ``COVER_MISS``); the viewer's own covers count for nothing; none under the Kira
+    rules."""
+    import math
+    from types import SimpleNamespace
+
+    from deathnote.games.icg.search import COVER_MISS, world_weight
+
+    ids = ["ryuzaki", "soichiro", "light", "misa", "matsuda", "aizawa"]
+    covered = {0: [*ids, "l"], 1: [*ids, "l", "x_kira"], 2: [*ids, "kira"], 3: [], 4: ids}
+    view = {
+        "state": {
+            "rules": "light",
+            "seats": [{"seat": s, "covered": c} for s, c in covered.items()],
+        }
+    }
+
+    def world(**missions: str) -> Any:
+        seats = [SimpleNamespace(mission=missions.get(f"s{s}", "team_member")) for s in range(5)]
+        return SimpleNamespace(seats=seats)
+
+    weigh = world_weight(view, 0)
+    assert weigh is not None
+    miss = math.log(COVER_MISS)
+    # Seat 1 covered L, then X-Kira: Kira's order; X-Kira covers L then a Team Member.
+    assert weigh(world(s1="kira", s2="l")) == 0.0
+    assert weigh(world(s1="x_kira", s2="l")) == miss
+    assert weigh(world(s1="team_member", s2="l")) == 2 * miss
+    # Seat 2 covered Kira first: L or a Team Member, not Kira's team.
+    assert weigh(world(s1="kira", s2="x_kira")) == miss
+    # The viewer's own covers and a seat with none count for nothing.
+    assert weigh(world(s0="kira", s1="kira", s2="l", s3="x_kira")) == 0.0
+    assert world_weight({"state": dict(view["state"], rules="kira")}, 0) is None
+
+
+def test_a_belief_search_plays_alike_on_twin_matches() -> None:
+    """ICG-BOT-05: with belief-weighted worlds (``ismcts:belief=K``) the search reads its
+    weights from its seat's view only: on a match and a world sampled for that seat (the
+    same for it, other hidden cards) it plays the same; in some of these positions the
+    covers seen weigh the worlds unequally; Kira's Death Note is still the rule's
+    (ICG-BOT-04: no simulation)."""
+    compared = unequal = 0
+    for seed in range(1000, 1008):
+        match = Match.create("icg", 5, seed)
+        bots = [make_agent("icg", "heuristic", s) for s in range(5)]
+        rngs = [agent_rng(seed, s) for s in range(5)]
+        for step in range(400):
+            if match.outcome() is None and step % 3 == 1:
+                seat = min(match.pending())
+                if len(match.legal(seat)) > 1 and match.state.phase in ("investigate", "arrest"):
+                    weigh = GAME.search_belief(match.view(seat), seat)
+                    assert weigh is not None
+                    rng = random.Random(step)
+                    draws = [match.sample_world(seat, rng, False).state for _ in range(20)]
+                    weights = {weigh(state) for state in draws}
+                    unequal += len(weights) > 1
+                    if len(weights) > 1 or compared < 10:
+                        twin = match.sample_world(seat, random.Random(step))
+                        assert twin.view(seat) == match.view(seat)
+                        moves = []
+                        for world in (match, twin):
+                            bot = make_agent("icg", "ismcts:sims=20:belief=4", seat)
+                            moves.append(bot.choose(observe(world, seat, random.Random(step))))
+                        assert moves[0] == moves[1]
+                        compared += 1
+            if match.outcome() is not None:
+                break
+            seat = min(match.pending())
+            match.submit(seat, bots[seat].choose(observe(match, seat, rngs[seat])))
+    assert compared >= 10 and unequal >= 1
+    position, kira = kira_death_notes(range(1000, 1002))[0]
+    bot = make_agent("icg", "ismcts:sims=20:belief=4", kira)
+    bot.choose(observe(position, kira, random.Random(0)))
+    assert bot.last_sims == 0

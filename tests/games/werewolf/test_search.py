@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from deathnote.engine import Match
 from deathnote.games.werewolf import GAME
@@ -107,3 +108,58 @@ def test_anchored_search_overrules_alike_on_worlds_its_seat_cannot_tell_apart() 
             match.submit(seat, bots[seat].choose(observe(match, seat, rngs[seat])))
     assert compared >= 20
     assert overruled[0.0] > 0 and overruled[1.5] == 0
+
+
+def test_belief_weighs_a_world_by_the_others_plays_under_its_roles() -> None:
+    """WW-BOT-05: a world's weight is the log-likelihood of the other seats' public plays
+    and discards under the Roles it deals (``BEHAVIOUR``, counted in heuristic games): a
+    seat that played Interrogations is likelier Kira than Police, one that discarded the
+    Alibi likelier Police than Kira; the viewer's own plays count for nothing, and no
+    Role makes a choice impossible."""
+    from deathnote.games.werewolf.belief import BEHAVIOUR, world_weight
+
+    def log(*plays: tuple[str, int, str]) -> dict[str, Any]:
+        return {"log": [{"data": {"type": t, "seat": s, "card": c}} for t, s, c in plays]}
+
+    m = new(5, seed=3)
+    set_roles(m, {0: "l", 1: "kira", 2: "police", 3: "worshipper", 4: "police"})
+    swapped = new(5, seed=3)
+    set_roles(swapped, {0: "l", 1: "police", 2: "kira", 3: "worshipper", 4: "police"})
+    pulled = log(("play", 1, "interrogation"), ("play", 1, "interrogation"))
+    weigh = world_weight(pulled, 0)
+    assert weigh(st(m)) > weigh(st(swapped))
+    alibi = world_weight(log(("discard", 1, "alibi")), 0)
+    assert alibi(st(m)) < alibi(st(swapped))
+    own = world_weight(log(("play", 0, "interrogation"), ("discard", 0, "alibi")), 0)
+    assert own(st(m)) == own(st(swapped)) == 0.0
+    assert GAME.search_belief(pulled, 0) is not None
+    for odds in BEHAVIOUR.values():
+        assert all(-20.0 < x < 0.0 for x in odds.values())
+
+
+def test_a_belief_search_plays_alike_on_worlds_its_seat_cannot_tell_apart() -> None:
+    """WW-BOT-05: the search with belief-weighted worlds (``ismcts:belief=K``) reads its
+    weights from its seat's view only: on the match and on a world drawn for its seat (the
+    same view, other hidden Roles and cards) the same generator gives the same move."""
+    from deathnote.agents import IsmctsAgent, agent_rng, make_agent, observe
+
+    compared = 0
+    for seed in range(4):
+        match = Match.create("werewolf", 5, seed)
+        bots = [make_agent("werewolf", "heuristic", s) for s in range(5)]
+        rngs = [agent_rng(seed, s) for s in range(5)]
+        for step in range(50):
+            if match.outcome() is not None:
+                break
+            seat = min(match.pending())
+            if step % 9 == 5 and len(match.legal(seat)) > 1:
+                twin = match.sample_world(seat, random.Random(seed))
+                assert twin.view(seat) == match.view(seat)
+                moves = []
+                for world in (match, twin):
+                    bot = IsmctsAgent(seat, "werewolf", sims=40, seconds=None, belief=6)
+                    moves.append(bot.choose(observe(world, seat, random.Random(step))))
+                assert moves[0] == moves[1]
+                compared += 1
+            match.submit(seat, bots[seat].choose(observe(match, seat, rngs[seat])))
+    assert compared >= 10

@@ -8,6 +8,7 @@ phases every seat is asked alike; the bot's answer depends only on its own cards
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from deathnote.agents.base import Agent, Observation
@@ -43,6 +44,12 @@ EYES_CONFIDENCE = 0.8
 #: than this to be L (the truth about a likely L is what Kira needs).
 LIE_RATE = 0.25
 LIE_BELOW_L = 0.25
+
+
+def cover_first(mission: str, clues: Collection[str]) -> str | None:
+    """The Mission-Clue the bot covers first among ``clues`` (``COVER_ORDER``); None: no
+    Mission-Clue among them (it covers ID-Clues at random)."""
+    return next((m for m in COVER_ORDER[mission] if m in clues), None)
 
 
 class HeuristicAgent(Agent):
@@ -120,10 +127,8 @@ class HeuristicAgent(Agent):
 
     def _cover(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
         clues = {a["clue"]: a for a in legal}
-        for m in COVER_ORDER[st["me"]["mission"]]:
-            if m in clues:
-                return clues[m]
-        return choice(obs.rng, legal)
+        first = cover_first(st["me"]["mission"], clues)
+        return clues[first] if first is not None else choice(obs.rng, legal)
 
     def _return(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
         me = st["me"]

@@ -73,6 +73,8 @@ class IcgGame(Game):
     rules_version = "3"
     wins_mode = "count"
     options_model = IcgOptions
+    #: Belief-weighted worlds by default: Kira's team gains with them (ICG-BOT-05).
+    search_belief_worlds = 8
 
     # -- set-up ------------------------------------------------------------------------------
     def load_content(self, path: str | None, options: Mapping[str, Any]) -> Any:
@@ -265,6 +267,16 @@ class IcgGame(Game):
         from .search import death_note
 
         return death_note
+
+    def search_belief(
+        self, view: Mapping[str, Any], seat: Seat
+    ) -> Callable[[IcgState], float] | None:
+        """A sampled world's log-likelihood of the other players' Mission-Clue covers under
+        the Missions it deals, read from ``seat``'s view only (``search.world_weight``,
+        ICG-BOT-05)."""
+        from .search import world_weight
+
+        return world_weight(view, seat)
 
     def agents(self) -> Mapping[str, type[Agent]]:
         """The heuristic bot (every Mission)."""

@@ -10,15 +10,17 @@ nothing the seat could not see.
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from deathnote.agents.base import Observation
 from deathnote.engine.actions import Action
 
 from . import rules
-from .agents import HeuristicAgent
+from .agents import HeuristicAgent, cover_first
+from .content import MISSION_IDS
 from .state import IcgState
 
 
@@ -84,3 +86,42 @@ def death_note(obs: Observation) -> Action | None:
         return max(writes, key=lambda a: best.get(a["identity"], 0.0))
     places = [a for a in legal if a.kind == "place"]
     return max(places, key=lambda a: score.get((written or "", a["placement"]), 0.0))
+
+
+#: The odds the belief (``world_weight``) gives a Mission-Clue covered otherwise than the
+#: heuristic bot with that Mission would (the table may not play like it).
+COVER_MISS = 0.05
+
+
+def world_weight(view: Mapping[str, Any], seat: int) -> Callable[[IcgState], float] | None:
+    """From ``seat``'s view only (ICG-BOT-05): a sampled world's log-weight, how likely
+    each other player's Mission-Clues were covered in that order by the heuristic bot with
+    the Mission that world deals it (``agents.cover_first``: every Mission covers the
+    three others in its own order), each cover the bot would not make counting
+    ``COVER_MISS``. None under the Kira rules (no cover to read)."""
+    state = view["state"]
+    if state["rules"] != "light":
+        return None
+    miss = math.log(COVER_MISS)
+    table: dict[int, dict[str, float]] = {}
+    for x in state["seats"]:
+        covers = [c for c in x["covered"] if c in MISSION_IDS]
+        if x["seat"] == seat or not covers:
+            continue
+        row = {}
+        for mission in MISSION_IDS:
+            value, done = 0.0, []
+            for clue in covers:
+                options = [m for m in MISSION_IDS if m not in done and m != mission]
+                if clue != cover_first(mission, options):
+                    value += miss
+                done.append(clue)
+            row[mission] = value
+        table[x["seat"]] = row
+    items = list(table.items())
+
+    def weight(world: IcgState) -> float:
+        seats = world.seats
+        return sum(row[seats[s].mission] for s, row in items)
+
+    return weight

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
@@ -284,6 +284,15 @@ class WerewolfGame(Game):
         from .search import evaluate
 
         return evaluate(state)
+
+    def search_belief(
+        self, view: Mapping[str, Any], seat: Seat
+    ) -> Callable[[WwState], float] | None:
+        """A sampled world's log-likelihood of the others' public plays and discards under
+        its Roles, read from ``seat``'s view only (``belief.world_weight``, WW-BOT-05)."""
+        from .belief import world_weight
+
+        return world_weight(view, seat)
 
     def agents(self) -> Mapping[str, type[Agent]]:
         """The heuristic bot (every Role)."""
