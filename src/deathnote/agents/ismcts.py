@@ -63,11 +63,11 @@ heuristic bot only where it sees a clear difference, and plays no worse where it
 simulations cannot tell the choices apart (Werewolf: WW-BOT-04).
 
 Belief (``belief=K``; by default the game's ``Game.search_belief_worlds``: 8 in the ICG,
-0, none, elsewhere): each world the search (not the game's answer rule) draws is one of ``K`` worlds drawn from this seat's view, picked with odds
-proportional to how likely the other seats' play so far is in it (``Game.search_belief``,
-read from this seat's view only; a game without one: as drawn). The sampler deals every
-hidden card this seat cannot rule out alike; the table's play makes some deals likelier
-(Werewolf: WW-BOT-05).
+0, none, elsewhere): each world the search (not the game's answer rule) draws is one of
+``K`` worlds drawn from this seat's view, picked with odds proportional to how likely the
+other seats' play so far is in it (``Game.search_belief``, read from this seat's view only;
+a game without one: as drawn). The sampler deals every hidden card this seat cannot rule
+out alike; the table's play makes some deals likelier (Werewolf: WW-BOT-05).
 
 Budget: ``sims`` simulations and/or ``seconds`` of search per move, whichever ends first.
 It answers every decision the same way whatever it holds: with a time budget it takes
@@ -343,13 +343,7 @@ class IsmctsAgent(Agent):
             worlds = [draw(rng, log, world_rng) for _ in range(count)]
             logs = [weigh(world.state) for world in worlds]
             top = max(logs)
-            odds = [math.exp(x - top) for x in logs]
-            r = rng.random() * sum(odds)
-            for world, x in zip(worlds, odds, strict=True):
-                r -= x
-                if r < 0:
-                    return world
-            return worlds[-1]
+            return rng.choices(worlds, [math.exp(x - top) for x in logs])[0]
 
         return Observation(obs.seat, obs.legal, lambda: obs.view, obs.rng, sample)
 
