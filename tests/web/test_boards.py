@@ -27,6 +27,25 @@ MAX_SECONDS = 90.0
 RAW = re.compile(r"\b[a-z]+_[a-z_]+\b|\bSeat \d\b|Winners: [a-z]\b|\bundefined\b|\bnull\b|\[object")
 
 
+# The tap targets in #app whose middle, in sight, lies under another element (a larger hit
+# area reaches over the gaps around it, never over a neighbour); a notice or dialog on top
+# does not count.
+COVERED = """() => [...document.querySelectorAll('#app button, #app [role=button], #app .clickable')]
+         .filter(b => b.checkVisibility()).filter(b => {
+           const r = b.getBoundingClientRect();
+           const x = r.left + r.width / 2, y = r.top + r.height / 2;
+           if (y < 0 || y >= innerHeight || x < 0 || x >= innerWidth) return false;
+           // a cell scrolled out of its map's frame is out of sight too
+           for (let p = b.parentElement; p; p = p.parentElement) {
+             if (getComputedStyle(p).overflow === 'visible') continue;
+             const f = p.getBoundingClientRect();
+             if (x < f.left || x > f.right || y < f.top || y > f.bottom) return false;
+           }
+           const hit = document.elementFromPoint(x, y);
+           return hit && !b.contains(hit) && !hit.closest('.notice, dialog');
+         }).map(b => b.outerHTML.slice(0, 80) + " under " + document.elementFromPoint(b.getBoundingClientRect().left + b.getBoundingClientRect().width / 2, b.getBoundingClientRect().top + b.getBoundingClientRect().height / 2).outerHTML.slice(0, 60))"""
+
+
 def check_page(page: Any, game: str, width: int) -> None:
     """What a person reads and taps on the current screen (``width``: the viewport's)."""
     # The whole page: the screen, and the bar above it (name, sound, clocks).
@@ -58,22 +77,7 @@ def check_page(page: Any, game: str, width: int) -> None:
     assert small == [], f"{game}: controls smaller than 44 px: {small}"
     # ... and no target covers another's middle (a larger hit area reaches over the gaps
     # around it, never over a neighbour), wherever one is in sight.
-    covered = page.evaluate(
-        """() => [...document.querySelectorAll('#app button, #app [role=button], #app .clickable')]
-             .filter(b => b.checkVisibility()).filter(b => {
-               const r = b.getBoundingClientRect();
-               const x = r.left + r.width / 2, y = r.top + r.height / 2;
-               if (y < 0 || y >= innerHeight || x < 0 || x >= innerWidth) return false;
-               // a cell scrolled out of its map's frame is out of sight too
-               for (let p = b.parentElement; p; p = p.parentElement) {
-                 if (getComputedStyle(p).overflow === 'visible') continue;
-                 const f = p.getBoundingClientRect();
-                 if (x < f.left || x > f.right || y < f.top || y > f.bottom) return false;
-               }
-               const hit = document.elementFromPoint(x, y);
-               return hit && !b.contains(hit) && !hit.closest('.notice, dialog');
-             }).map(b => b.outerHTML.slice(0, 80) + " under " + document.elementFromPoint(b.getBoundingClientRect().left + b.getBoundingClientRect().width / 2, b.getBoundingClientRect().top + b.getBoundingClientRect().height / 2).outerHTML.slice(0, 60))"""
-    )
+    covered = page.evaluate(COVERED)
     assert covered == [], f"{game}: controls covered by another: {covered}"
     # ... and every one of them is reachable by the keyboard.
     unreachable = page.evaluate(
@@ -549,5 +553,56 @@ def test_an_icg_investigation_is_chosen_on_the_seat_by_its_kind(
         page.locator("#log", has_text="Player 1 investigates Player 3 (Mission").wait_for(
             timeout=5000
         )
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("layout", ["inline", "list"])
+def test_a_wrapped_row_of_names_keeps_every_target_clear(
+    browser: Any, server: LiveServer, layout: str
+) -> None:
+    """A row of card names that wraps on a phone (a Werewolf hand or pile, what an Enquete
+    seat saw): written as plain inline names the 44 px targets of one line reach over the
+    middles of the line above (this failed a two-person Werewolf game whose pile wrapped);
+    in an ``infoList`` every row is a target's height, so none covers another."""
+    created = server.post(
+        "/api/rooms",
+        {
+            "game": "werewolf",
+            "players": 5,
+            "seed": 3,
+            "seats": [{"kind": "human"}] + [{"kind": "bot"}] * 4,
+        },
+    )
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(server.base + created["links"]["seats"][0])
+        page.locator(".board.werewolf").wait_for(timeout=10000)
+        covered = page.evaluate(
+            """async (layout) => {
+                 const { infoList, infoName } = await import('/static/boards/parts.js');
+                 const names = ['Alias', 'Death Note', 'Shinigami Eyes', 'Identity',
+                   'Investigation', 'Alibi', 'Kidnapping', 'Confession', 'Surveillance',
+                   'Fake Name', 'Remote Kill', 'Witness'].map((n) => infoName(n, 'text'));
+                 const p = document.createElement('p');
+                 p.id = 'probe';
+                 p.style.width = '180px';
+                 p.append('Pile: ');
+                 if (layout === 'list') p.append(infoList(names));
+                 else names.forEach((n, i) => p.append(...(i ? [', ', n] : [n])));
+                 document.querySelector('#app').prepend(p);
+                 window.scrollTo(0, 0);
+                 const rows = new Set(names.map((n) => Math.round(n.getBoundingClientRect().top)));
+                 return rows.size;
+               }""",
+            layout,
+        )
+        assert covered >= 4, "the probe's names did not wrap onto several rows"
+        over = [c for c in page.evaluate(COVERED) if "Text of" in c]
+        if layout == "inline":
+            assert over, "inline names on wrapped lines should overlap (the check would miss it)"
+        else:
+            assert over == [], f"names covered by another: {over}"
     finally:
         context.close()

@@ -2,7 +2,7 @@
 // Detective marked at the table, Suspicions as tokens against the limit, revealed and dead
 // Roles, the Ryuk pawn, my Role, objectives and Actions as cards.
 import { h } from "../dom.js";
-import { backs, card, choiceButton, infoName, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags } from "./parts.js";
+import { backs, card, choiceButton, infoList, infoName, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags } from "./parts.js";
 
 export const ownsSeats = true;
 export const ownsChoices = true;
@@ -81,7 +81,7 @@ function seatTile(view, ctx, x, roleName, placed) {
     marks.length ? h("div", { class: "marks" }, marks) : null,
     x.detective ? null : suspicionTokens(x.suspicions, state.suspicion_limit),
     x.hand_size ? backs(x.hand_size, "Action card") : h("small", { class: "muted" }, "no Actions"),
-    seen ? h("p", { class: "seen" }, "You saw: ", seen.map((n, i) => [i ? ", " : "", actionInfo(state, n)])) : null,
+    seen ? h("p", { class: "seen" }, "You saw: ", infoList(seen.map((n) => actionInfo(state, n)))) : null,
     placedOn(view, ctx, `p${x.seat}`, placed),
   );
 }

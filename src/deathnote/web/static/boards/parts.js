@@ -128,6 +128,14 @@ export function infoName(name, text, extra = {}) {
   );
 }
 
+// Several such names in a row that may wrap (a hand, a pile, what a seat saw): rows as
+// tall as a tap target, so no name's target reaches over the row above (inline, the
+// targets' negative margins overlap when the row wraps). The underlines and the gap part
+// the names: a comma would stand apart after a short name's 44 px target.
+export function infoList(items) {
+  return h("span", { class: "info-list" }, items);
+}
+
 export function showInfo(title, lines) {
   let dialog = document.getElementById("info");
   if (!dialog) {

@@ -1,7 +1,7 @@
 // Death Note Werewolf, drawn from the view only: the seats around the table, the piles,
 // my Role and hand as cards; the eyes-closed steps as a dark table.
 import { h } from "../dom.js";
-import { actionsOn, backs, card, choiceButton, infoName, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags } from "./parts.js";
+import { actionsOn, backs, card, choiceButton, infoList, infoName, leftover, foldable, outcomePanel, promptPanel, rulesPanel, seatClass, seatTags } from "./parts.js";
 
 export const ownsSeats = true;
 export const ownsChoices = true;
@@ -15,7 +15,7 @@ function lookups(state) {
   // A card or Role named on the table: a tap shows its text (from the view's lists).
   const cardInfo = (id) => infoName(cardName(id), (cards.get(id) || {}).text, { what: "Card" });
   const roleInfo = (name) => infoName(name, (roleByName(name) || {}).text, { what: "Role" });
-  const cardList = (ids) => ids.flatMap((id, i) => (i ? [", ", cardInfo(id)] : [cardInfo(id)]));
+  const cardList = (ids) => infoList(ids.map(cardInfo));
   return { cards, roles, cardName, roleName: (id) => (roles.get(id) || { name: "?" }).name, cardInfo, roleInfo, cardList };
 }
 
