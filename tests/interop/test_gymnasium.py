@@ -106,7 +106,7 @@ def test_gymnasium_vector_env(mode: str) -> None:
     )
     try:
         obs, _ = vec.reset(seed=7)
-        assert obs["observation"].shape == (3, 346) and obs["action_mask"].shape == (3, 816)
+        assert obs["observation"].shape == (3, 346) and obs["action_mask"].shape == (3, 84)
         rng = np.random.default_rng(0)
         ended = 0
         for _ in range(60):

@@ -9,6 +9,7 @@ import numpy as np
 from deathnote.engine import rng as draw
 from deathnote.engine.actions import OMNISCIENT, SPECTATOR
 from deathnote.engine.match import Match
+from deathnote.engine.spaces import TableSpace
 from deathnote.games.confrontation import GAME
 from deathnote.games.confrontation.state import KIRA, L
 
@@ -35,7 +36,19 @@ def test_every_legal_action_has_a_stable_number() -> None:
                 mask = match.legal_mask(seat)
                 assert mask.sum() == len(match.legal(seat))
                 match.submit(seat, draw.choice(rng, match.legal(seat)))
-    assert sizes == {1: 2 + 20 + 2 + 2 + 11 + 4 + 715 + 60, 2: 2 + 20 + 2 + 2 + 11 + 4 + 715 + 120}
+    # Chapter 1's table holds only what Chapter 1 can do: no Switch, dice, Apple or Star
+    assert sizes == {1: 2 + 20 + 2 + 60, 2: 2 + 20 + 2 + 2 + 11 + 4 + 715 + 120}
+    tiny = GAME.action_space(2, {"variant": "tiny"})
+    assert tiny.size == 2 + 3 + 2 + 2 * 2
+    # Chapter 1: the day, the names, the Chase, then news and kill per criminal (1 ... 30)
+    chapter1 = GAME.action_space(2, {"chapter": 1})
+    assert isinstance(chapter1, TableSpace)
+    kinds = [a.kind for a in chapter1.actions]
+    assert (
+        kinds
+        == ["follow", "accuse"] + ["name"] * 20 + ["chase"] * 2 + ["news"] * 30 + ["kill"] * 30
+    )
+    assert [a.args for a in chapter1.actions[24:]] == [(("criminal", k),) for k in range(1, 31)] * 2
 
 
 def test_observation_is_fixed_float32_and_only_from_the_view() -> None:

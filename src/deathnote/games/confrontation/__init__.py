@@ -63,7 +63,7 @@ class Confrontation(Game):
     rules_summary = RULES_SUMMARY
     min_players = 2
     max_players = 2
-    rules_version = "3"
+    rules_version = "4"
     options_model = ConfOptions
 
     def parse_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:

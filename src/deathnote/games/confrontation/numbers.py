@@ -43,16 +43,20 @@ def _tables(chapter: int, variant: str = "standard") -> content.Tables:
 
 @cache
 def action_table(chapter: int, variant: str = "standard") -> TableSpace:
-    """Every action of a chapter (and variant), in a fixed order (the table in
-    CONF-NUM-01)."""
+    """Every action a chapter (and variant) can make, in a fixed order (the table in
+    CONF-NUM-01): Chapter 1's has no Switch, dice, Apple or Star actions, which only
+    Chapter 2's abilities make."""
     t = _tables(chapter, variant)
-    actions: list[Action] = [*DAY_ACTIONS, *t.name_actions, *CHASE_ACTIONS, *SWITCH_ACTIONS]
-    actions += DICE_ACTIONS
-    actions += [Action.make("apple", row=i) for i in range(ROWS)]
-    for count in range(MAX_CARD_STARS + 1):
-        actions += [
-            star_action(rows) for rows in combinations_with_replacement(range(INTEL_ROWS), count)
-        ]
+    actions: list[Action] = [*DAY_ACTIONS, *t.name_actions, *CHASE_ACTIONS]
+    if chapter == 2:
+        actions += SWITCH_ACTIONS
+        actions += DICE_ACTIONS
+        actions += [Action.make("apple", row=i) for i in range(ROWS)]
+        for count in range(MAX_CARD_STARS + 1):
+            actions += [
+                star_action(rows)
+                for rows in combinations_with_replacement(range(INTEL_ROWS), count)
+            ]
     actions += t.news_actions
     actions += t.kill_actions
     return TableSpace(actions)
