@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
-from deathnote.server.loadtest import run_loadtest
+from deathnote.engine.match import Match
+from deathnote.server.loadtest import RoomDriver, run_loadtest
 
 
 def test_the_load_test_measures_every_accepted_action_next_to_bot_rooms() -> None:
@@ -31,9 +33,40 @@ def test_the_load_test_measures_every_accepted_action_next_to_bot_rooms() -> Non
     per_room = figures.accepted / 2
     assert figures.seconds >= 0.05 * per_room / 2
     lines = figures.lines()
-    assert "each seat answers after 0.1 s on average" in lines
+    assert "each seat answers after 0.1 s on average, at random" in lines
     assert lines[0].startswith("next to 1 rooms of random bots")
     assert any("p99" in line for line in lines)
     # --memory-sites: the lines of code that allocated most while the rooms were made
     sites = [line for line in lines if line.startswith("  allocated since the start")]
     assert len(sites) == 3 and all("size=" in line for line in sites)
+
+
+def test_a_bot_seat_rebuilds_the_whole_view_from_the_servers_patches_and_log_tails() -> None:
+    # What the server sends a connection: the log after the step it last had and a patch
+    # of the state (Match.view with since and patch). Rebuilt, it is the whole view.
+    match = Match.create("confrontation", 2, 7)
+    driver = RoomDriver("http://127.0.0.1:1", "confrontation", 1, 0.0, 0, asyncio.Event())
+    rng = random.Random(3)
+    sent: dict[int, int | None] = {0: None, 1: None}
+    patched = 0
+    while match.outcome() is None:
+        for seat in (0, 1):
+            since = sent[seat]
+            view = match.view(seat, since=since, patch=True)
+            patched += "patch" in view
+            rebuilt = driver._rebuild(seat, {"since": since, "view": view})
+            whole = match.view(seat)
+            for key in ("state", "log", "legal", "decision", "waiting", "outcome"):
+                assert rebuilt[key] == whole[key], (key, len(match.actions))
+            sent[seat] = len(match.actions)
+        seat = rng.choice(sorted(match.pending()))
+        match.submit(seat, rng.choice(match.legal(seat)))
+    assert patched > 0  # the patches were exercised, not only whole states
+
+
+def test_heuristic_seats_play_whole_games_through_the_server() -> None:
+    figures = asyncio.run(run_loadtest(2, 40, 30.0, "confrontation", None, 0, seats="heuristic"))
+    assert figures.failed_rooms == 0
+    assert figures.accepted >= 80
+    assert figures.rejected == 0  # a bot chooses among its own view's legal actions
+    assert "each seat answers at once, as the game's heuristic bot chooses" in figures.lines()

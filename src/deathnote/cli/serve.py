@@ -212,6 +212,14 @@ def loadtest(
         float,
         typer.Option(help="A seat's mean seconds before it answers (a person's pace; 0: at once)."),
     ] = 0.0,
+    seats: Annotated[
+        str,
+        typer.Option(
+            help="How each scripted seat chooses: 'random' (a random legal action: short "
+            "games, a room made every few actions) or a bot of the game that reads only "
+            "its view, e.g. 'heuristic' (games of a realistic length).",
+        ),
+    ] = "random",
     bot_rooms: Annotated[
         int, typer.Option(help="Rooms of bots alone kept playing meanwhile (not measured).")
     ] = 0,
@@ -263,6 +271,7 @@ def loadtest(
             bot_workers=bot_workers,
             memory_sites=memory_sites,
             think=think,
+            seats=seats,
         )
     )
     for line in result.lines():

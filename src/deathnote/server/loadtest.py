@@ -1,8 +1,12 @@
 """A bounded load test: a real server process on 127.0.0.1 and N rooms of scripted clients.
 
 Every seat of every room is a scripted client on its own WebSocket that picks a random
-legal action from its view. For each accepted action it measures the time from sending
-it to every seat of the room having received a view that includes it.
+legal action from its view (``seats="random"``), or lets one of the game's bots choose
+from the whole view it rebuilds from the server's messages, as a browser does
+(``seats="heuristic"``: games of a realistic length; random play ends a Confrontation
+game in about 9 actions, where careful players take about 30, so a room is made 3-4 times
+as often per action). For each accepted action it measures the time from sending it to
+every seat of the room having received a view that includes it.
 
 Next to them, ``bot_rooms`` rooms may be kept playing with a bot of ``bot_level`` in every
 seat (a finished one is replaced by a new one until the end): the people's latencies with
@@ -34,6 +38,10 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+
+from deathnote.agents import Agent, Observation, check_agent, make_agent
+from deathnote.engine.actions import Action
+from deathnote.engine.delta import apply_op
 
 try:
     from websockets.speedups import apply_mask
@@ -75,6 +83,8 @@ class Figures:
     connect_seconds: float = 0.0
     #: A seat's mean seconds between being asked and answering (0: at once).
     think: float = 0.0
+    #: How the scripted seats choose: "random", or the name of the game's bot they use.
+    seats: str = "random"
 
     def percentile(self, q: float) -> float:
         """The q-quantile of the latencies in milliseconds (0 when there are none)."""
@@ -105,7 +115,12 @@ class Figures:
                 f"{self.connect_seconds:.1f} s ({self.games_finished} games finished, "
                 f"{self.failed_rooms} rooms failed, {self.cut_off_rooms} cut off at the end)",
                 "each seat answers "
-                + (f"after {self.think:g} s on average" if self.think else "at once"),
+                + (f"after {self.think:g} s on average" if self.think else "at once")
+                + (
+                    ", at random"
+                    if self.seats == "random"
+                    else f", as the game's {self.seats} bot chooses"
+                ),
                 *[f"  error: {e}" for e in self.errors[:3]],
                 f"accepted actions: {self.accepted} in {self.seconds:.1f} s = "
                 f"{self.accepted / max(self.seconds, 1e-9):.1f} actions/s "
@@ -157,10 +172,15 @@ class RoomDriver:
         seed: int,
         go: asyncio.Event,
         think: float = 0.0,
+        seats: str = "random",
     ) -> None:
         self.go = go  # every room is made and connected before anyone plays
         #: A seat's mean seconds between being asked and answering (0: at once).
         self.think = think
+        #: "random", or the bot that chooses for every seat from its rebuilt view.
+        self.seats = seats
+        self.agents: dict[int, Agent] = {}
+        self.views: dict[int, dict[str, Any]] = {}  # seat -> its whole view (bot seats)
         self.thinking: set[int] = set()  # seats thinking before they answer
         self.later: set[asyncio.Task[None]] = set()  # their answers to come
         self.legal: dict[int, list[dict[str, Any]]] = {}  # seat -> its latest view's legal
@@ -231,9 +251,18 @@ class RoomDriver:
         if self.accepted >= self.actions:
             self.over.set()
 
-    async def _choose(self, ws: Any, index: int, legal: list[dict[str, Any]]) -> None:
-        choice = dict(self.rng.choice(legal))
-        choice.pop("label", None)
+    async def _choose(
+        self, ws: Any, index: int, legal: list[dict[str, Any]], retry: bool = False
+    ) -> None:
+        agent = self.agents.get(index)
+        view = self.views.get(index)
+        if agent is not None and view is not None and not retry:
+            actions = [Action.from_json(a) for a in view["legal"]]
+            obs = Observation(index, actions, lambda: view, self.rng)
+            choice = agent.choose(obs).to_json()
+        else:  # at random (and a bot's refused choice is retried at random)
+            choice = dict(self.rng.choice(legal))
+            choice.pop("label", None)
         self.sent[index] = time.perf_counter()
         self.choices[index] = choice
         await ws.send(orjson.dumps({"type": "act", "action": choice}))
@@ -272,6 +301,8 @@ class RoomDriver:
                 self.steps[index] = message["step"]
                 self._check()
                 view = message["view"]
+                if self.agents:
+                    view = self._rebuild(index, message)
                 if view["outcome"] is not None:
                     self.finished_rooms.add(self.room)
                     if not self.over.is_set():
@@ -301,7 +332,28 @@ class RoomDriver:
                     # Choose again on the same view (no other view may come: this seat
                     # may be the only one asked, and the room would wait to its end).
                     retries += 1
-                    await self._choose(ws, index, legal)
+                    await self._choose(ws, index, legal, retry=True)
+
+    def _rebuild(self, index: int, message: dict[str, Any]) -> dict[str, Any]:
+        """Seat ``index``'s whole view from a message that may hold only the log after the
+        step it last had and a patch of the state (as the browser rebuilds it)."""
+        view = message["view"]
+        old = self.views.get(index)
+        # The old view is this seat's own and replaced now: its log and state are
+        # extended and patched in place (no copy of either per message).
+        if message.get("since") is not None and old is not None:
+            log = old["log"]
+            log.extend(view["log"])
+            view["log"] = log
+        if "patch" in view:
+            if old is None:
+                raise RuntimeError("a state patch before any whole state")
+            state = old["state"]
+            for op in view.pop("patch"):
+                state = apply_op(state, op)
+            view["state"] = state
+        self.views[index] = view
+        return view
 
     async def run(self) -> None:
         """Play rooms until this driver's share of actions is done or time is up."""
@@ -326,6 +378,9 @@ class RoomDriver:
                 await self.go.wait()
             self.sent.clear()
             self.choices.clear()
+            self.views.clear()
+            if self.seats != "random":
+                self.agents = {i: make_agent(self.game, self.seats, i) for i in range(len(sockets))}
             self.thinking.clear()
             self.legal.clear()
             self.waiting.clear()
@@ -698,6 +753,7 @@ async def run_loadtest(
     profile: str | None = None,
     memory_sites: int = 0,
     think: float = 0.0,
+    seats: str = "random",
 ) -> Figures:
     """Start a server, drive ``rooms`` rooms for ``actions`` actions each or ``seconds``
     (and keep ``bot_rooms`` rooms of ``bot_level`` bots playing meanwhile).
@@ -705,10 +761,15 @@ async def run_loadtest(
     ``think``: each scripted seat waits about that many seconds before it answers (a
     person's pace; 0: at once, as fast as the server and this client go).
 
+    ``seats``: "random" (each seat picks a legal action at random) or the name of one of
+    the game's bots (e.g. "heuristic"), which each seat asks from its whole view.
+
     ``kill_after``: that many seconds into the play, kill -9 the server and start it again
     on the same port and database; the seats reconnect and play on. At the end every
     action a seat was told was accepted is looked up in storage.
     """
+    if seats != "random":
+        check_agent(game, seats)  # a wrong name fails before any server starts
     port = port or _free_port()
     base = f"http://127.0.0.1:{port}"
     crash: dict[str, Any] | None = None
@@ -726,7 +787,7 @@ async def run_loadtest(
             # once every room is live (each driver's deadline is moved then).
             deadline = time.monotonic() + 2 * seconds
             drivers = [
-                RoomDriver(base, game, actions, deadline, seed=i, go=go, think=think)
+                RoomDriver(base, game, actions, deadline, seed=i, go=go, think=think, seats=seats)
                 for i in range(rooms)
             ]
             # Open the rooms in waves so the connection burst stays bounded.
@@ -816,6 +877,7 @@ async def run_loadtest(
         errors=errors,
         connect_seconds=connect_seconds,
         think=think,
+        seats=seats,
         bot_rooms=bot_rooms,
         bot_level=bot_level,
         bot_games=bots.played,
