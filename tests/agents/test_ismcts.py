@@ -491,6 +491,56 @@ def test_an_anchored_search_that_never_overrules_plays_the_heuristic_game(game_i
         assert _played(game_id, players, seed, anchored) == plain
 
 
+@pytest.mark.parametrize("game_id", ["enquete", "werewolf"])
+def test_a_paired_search_that_never_overrules_plays_the_heuristic_game(game_id: str) -> None:
+    """``paired`` with a margin above any gain: the heuristic bot's game move for move,
+    however many worlds the paired play-outs draw from the seat's generator."""
+    players = GAMES[game_id]
+    for seed in range(2):
+        plain = _played(game_id, players, seed, ["heuristic"] * players)
+        paired = ["heuristic"] * players
+        paired[seed % players] = "ismcts:sims=2:anchor=1.5:paired=1:cut=1"
+        assert _played(game_id, players, seed, paired) == plain
+
+
+def test_a_paired_search_overrules_by_margin_and_standard_errors() -> None:
+    """The paired comparison replaces the anchored choice only with an action whose mean
+    difference on the same worlds reaches the margin and ``PAIRED_Z`` standard errors of
+    those differences; of several, the one with the largest mean difference."""
+    from deathnote.engine.actions import Action
+
+    bot = make_agent("werewolf", "ismcts:sims=4:anchor=0.1:paired=1", 0)
+    assert isinstance(bot, IsmctsAgent) and bot.paired
+    h, a, b = (Action.make("play", card=c) for c in ("vote", "arrest", "witness"))
+    # Always better by 0.25 (no spread): overrules; by 0.05: under the margin.
+    assert bot._paired_choice({h: [0.5] * 4, a: [0.75] * 4}, h) == a
+    assert bot._paired_choice({h: [0.5] * 4, a: [0.55] * 4}, h) == h
+    # The same mean gain (0.25) from one world of four winning: too noisy.
+    assert bot._paired_choice({h: [0.0] * 4, a: [1.0, 0.0, 0.0, 0.0]}, h) == h
+    # Of two clear gains the larger one.
+    assert bot._paired_choice({h: [0.0] * 4, a: [0.2] * 4, b: [0.3] * 4}, h) == b
+    assert bot.overruled == 2
+    for bad in ("ismcts:paired=1", "ismcts:anchor=0.1:paired=1:cut=-1"):
+        with pytest.raises(DeathNoteError, match="ismcts"):
+            check_agent("werewolf", bad)
+
+
+def test_paired_play_outs_end_on_the_games_estimate_where_cut() -> None:
+    """``cut=1``: the paired play-outs stop at the game's first estimate (Werewolf: the next
+    turn's start, a chance between 0 and 1); ``cut=0`` plays them to the end (won or lost)."""
+    match = heuristic_position("werewolf", 5, 2, 6)
+    seat = min(match.pending())
+    assert len(match.legal(seat)) > 1
+    seen = {}
+    for cut in (0, 1):
+        bot = IsmctsAgent(seat, "werewolf", sims=3, seconds=None, anchor=0.1, paired=True, cut=cut)
+        values = bot._paired(observe(match, seat, random.Random(4)), time.perf_counter())
+        assert set(values) == set(match.legal(seat)) and bot.last_sims == 3
+        seen[cut] = {v for vs in values.values() for v in vs}
+    assert seen[0] <= {0.0, 1.0}
+    assert any(0.0 < v < 1.0 for v in seen[1])
+
+
 def test_an_anchored_search_overrules_only_by_its_margin() -> None:
     """The search's most visited action replaces the anchored choice only where its mean
     beats the anchored one's by the margin and both were tried ``ANCHOR_VISITS`` times."""

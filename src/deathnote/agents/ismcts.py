@@ -69,6 +69,18 @@ other seats' play so far is in it (``Game.search_belief``, read from this seat's
 a game without one: as drawn). The sampler deals every hidden card this seat cannot rule
 out alike; the table's play makes some deals likelier (Werewolf: WW-BOT-05).
 
+Paired (``paired=1``, with ``anchor=M``; off by default): no tree. The bot takes the
+prior bot's choice as ``anchor`` does, and checks it against every other legal action on
+the same worlds: ``sims`` worlds drawn from this seat's view (belief-weighted where
+``belief`` says so), each action played in each world and the world then played on by
+every seat's heuristic bot reading that seat's view of it, with the same chance and the
+same bots' draws whichever action was played (common random numbers), to the end or to
+the ``cut``-th point where the game estimates each seat's chance (``Game.evaluate``). An
+action overrules the prior bot's choice where its mean reward over those worlds beats
+the choice's by ``M`` and by ``PAIRED_Z`` standard errors of the paired differences. So
+the search asks "what if I did otherwise here, the table playing on as it does"
+(Bertsekas's rollout algorithm on sampled worlds): Werewolf WW-BOT-06.
+
 Budget: ``sims`` simulations and/or ``seconds`` of search per move, whichever ends first.
 It answers every decision the same way whatever it holds: with a time budget it takes
 the whole time even when only one action is legal (it waits instead of searching), so the
@@ -120,6 +132,9 @@ MAX_ROLLOUT = 5_000
 #: The visits the prior bot's choice needs before an anchored search (``anchor``) may
 #: overrule it.
 ANCHOR_VISITS = 10
+#: The standard errors of its paired differences by which an action must beat the anchored
+#: choice to overrule it in the paired comparison (``paired``).
+PAIRED_Z = 2.0
 #: A cap on the simulations of a time-only budget (a very fast game must still return).
 MAX_SIMS = 1_000_000
 
@@ -184,6 +199,8 @@ class IsmctsAgent(Agent):
         others: str = "game",
         anchor: float | None = None,
         belief: int | None = None,
+        paired: bool = False,
+        cut: int = 0,
     ) -> None:
         super().__init__(seat)
         if sims is None and not seconds:
@@ -226,6 +243,16 @@ class IsmctsAgent(Agent):
             raise DeathNoteError("ismcts: belief must be at least 0")
         #: worlds drawn for each one searched, picked by the game's belief (0 or 1: none)
         self.belief = belief
+        if paired and anchor is None:
+            raise DeathNoteError("ismcts: paired needs an anchor (the margin to overrule by)")
+        #: the root's actions compared on the same worlds played out by the heuristic bots
+        #: (``_paired``) instead of the tree search
+        self.paired = paired
+        if cut < 0:
+            raise DeathNoteError("ismcts: cut must be at least 0")
+        #: the paired play-outs end at the ``cut``-th point where the game estimates each
+        #: seat's chance (``Game.evaluate``) and score that estimate; 0: at the game's end
+        self.cut = cut
         self._anchor_bot: Agent | None = None
         #: how many times the anchored search overruled the prior bot (for the arena)
         self.overruled = 0
@@ -277,6 +304,10 @@ class IsmctsAgent(Agent):
             # for the search only (a game's answer rule draws as many worlds as it needs
             # at once, and K times as many would outlast the time a covert answer takes).
             searched = self._believing(obs) if self.belief > 1 else obs
+            if self.paired:
+                assert anchored is not None
+                action = self._paired_choice(self._paired(searched, start), anchored)
+                return self._waited(action, start)
             stats = self.search(searched, start).stats
             # An information set this bot has decided at before in this game: nothing it
             # sees has changed since (e.g. it began a two-step choice and cancelled it), so
@@ -298,9 +329,12 @@ class IsmctsAgent(Agent):
                 action = self._overrule(anchored, action, stats)
             if key is not None:
                 self._answered.setdefault(key, set()).add(action)
+        return self._waited(action, start)
+
+    def _waited(self, action: Action, start: float) -> Action:
+        """``action``, once a time budget is spent where nothing was searched (a covert
+        answer must not come faster than a real choice)."""
         if self.last_sims == 0 and self.seconds is not None:
-            # Nothing was searched, but a covert answer must not come faster than a real
-            # choice: with a time budget, wait it out.
             left = self.seconds - (time.perf_counter() - start)
             if left > 0:
                 time.sleep(left)
@@ -702,6 +736,93 @@ class IsmctsAgent(Agent):
             done += 1
         return done
 
+    def _paired_choice(self, values: Mapping[Action, list[float]], anchored: Action) -> Action:
+        """The anchored choice, unless another action beat it on the same worlds by at
+        least ``anchor`` on average and by ``PAIRED_Z`` standard errors of the paired
+        differences (the best such action by its mean difference)."""
+        assert self.anchor is not None
+        mine = values[anchored]
+        best, best_gain = anchored, 0.0
+        for action, theirs in values.items():
+            if action == anchored:
+                continue
+            diffs = [a - b for a, b in zip(theirs, mine, strict=True)]
+            n = len(diffs)
+            gain = sum(diffs) / n
+            if gain < self.anchor or gain <= best_gain or n < 2:
+                continue
+            spread = math.sqrt(sum((d - gain) ** 2 for d in diffs) / (n - 1))
+            if gain * math.sqrt(n) >= PAIRED_Z * spread:
+                best, best_gain = action, gain
+        if best != anchored:
+            self.overruled += 1
+        return best
+
+    def _paired(self, obs: Observation, start: float) -> dict[Action, list[float]]:
+        """Each root action's reward in each of the same sampled worlds (``sims`` of them,
+        or as many as the time allows): every action played in every world, each world
+        then played out to the end by every seat's heuristic bot reading that seat's view
+        of it, with the same chance and the same bots' draws after each action (common
+        random numbers), so two actions' rewards differ only by what the actions change."""
+        rng = obs.rng
+        legal = list(obs.legal)
+        values: dict[Action, list[float]] = {action: [] for action in legal}
+        limit = self.sims if self.sims is not None else MAX_SIMS
+        deadline = start + self.seconds if self.seconds is not None else math.inf
+        clock = time.perf_counter
+        done = 0
+        while done < limit and (done == 0 or clock() < deadline):
+            world = obs.sample_world(rng, True)
+            if done == 0:
+                self._root_key = _root_key(world.game, world.state, self.seat)
+            seed = rng.getrandbits(32)
+            for action in legal:
+                values[action].append(self._bots_play_out(world.fork(), action, seed))
+            done += 1
+        self.last_sims = done
+        return values
+
+    def _bots_play_out(self, world: Match, action: Action, seed: int) -> float:
+        """This seat's reward when it plays ``action`` in ``world`` and every seat's
+        heuristic bot (fresh, reading its seat's view of the world) plays on to the end;
+        the bots draw from generators seeded by ``seed`` and the seat."""
+        from deathnote.agents import make_agent
+
+        seat = self.seat
+        cut, cuts, evaluate = self.cut, 0, world.game.evaluate
+        world.submit(seat, action)
+        bots: dict[Seat, Agent] = {}
+        rngs: dict[Seat, random.Random] = {}
+        outcome = world.outcome()
+        for _ in range(MAX_ROLLOUT):
+            if outcome is not None:
+                break
+            mover = min(world.pending())
+            bot = bots.get(mover)
+            if bot is None:
+                try:
+                    bot = make_agent(self.game_id, "heuristic", mover)
+                except DeathNoteError:
+                    bot = make_agent(self.game_id, "random", mover)
+                bots[mover] = bot
+                rngs[mover] = random.Random(seed * 16 + mover)
+            legal = world.legal(mover)
+            choice = bot.choose(Observation(mover, legal, partial(world.view, mover), rngs[mover]))
+            world.submit(mover, choice)
+            outcome = world.outcome()
+            if cut and outcome is None:
+                estimate = evaluate(world.state)
+                if estimate is not None:
+                    cuts += 1
+                    if cuts >= cut:
+                        return float(estimate[seat])
+        if outcome is None:
+            return 0.5
+        scored = world.game.search_rewards(world.state)
+        if scored is not None:
+            return float(scored[seat])
+        return 1.0 if seat in outcome.winning_seats else 0.0
+
     def _hinter(self, mover: Seat) -> Agent:
         """The heuristic bot (or the random one, where a game has none) of a seat."""
         bot = self._hinters.get(mover)
@@ -843,6 +964,10 @@ def parse_ismcts(game_id: str, name: str, seat: Seat) -> IsmctsAgent | None:
                 args["belief"] = int(value)
             elif key == "rollout":
                 args["rollout"] = value
+            elif key == "paired":
+                args["paired"] = bool(int(value))
+            elif key == "cut":
+                args["cut"] = int(value)
             else:
                 raise ValueError
         except ValueError:

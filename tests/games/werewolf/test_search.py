@@ -110,6 +110,37 @@ def test_anchored_search_overrules_alike_on_worlds_its_seat_cannot_tell_apart() 
     assert overruled[0.0] > 0 and overruled[1.5] == 0
 
 
+def test_a_paired_search_plays_alike_on_worlds_its_seat_cannot_tell_apart() -> None:
+    """WW-BOT-06: the paired search (``ismcts:paired=1``) at real choices of heuristic games
+    at 5 players: on the match and on a world drawn for its seat (the same view, other
+    hidden Roles and cards) the same generator gives the same move and the same values."""
+    from deathnote.agents import IsmctsAgent, agent_rng, make_agent, observe
+
+    compared = 0
+    for seed in range(3):
+        match = Match.create("werewolf", 5, seed)
+        bots = [make_agent("werewolf", "heuristic", s) for s in range(5)]
+        rngs = [agent_rng(seed, s) for s in range(5)]
+        for step in range(40):
+            if match.outcome() is not None:
+                break
+            seat = min(match.pending())
+            if step % 9 == 4 and len(match.legal(seat)) > 1:
+                twin = match.sample_world(seat, random.Random(seed))
+                assert twin.view(seat) == match.view(seat)
+                moves = []
+                for world in (match, twin):
+                    bot = IsmctsAgent(
+                        seat, "werewolf", sims=3, seconds=None, anchor=0.0, paired=True, cut=2
+                    )
+                    obs = observe(world, seat, random.Random(step))
+                    moves.append((bot.choose(obs), bot._paired(obs, 0.0)))
+                assert moves[0] == moves[1]
+                compared += 1
+            match.submit(seat, bots[seat].choose(observe(match, seat, rngs[seat])))
+    assert compared >= 6
+
+
 def test_belief_weighs_a_world_by_the_others_plays_under_its_roles() -> None:
     """WW-BOT-05: a world's weight is the log-likelihood of the other seats' public plays
     and discards under the Roles it deals (``BEHAVIOUR``, counted in heuristic games): a
