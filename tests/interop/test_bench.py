@@ -1,6 +1,8 @@
-"""The benchmark command runs and prints one line per env (figures are not asserted)."""
+"""The benchmark command runs and prints one line per env (measured figures are not asserted)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -35,3 +37,26 @@ def test_bench_times_by_the_cpu_clock_on_request(capsys: pytest.CaptureFixture[s
     assert finished == 1 and rate > 0
     assert main(["--seconds", "0.01", "--rounds", "1", "--cpu"]) == 0
     assert "confrontation" in capsys.readouterr().out
+
+
+def test_the_ratio_is_the_median_of_each_rounds_own_ratio(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each env's ratio to the reference is taken within a round (the two measured one
+    after the other) and the median of the rounds' ratios is printed: the reference's own
+    swing between rounds does not move it, as it would a ratio of two best rounds (here
+    30000 / 2000 = 15)."""
+    from deathnote.interop import bench
+
+    monkeypatch.setattr(bench, "pettingzoo_reference", lambda: ("ref (PettingZoo)", lambda: "ref"))
+
+    def fake(make: Any, seconds: float, seed: int = 0, clock: Any = None) -> tuple[float, int]:
+        if make() == "ref":
+            return ([1000.0, 2000.0, 1000.0][seed], 1)
+        return ([10000.0, 10000.0, 30000.0][seed], 1)
+
+    monkeypatch.setattr(bench, "steps_per_second", fake)
+    assert bench.main(["--rounds", "3"]) == 0
+    rows = {line.split()[0]: line.split() for line in capsys.readouterr().out.splitlines()}
+    assert rows["ref"][-3:] == ["2000", "1", "1.00"]
+    assert rows["confrontation"][-3:] == ["30000", "1", "10.00"]  # median of 10, 5, 30

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -75,7 +76,12 @@ def main(argv: list[str] | None = None) -> int:
     """Print steps/s of every game's AEC env and of PettingZoo's reference env."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per env and round")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds; the best one counts")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="rounds: steps/s is the best, x ref the median of the rounds' ratios",
+    )
     parser.add_argument(
         "--max-players", action="store_true", help="also each game's largest player count"
     )
@@ -101,19 +107,27 @@ def main(argv: list[str] | None = None) -> int:
                 return env(game_id, players)
 
             envs.append((f"{game_id} ({players} players)", make))
-    # Rounds go through every env in turn, so a busy machine slows all of them alike;
-    # each env's best round is reported.
-    best: dict[str, tuple[float, int]] = {}
+    # Rounds go through every env in turn, so a busy machine slows all of them alike. Each
+    # env's best round gives its steps/s; its ratio to the reference is the median over the
+    # rounds of the two measured in the same round (the reference's own rate swings from
+    # round to round on a shared machine, and a ratio of two best rounds carries that).
+    rates: dict[str, list[tuple[float, int]]] = {label: [] for label, _ in envs}
     for round_index in range(args.rounds):
         for label, make_env in envs:
-            rate, done = steps_per_second(make_env, args.seconds, seed=round_index, clock=clock)
-            if rate > best.get(label, (0.0, 0))[0]:
-                best[label] = (rate, done)
-    reference = best[found[0]][0] if found else None
+            rates[label].append(
+                steps_per_second(make_env, args.seconds, seed=round_index, clock=clock)
+            )
     print(f"{'env':<58} {'steps/s':>9} {'games':>6} {'x ref':>6}")
     for label, _ in envs:
-        rate, done = best[label]
-        ratio = f"{rate / reference:>6.2f}" if reference else f"{'-':>6}"
+        rate, done = max(rates[label])
+        if found:
+            ratios = [
+                mine / ref
+                for (mine, _), (ref, _) in zip(rates[label], rates[found[0]], strict=True)
+            ]
+            ratio = f"{statistics.median(ratios):>6.2f}"
+        else:
+            ratio = f"{'-':>6}"
         print(f"{label:<58} {rate:>9.0f} {done:>6} {ratio}")
     return 0
 
