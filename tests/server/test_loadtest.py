@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 
 from deathnote.engine.match import Match
@@ -69,4 +70,9 @@ def test_heuristic_seats_play_whole_games_through_the_server() -> None:
     assert figures.failed_rooms == 0
     assert figures.accepted >= 80
     assert figures.rejected == 0  # a bot chooses among its own view's legal actions
-    assert "each seat answers at once, as the game's heuristic bot chooses" in figures.lines()
+    lines = figures.lines()
+    assert "each seat answers at once, as the game's heuristic bot chooses" in lines
+    if os.path.exists("/proc/self/task"):  # Linux: how long both waited for a CPU
+        assert figures.server_cpu_wait is not None and figures.server_cpu_wait >= 0
+        assert figures.client_cpu_wait is not None and figures.client_cpu_wait >= 0
+        assert any(line.startswith("waited for a CPU (ready, not running): ") for line in lines)

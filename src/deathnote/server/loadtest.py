@@ -72,6 +72,11 @@ class Figures:
     server_cpu: float = 0.0
     #: This client's own CPU seconds meanwhile (it shares the machine with the server).
     client_cpu: float = 0.0
+    #: Seconds the server's and this client's threads were ready to run but waited for a
+    #: CPU meanwhile (summed over threads; Linux schedstat, None elsewhere): the machine's
+    #: other work, or the two of them, wanting more CPUs than there are.
+    server_cpu_wait: float | None = None
+    client_cpu_wait: float | None = None
     #: With ``kill_after``: what survived the server's kill -9 and restart.
     crash: dict[str, Any] | None = None
     #: The failed rooms' errors.
@@ -135,6 +140,7 @@ class Figures:
                 f"{1000 * self.server_cpu / max(1, self.accepted):.3f} ms per accepted action",
                 f"load-test client CPU: {self.client_cpu:.1f} s = "
                 f"{1000 * self.client_cpu / max(1, self.accepted):.3f} ms per accepted action",
+                *self.wait_lines(),
             ]
             + (self.crash_lines() if self.crash is not None else [])
             + [
@@ -142,6 +148,15 @@ class Figures:
                 for site in self.memory_after.get("sites", [])
             ]
         )
+
+    def wait_lines(self) -> list[str]:
+        """How long the server and this client waited for a CPU while the rooms played."""
+        if self.server_cpu_wait is None or self.client_cpu_wait is None:
+            return []
+        return [
+            f"waited for a CPU (ready, not running): server {self.server_cpu_wait:.1f} s, "
+            f"load-test client {self.client_cpu_wait:.1f} s, in {self.seconds:.1f} s of play"
+        ]
 
     def crash_lines(self) -> list[str]:
         """The kill -9 figures."""
@@ -694,6 +709,21 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _cpu_wait(pid: int) -> float | None:
+    """Seconds the threads of a process have spent ready to run but waiting for a CPU
+    (Linux /proc/PID/task/*/schedstat; None where there is none). A thread that has ended
+    takes its figure with it: the load test's threads live through the play."""
+    total = 0
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            path = f"/proc/{pid}/task/{task}/schedstat"
+            with contextlib.suppress(OSError), open(path) as stat:  # OSError: it just ended
+                total += int(stat.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return total / 1e9
+
+
 def _stop(server: subprocess.Popen[bytes], profiled: bool = False) -> None:
     # uvicorn raises the signal again once it has shut down: SIGTERM would then end the
     # process before cProfile writes; after SIGINT (KeyboardInterrupt) it writes.
@@ -808,6 +838,8 @@ async def run_loadtest(
                 driver.deadline = start + seconds
             cpu_start = _cpu_seconds(server.pid)
             client_start = _client_cpu()
+            server_wait = _cpu_wait(server.pid)
+            client_wait = _cpu_wait(os.getpid())
             go.set()
             if kill_after is not None:
                 await asyncio.sleep(kill_after)
@@ -828,6 +860,11 @@ async def run_loadtest(
             elapsed = (max(told) if told else time.monotonic()) - start
             cpu += _cpu_seconds(server.pid) - cpu_start
             client_cpu = _client_cpu() - client_start
+            waits = None
+            if kill_after is None and server_wait is not None and client_wait is not None:
+                server_waited, client_waited = _cpu_wait(server.pid), _cpu_wait(os.getpid())
+                if server_waited is not None and client_waited is not None:
+                    waits = (server_waited - server_wait, client_waited - client_wait)
             failed = cut_off = 0
             errors: list[str] = []
             for task in tasks:
@@ -873,6 +910,8 @@ async def run_loadtest(
         rooms_in_memory=int(after.get("rooms", 0)) - int(before.get("rooms", 0)),
         server_cpu=cpu,
         client_cpu=client_cpu,
+        server_cpu_wait=waits[0] if waits else None,
+        client_cpu_wait=waits[1] if waits else None,
         crash=crash,
         errors=errors,
         connect_seconds=connect_seconds,
