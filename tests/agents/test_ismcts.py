@@ -566,6 +566,19 @@ def test_paired_play_outs_end_on_the_games_estimate_where_cut() -> None:
     assert any(0.0 < v < 1.0 for v in seen[1])
 
 
+def test_a_paired_search_out_of_time_keeps_the_anchored_choice() -> None:
+    """A time budget ends the paired play-outs between two of them, the first world's too:
+    an unfinished world is dropped, and with none finished the heuristic bot's choice stands
+    (so a seat with many choices answers no later than one play-out past its budget)."""
+    match = heuristic_position("werewolf", 5, 2, 6)
+    seat = min(match.pending())
+    heuristic = make_agent("werewolf", "heuristic", seat)
+    expected = heuristic.choose(observe(match, seat, random.Random(3)))
+    bot = IsmctsAgent(seat, "werewolf", seconds=1e-9, anchor=0.0, paired=True)
+    assert bot.choose(observe(match, seat, random.Random(3))) == expected
+    assert bot.last_sims == 0 and bot.overruled == 0
+
+
 def test_an_anchored_search_overrules_only_by_its_margin() -> None:
     """The search's most visited action replaces the anchored choice only where its mean
     beats the anchored one's by the margin and both were tried ``ANCHOR_VISITS`` times."""
