@@ -987,7 +987,7 @@ def parse_ismcts(game_id: str, name: str, seat: Seat) -> IsmctsAgent | None:
             raise DeathNoteError(
                 f"bad ismcts setting {setting!r} in {name!r}: use sims=N, seconds=S, "
                 "rollout=random|heuristic|game, c=X, prior=N, guide=root|tree or "
-                "others=game|tree|policy, anchor=M, belief=K, "
+                "others=game|tree|policy, anchor=M, belief=K, paired=0|1, cut=K, "
                 "e.g. ismcts:sims=500:rollout=heuristic"
             ) from None
     return IsmctsAgent(seat, game_id, **args)
