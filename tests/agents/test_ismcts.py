@@ -503,6 +503,31 @@ def test_a_paired_search_that_never_overrules_plays_the_heuristic_game(game_id: 
         assert _played(game_id, players, seed, paired) == plain
 
 
+@pytest.mark.parametrize("game_id", ["enquete", "werewolf"])
+def test_a_paired_search_plays_alike_in_matches_its_seat_cannot_tell_apart(game_id: str) -> None:
+    """The paired search reads no more than its seat may: on a match and on a world drawn
+    for its seat, the same generator gives the same play-out results and the same move."""
+    compared = hidden_differs = 0
+    for seed in range(6):
+        match = heuristic_position(game_id, 5, seed, 4 + 3 * seed)
+        if match.outcome() is not None:
+            continue
+        seat = min(match.pending())
+        if len(match.legal(seat)) < 2:
+            continue
+        twin = match.sample_world(seat, random.Random(100 + seed))
+        assert twin.view(seat) == match.view(seat)
+        hidden_differs += twin.view(OMNISCIENT)["state"] != match.view(OMNISCIENT)["state"]
+        results = []
+        for world in (match, twin):
+            bot = IsmctsAgent(seat, game_id, sims=2, seconds=None, anchor=0.0, paired=True, cut=1)
+            obs = observe(world, seat, random.Random(seed))
+            results.append((bot.choose(obs), bot._paired(obs, 0.0)))
+        assert results[0] == results[1]
+        compared += 1
+    assert compared >= 2 and hidden_differs >= 1
+
+
 def test_a_paired_search_overrules_by_margin_and_standard_errors() -> None:
     """The paired comparison replaces the anchored choice only with an action whose mean
     difference on the same worlds reaches the margin and ``PAIRED_Z`` standard errors of
@@ -539,6 +564,19 @@ def test_paired_play_outs_end_on_the_games_estimate_where_cut() -> None:
         seen[cut] = {v for vs in values.values() for v in vs}
     assert seen[0] <= {0.0, 1.0}
     assert any(0.0 < v < 1.0 for v in seen[1])
+
+
+def test_a_paired_search_out_of_time_keeps_the_anchored_choice() -> None:
+    """A time budget ends the paired play-outs between two of them, the first world's too:
+    an unfinished world is dropped, and with none finished the heuristic bot's choice stands
+    (so a seat with many choices answers no later than one play-out past its budget)."""
+    match = heuristic_position("werewolf", 5, 2, 6)
+    seat = min(match.pending())
+    heuristic = make_agent("werewolf", "heuristic", seat)
+    expected = heuristic.choose(observe(match, seat, random.Random(3)))
+    bot = IsmctsAgent(seat, "werewolf", seconds=1e-9, anchor=0.0, paired=True)
+    assert bot.choose(observe(match, seat, random.Random(3))) == expected
+    assert bot.last_sims == 0 and bot.overruled == 0
 
 
 def test_an_anchored_search_overrules_only_by_its_margin() -> None:

@@ -79,7 +79,10 @@ the ``cut``-th point where the game estimates each seat's chance (``Game.evaluat
 action overrules the prior bot's choice where its mean reward over those worlds beats
 the choice's by ``M`` and by ``PAIRED_Z`` standard errors of the paired differences. So
 the search asks "what if I did otherwise here, the table playing on as it does"
-(Bertsekas's rollout algorithm on sampled worlds): Werewolf WW-BOT-06.
+(Bertsekas's rollout algorithm on sampled worlds): Werewolf WW-BOT-06. A time budget ends
+it between two play-outs; an unfinished world is dropped, and with none finished the prior
+bot's choice stands, so a seat with more choices answers no later than one play-out past
+the budget.
 
 Budget: ``sims`` simulations and/or ``seconds`` of search per move, whichever ends first.
 It answers every decision the same way whatever it holds: with a time budget it takes
@@ -748,8 +751,10 @@ class IsmctsAgent(Agent):
                 continue
             diffs = [a - b for a, b in zip(theirs, mine, strict=True)]
             n = len(diffs)
+            if n < 2:
+                continue
             gain = sum(diffs) / n
-            if gain < self.anchor or gain <= best_gain or n < 2:
+            if gain < self.anchor or gain <= best_gain:
                 continue
             spread = math.sqrt(sum((d - gain) ** 2 for d in diffs) / (n - 1))
             if gain * math.sqrt(n) >= PAIRED_Z * spread:
@@ -771,13 +776,21 @@ class IsmctsAgent(Agent):
         deadline = start + self.seconds if self.seconds is not None else math.inf
         clock = time.perf_counter
         done = 0
-        while done < limit and (done == 0 or clock() < deadline):
+        while done < limit:
             world = obs.sample_world(rng, True)
-            if done == 0:
-                self._root_key = _root_key(world.game, world.state, self.seat)
             seed = rng.getrandbits(32)
+            row: list[float] = []
             for action in legal:
-                values[action].append(self._bots_play_out(world.fork(), action, seed))
+                # The budget ends between play-outs, the first world's too: an unfinished
+                # world is dropped (and with none finished the anchored choice stands), so
+                # a hand with more choices does not answer later than a forced one.
+                if clock() >= deadline:
+                    break
+                row.append(self._bots_play_out(world.fork(), action, seed))
+            if len(row) < len(legal):
+                break
+            for action, value in zip(legal, row, strict=True):
+                values[action].append(value)
             done += 1
         self.last_sims = done
         return values
@@ -974,7 +987,7 @@ def parse_ismcts(game_id: str, name: str, seat: Seat) -> IsmctsAgent | None:
             raise DeathNoteError(
                 f"bad ismcts setting {setting!r} in {name!r}: use sims=N, seconds=S, "
                 "rollout=random|heuristic|game, c=X, prior=N, guide=root|tree or "
-                "others=game|tree|policy, anchor=M, belief=K, "
+                "others=game|tree|policy, anchor=M, belief=K, paired=0|1, cut=K, "
                 "e.g. ismcts:sims=500:rollout=heuristic"
             ) from None
     return IsmctsAgent(seat, game_id, **args)
