@@ -477,30 +477,29 @@ def _played(game_id: str, players: int, seed: int, names: list[str]) -> list[Any
     return list(match.actions)
 
 
-@pytest.mark.parametrize("game_id", ["icg", "werewolf"])
-def test_an_anchored_search_that_never_overrules_plays_the_heuristic_game(game_id: str) -> None:
-    """``anchor`` above any gain a search can see (values are 0..1): the bot plays exactly
-    the heuristic bot's game in its seat (the prior bot of these games), draws included
-    (its own copy of the generator), however much the search draws from the seat's
-    generator, and before any answer of the game's own (the ICG's Death Note)."""
+@pytest.mark.parametrize(
+    ("game_id", "agent", "seeds"),
+    [
+        ("icg", "ismcts:sims=20:anchor=1.5", 3),
+        ("werewolf", "ismcts:sims=20:anchor=1.5", 3),
+        ("enquete", "ismcts:sims=2:anchor=1.5:paired=1:cut=1", 2),
+        ("werewolf", "ismcts:sims=2:anchor=1.5:paired=1:cut=1", 2),
+    ],
+)
+def test_an_anchored_search_that_never_overrules_plays_the_heuristic_game(
+    game_id: str, agent: str, seeds: int
+) -> None:
+    """``anchor`` above any gain a search can see (values are 0..1), tree or ``paired``:
+    the bot plays exactly the heuristic bot's game in its seat (the prior bot of these
+    games), draws included (its own copy of the generator), however much the search or
+    the paired play-outs draw from the seat's generator, and before any answer of the
+    game's own (the ICG's Death Note)."""
     players = GAMES[game_id]
-    for seed in range(3):
+    for seed in range(seeds):
         plain = _played(game_id, players, seed, ["heuristic"] * players)
         anchored = ["heuristic"] * players
-        anchored[seed % players] = "ismcts:sims=20:anchor=1.5"
+        anchored[seed % players] = agent
         assert _played(game_id, players, seed, anchored) == plain
-
-
-@pytest.mark.parametrize("game_id", ["enquete", "werewolf"])
-def test_a_paired_search_that_never_overrules_plays_the_heuristic_game(game_id: str) -> None:
-    """``paired`` with a margin above any gain: the heuristic bot's game move for move,
-    however many worlds the paired play-outs draw from the seat's generator."""
-    players = GAMES[game_id]
-    for seed in range(2):
-        plain = _played(game_id, players, seed, ["heuristic"] * players)
-        paired = ["heuristic"] * players
-        paired[seed % players] = "ismcts:sims=2:anchor=1.5:paired=1:cut=1"
-        assert _played(game_id, players, seed, paired) == plain
 
 
 @pytest.mark.parametrize("game_id", ["enquete", "werewolf"])
