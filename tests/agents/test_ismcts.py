@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from deathnote.agents import (
     observe,
 )
 from deathnote.engine import OMNISCIENT, Match, games
+from deathnote.engine.actions import Seat
 from deathnote.engine.errors import DeathNoteError
 from deathnote.sim.runner import game_seed
 
@@ -37,14 +39,16 @@ def heuristic_position(game_id: str, players: int, seed: int, steps: int) -> Mat
     return match
 
 
-@pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_ismcts_plays_alike_in_matches_its_seat_cannot_tell_apart(game_id: str) -> None:
-    """The bot never reads the true state: on a match and on a world drawn for its seat
-    (the same for that seat, different hidden cards), the same generator gives the same
-    search and the same move."""
+def twin_positions(
+    game_id: str, players: int, seeds: int, first: int, step: int
+) -> Iterator[tuple[int, Seat, Match, Match]]:
+    """(seed, seat, match, twin) for seeds 0..``seeds``-1: a heuristic game's position after
+    ``first + step * seed`` actions where a seat has a choice, and a world drawn for that
+    seat (asserted the same for it). At the end, asserts that at least two were given and
+    that the hidden state differed in at least one (else the comparisons prove nothing)."""
     compared = hidden_differs = 0
-    for seed in range(4):
-        match = heuristic_position(game_id, GAMES[game_id], seed, 3 + 2 * seed)
+    for seed in range(seeds):
+        match = heuristic_position(game_id, players, seed, first + step * seed)
         if match.outcome() is not None:
             continue
         seat = min(match.pending())
@@ -53,13 +57,22 @@ def test_ismcts_plays_alike_in_matches_its_seat_cannot_tell_apart(game_id: str) 
         twin = match.sample_world(seat, random.Random(100 + seed))
         assert twin.view(seat) == match.view(seat)
         hidden_differs += twin.view(OMNISCIENT)["state"] != match.view(OMNISCIENT)["state"]
+        yield seed, seat, match, twin
+        compared += 1
+    assert compared >= 2 and hidden_differs >= 1
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_ismcts_plays_alike_in_matches_its_seat_cannot_tell_apart(game_id: str) -> None:
+    """The bot never reads the true state: on a match and on a world drawn for its seat
+    (the same for that seat, different hidden cards), the same generator gives the same
+    search and the same move."""
+    for seed, seat, match, twin in twin_positions(game_id, GAMES[game_id], 4, 3, 2):
         moves = []
         for world in (match, twin):
             bot = IsmctsAgent(seat, game_id, sims=30, seconds=None)
             moves.append((bot.choose(observe(world, seat, random.Random(seed))), bot.last_sims))
         assert moves[0] == moves[1]
-        compared += 1
-    assert compared >= 2 and hidden_differs >= 1
 
 
 def test_the_observation_reaches_only_sampled_worlds() -> None:
@@ -506,25 +519,13 @@ def test_an_anchored_search_that_never_overrules_plays_the_heuristic_game(
 def test_a_paired_search_plays_alike_in_matches_its_seat_cannot_tell_apart(game_id: str) -> None:
     """The paired search reads no more than its seat may: on a match and on a world drawn
     for its seat, the same generator gives the same play-out results and the same move."""
-    compared = hidden_differs = 0
-    for seed in range(6):
-        match = heuristic_position(game_id, 5, seed, 4 + 3 * seed)
-        if match.outcome() is not None:
-            continue
-        seat = min(match.pending())
-        if len(match.legal(seat)) < 2:
-            continue
-        twin = match.sample_world(seat, random.Random(100 + seed))
-        assert twin.view(seat) == match.view(seat)
-        hidden_differs += twin.view(OMNISCIENT)["state"] != match.view(OMNISCIENT)["state"]
+    for seed, seat, match, twin in twin_positions(game_id, 5, 6, 4, 3):
         results = []
         for world in (match, twin):
             bot = IsmctsAgent(seat, game_id, sims=2, seconds=None, anchor=0.0, paired=True, cut=1)
             obs = observe(world, seat, random.Random(seed))
             results.append((bot.choose(obs), bot._paired(obs, 0.0)))
         assert results[0] == results[1]
-        compared += 1
-    assert compared >= 2 and hidden_differs >= 1
 
 
 def test_a_paired_search_overrules_by_margin_and_standard_errors() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from deathnote.engine import Match
@@ -110,34 +111,44 @@ def test_anchored_search_overrules_alike_on_worlds_its_seat_cannot_tell_apart() 
     assert overruled[0.0] > 0 and overruled[1.5] == 0
 
 
+def twin_choices(seeds: int, steps: int, at: int) -> Iterator[tuple[int, int, Match, Match]]:
+    """(step, seat, match, twin) at the real choices of heuristic games at 5 players (every
+    ninth step from ``at``, where the seat to move has a choice): the match, and a world
+    drawn for that seat (asserted the same for it); the heuristic bots then play on."""
+    from deathnote.agents import agent_rng, make_agent, observe
+
+    for seed in range(seeds):
+        match = Match.create("werewolf", 5, seed)
+        bots = [make_agent("werewolf", "heuristic", s) for s in range(5)]
+        rngs = [agent_rng(seed, s) for s in range(5)]
+        for step in range(steps):
+            if match.outcome() is not None:
+                break
+            seat = min(match.pending())
+            if step % 9 == at and len(match.legal(seat)) > 1:
+                twin = match.sample_world(seat, random.Random(seed))
+                assert twin.view(seat) == match.view(seat)
+                yield step, seat, match, twin
+            match.submit(seat, bots[seat].choose(observe(match, seat, rngs[seat])))
+
+
 def test_a_paired_search_plays_alike_on_worlds_its_seat_cannot_tell_apart() -> None:
     """WW-BOT-06: the paired search (``ismcts:paired=1``) at real choices of heuristic games
     at 5 players: on the match and on a world drawn for its seat (the same view, other
     hidden Roles and cards) the same generator gives the same move and the same values."""
-    from deathnote.agents import IsmctsAgent, agent_rng, make_agent, observe
+    from deathnote.agents import IsmctsAgent, observe
 
     compared = 0
-    for seed in range(3):
-        match = Match.create("werewolf", 5, seed)
-        bots = [make_agent("werewolf", "heuristic", s) for s in range(5)]
-        rngs = [agent_rng(seed, s) for s in range(5)]
-        for step in range(40):
-            if match.outcome() is not None:
-                break
-            seat = min(match.pending())
-            if step % 9 == 4 and len(match.legal(seat)) > 1:
-                twin = match.sample_world(seat, random.Random(seed))
-                assert twin.view(seat) == match.view(seat)
-                moves = []
-                for world in (match, twin):
-                    bot = IsmctsAgent(
-                        seat, "werewolf", sims=3, seconds=None, anchor=0.0, paired=True, cut=2
-                    )
-                    obs = observe(world, seat, random.Random(step))
-                    moves.append((bot.choose(obs), bot._paired(obs, 0.0)))
-                assert moves[0] == moves[1]
-                compared += 1
-            match.submit(seat, bots[seat].choose(observe(match, seat, rngs[seat])))
+    for step, seat, match, twin in twin_choices(seeds=3, steps=40, at=4):
+        moves = []
+        for world in (match, twin):
+            bot = IsmctsAgent(
+                seat, "werewolf", sims=3, seconds=None, anchor=0.0, paired=True, cut=2
+            )
+            obs = observe(world, seat, random.Random(step))
+            moves.append((bot.choose(obs), bot._paired(obs, 0.0)))
+        assert moves[0] == moves[1]
+        compared += 1
     assert compared >= 6
 
 
@@ -172,25 +183,14 @@ def test_a_belief_search_plays_alike_on_worlds_its_seat_cannot_tell_apart() -> N
     """WW-BOT-05: the search with belief-weighted worlds (``ismcts:belief=K``) reads its
     weights from its seat's view only: on the match and on a world drawn for its seat (the
     same view, other hidden Roles and cards) the same generator gives the same move."""
-    from deathnote.agents import IsmctsAgent, agent_rng, make_agent, observe
+    from deathnote.agents import IsmctsAgent, observe
 
     compared = 0
-    for seed in range(4):
-        match = Match.create("werewolf", 5, seed)
-        bots = [make_agent("werewolf", "heuristic", s) for s in range(5)]
-        rngs = [agent_rng(seed, s) for s in range(5)]
-        for step in range(50):
-            if match.outcome() is not None:
-                break
-            seat = min(match.pending())
-            if step % 9 == 5 and len(match.legal(seat)) > 1:
-                twin = match.sample_world(seat, random.Random(seed))
-                assert twin.view(seat) == match.view(seat)
-                moves = []
-                for world in (match, twin):
-                    bot = IsmctsAgent(seat, "werewolf", sims=40, seconds=None, belief=6)
-                    moves.append(bot.choose(observe(world, seat, random.Random(step))))
-                assert moves[0] == moves[1]
-                compared += 1
-            match.submit(seat, bots[seat].choose(observe(match, seat, rngs[seat])))
+    for step, seat, match, twin in twin_choices(seeds=4, steps=50, at=5):
+        moves = []
+        for world in (match, twin):
+            bot = IsmctsAgent(seat, "werewolf", sims=40, seconds=None, belief=6)
+            moves.append(bot.choose(observe(world, seat, random.Random(step))))
+        assert moves[0] == moves[1]
+        compared += 1
     assert compared >= 10
