@@ -402,13 +402,8 @@ class IsmctsAgent(Agent):
 
     def _fallback(self) -> Agent:
         """This seat's own heuristic bot (random where a game has none), for real moves."""
-        from deathnote.agents import make_agent
-
         if self._plain is None:
-            try:
-                self._plain = make_agent(self.game_id, "heuristic", self.seat)
-            except DeathNoteError:
-                self._plain = make_agent(self.game_id, "random", self.seat)
+            self._plain = _heuristic_bot(self.game_id, self.seat)
         return self._plain
 
     def _answer(self, obs: Observation) -> Action | None:
@@ -799,8 +794,6 @@ class IsmctsAgent(Agent):
         """This seat's reward when it plays ``action`` in ``world`` and every seat's
         heuristic bot (fresh, reading its seat's view of the world) plays on to the end;
         the bots draw from generators seeded by ``seed`` and the seat."""
-        from deathnote.agents import make_agent
-
         seat = self.seat
         cut, cuts, evaluate = self.cut, 0, world.game.evaluate
         world.submit(seat, action)
@@ -813,11 +806,7 @@ class IsmctsAgent(Agent):
             mover = min(world.pending())
             bot = bots.get(mover)
             if bot is None:
-                try:
-                    bot = make_agent(self.game_id, "heuristic", mover)
-                except DeathNoteError:
-                    bot = make_agent(self.game_id, "random", mover)
-                bots[mover] = bot
+                bot = bots[mover] = _heuristic_bot(self.game_id, mover)
                 rngs[mover] = random.Random(seed * 16 + mover)
             legal = world.legal(mover)
             choice = bot.choose(Observation(mover, legal, partial(world.view, mover), rngs[mover]))
@@ -840,13 +829,7 @@ class IsmctsAgent(Agent):
         """The heuristic bot (or the random one, where a game has none) of a seat."""
         bot = self._hinters.get(mover)
         if bot is None:
-            from deathnote.agents import make_agent
-
-            try:
-                bot = make_agent(self.game_id, "heuristic", mover)
-            except DeathNoteError:
-                bot = make_agent(self.game_id, "random", mover)
-            bot = self._hinters[mover] = bot
+            bot = self._hinters[mover] = _heuristic_bot(self.game_id, mover)
         return bot
 
     def _hint(
@@ -903,6 +886,16 @@ class IsmctsAgent(Agent):
             if outcome is not None:
                 return dict.fromkeys(outcome.winning_seats, 1.0)
         return dict.fromkeys(range(world.players), 0.5)
+
+
+def _heuristic_bot(game_id: str, seat: Seat) -> Agent:
+    """A fresh heuristic bot of the game for a seat (the random one where it has none)."""
+    from deathnote.agents import make_agent
+
+    try:
+        return make_agent(game_id, "heuristic", seat)
+    except DeathNoteError:
+        return make_agent(game_id, "random", seat)
 
 
 def _random_play(state: Any, seat: Seat, legal: Sequence[Action], rng: random.Random) -> Action:
