@@ -651,3 +651,31 @@ def test_belief_defaults_to_the_games_setting() -> None:
     assert isinstance(icg, IsmctsAgent) and icg.belief == 8
     assert isinstance(werewolf, IsmctsAgent) and werewolf.belief == 0
     assert isinstance(off, IsmctsAgent) and off.belief == 0
+
+
+def test_a_level_searches_as_its_game_says_for_the_seats_side() -> None:
+    """A level (a name setting neither ``paired`` nor ``anchor``) takes the game's mode per
+    decision (``Game.search_mode``): in Enquete, on Kira's side the paired search with its
+    margin (ENQ-BOT-05), elsewhere the tree; a name that sets the mode keeps its own."""
+    sides = set()
+    for seed in range(8):
+        match = heuristic_position("enquete", 5, seed, 6 + 5 * seed)
+        if match.outcome() is not None:
+            continue
+        seat = min(match.pending())
+        if len(match.legal(seat)) < 2:
+            continue
+        kira = match.view(seat)["state"]["me"]["faction"] == "kira"
+        sides.add(kira)
+        same = "ismcts:sims=3:anchor=0.05:paired=1" if kira else "ismcts:sims=3:paired=0"
+        moves = []
+        for name in ("ismcts:sims=3", same):
+            bot = make_agent("enquete", name, seat)
+            assert isinstance(bot, IsmctsAgent)
+            moves.append(bot.choose(observe(match, seat, random.Random(seed))))
+            moves.append((bot.paired, bot.anchor, bot.last_sims))
+        assert moves[:2] == moves[2:]
+        assert moves[1][0] is kira
+    assert sides == {True, False}
+    fixed = make_agent("enquete", "ismcts:sims=3:paired=0", 0)
+    assert isinstance(fixed, IsmctsAgent) and fixed._mode is None

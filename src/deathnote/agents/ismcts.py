@@ -69,7 +69,8 @@ other seats' play so far is in it (``Game.search_belief``, read from this seat's
 a game without one: as drawn). The sampler deals every hidden card this seat cannot rule
 out alike; the table's play makes some deals likelier (Werewolf: WW-BOT-05).
 
-Paired (``paired=1``, with ``anchor=M``; off by default): no tree. The bot takes the
+Paired (``paired=1``, with ``anchor=M``; off by default, except where a level's game says
+so for the decision's seat, ``Game.search_mode``: Kira's side in Enquete): no tree. The bot takes the
 prior bot's choice as ``anchor`` does, and checks it against every other legal action on
 the same worlds: ``sims`` worlds drawn from this seat's view (belief-weighted where
 ``belief`` says so), each action played in each world and the world then played on by
@@ -204,6 +205,7 @@ class IsmctsAgent(Agent):
         belief: int | None = None,
         paired: bool = False,
         cut: int = 0,
+        game_mode: bool = False,
     ) -> None:
         super().__init__(seat)
         if sims is None and not seconds:
@@ -257,6 +259,16 @@ class IsmctsAgent(Agent):
         #: seat's chance (``Game.evaluate``) and score that estimate; 0: at the game's end
         self.cut = cut
         self._anchor_bot: Agent | None = None
+        #: the game's settings per decision (``Game.search_mode``; a level's, where its name
+        #: names neither ``paired`` nor ``anchor``), None: this agent's own throughout
+        self._mode: Callable[[Mapping[str, Any], Seat], Mapping[str, Any]] | None = None
+        self._own = (anchor, paired)
+        if game_mode:
+            from deathnote.engine.registry import get_game
+
+            game = get_game(game_id)
+            if type(game).search_mode is not Game.search_mode:
+                self._mode = game.search_mode
         #: how many times the anchored search overruled the prior bot (for the arena)
         self.overruled = 0
         self._hinters: dict[Seat, Agent] = {}
@@ -289,6 +301,8 @@ class IsmctsAgent(Agent):
         start = time.perf_counter()
         legal = obs.legal
         self.last_sims = 0
+        if self._mode is not None:
+            self._set_mode(obs)
         anchored = self._anchored(obs) if self.anchor is not None else None
         if len(legal) == 1:
             action = legal[0]
@@ -333,6 +347,21 @@ class IsmctsAgent(Agent):
             if key is not None:
                 self._answered.setdefault(key, set()).add(action)
         return self._waited(action, start)
+
+    def _set_mode(self, obs: Observation) -> None:
+        """This decision's ``anchor`` and ``paired``: the game's for this seat's view
+        (``Game.search_mode``), else the agent's own. The prior bot of the anchor is shown
+        every decision all the same, so it plays as that bot alone in this seat would."""
+        assert self._mode is not None
+        mode = self._mode(obs.view, self.seat)
+        unknown = set(mode) - {"anchor", "paired"}
+        if unknown:
+            raise DeathNoteError(f"ismcts: a game's search mode sets {sorted(unknown)}")
+        anchor, paired = self._own
+        self.anchor = mode.get("anchor", anchor)
+        self.paired = bool(mode.get("paired", paired))
+        if self.anchor is None:
+            self._anchored(obs)
 
     def _waited(self, action: Action, start: float) -> Action:
         """``action``, once a time budget is spent where nothing was searched (a covert
@@ -945,6 +974,9 @@ def parse_ismcts(game_id: str, name: str, seat: Seat) -> IsmctsAgent | None:
     if base not in LEVELS:
         return None
     args: dict[str, Any] = dict(LEVELS[base])
+    # A level plays as its game says per decision (``Game.search_mode``) unless its name
+    # sets the search's mode itself.
+    args["game_mode"] = not any(s.partition("=")[0] in ("paired", "anchor") for s in settings)
     for setting in settings:
         key, sep, value = setting.partition("=")
         try:

@@ -307,6 +307,15 @@ class Game(ABC):
     #: drawn. Set where belief-weighted worlds measurably help (ICG-BOT-05).
     search_belief_worlds: ClassVar[int] = 0
 
+    def search_mode(self, view: Mapping[str, Any], seat: Seat) -> Mapping[str, Any]:
+        """The settings a search bot's level (``ismcts``, ``ismcts-normal``,
+        ``ismcts-hard``) takes for this decision of ``seat`` where they differ from the tree
+        search, read from that seat's view only: e.g. ``{"paired": True, "anchor": 0.05}``
+        for a side on which the paired search measurably gains and the tree does not
+        (Enquete: ENQ-BOT-05). Settings named in the agent's name (``paired=``,
+        ``anchor=``) win over these. The default: none."""
+        return {}
+
     def search_prior(self, seat: Seat) -> Agent | None:
         """The bot whose choice seeds a search bot's root for ``seat`` (``ismcts``
         ``prior``), reading only that seat's observation; None (the default): the game's

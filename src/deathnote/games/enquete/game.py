@@ -463,6 +463,12 @@ class EnqueteGame(Game):
 
         return rewards(state)
 
+    def search_mode(self, view: Mapping[str, Any], seat: int) -> Mapping[str, Any]:
+        """Kira's faction searches by the paired search (ENQ-BOT-04, ENQ-BOT-05); the
+        others by the tree, read from the seat's own faction in its view."""
+        me = view["state"].get("me") or {}
+        return PAIRED_MODE if me.get("faction") == "kira" else {}
+
     def seat_scores(self, state: EnqState) -> list[float] | None:
         """Each seat's Apples once the game is over."""
         return [float(a) for a in state.apples] if state.over else None
@@ -510,6 +516,8 @@ class EnqueteGame(Game):
 
 
 # Words the view carries for screens (display only: no rule reads them).
+#: The search levels' settings on Kira's side: the paired search's margin (ENQ-BOT-05).
+PAIRED_MODE: Mapping[str, Any] = {"paired": True, "anchor": 0.05}
 FACTION_NAMES = {"detective": "The Detective", "kira": "Kira", "investigator": "Investigators"}
 DIRECTION_NAMES = {"clockwise": "clockwise", "counterclockwise": "counter-clockwise"}
 TOKEN_STATUS_NAMES = {"hidden": "not revealed", "revealed": "revealed", "dead": "dead"}
