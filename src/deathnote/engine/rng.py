@@ -167,12 +167,12 @@ def randint(rng: random.Random, low: int, high: int) -> int:
 def shuffle(rng: random.Random, items: MutableSequence[T]) -> None:
     """Shuffle in place (Fisher-Yates from the end)."""
     if type(rng) is Scripted:
-        for i, n, _k in _swaps(len(items)):
+        for i, n, _k in swaps(len(items)):
             j = rng.pick(n)
             items[i], items[j] = items[j], items[i]
         return
     bits = rng.getrandbits
-    for i, n, k in _swaps(len(items)):
+    for i, n, k in swaps(len(items)):
         j = bits(k)
         while j >= n:
             j = bits(k)
@@ -189,8 +189,10 @@ def sample(rng: random.Random, items: Sequence[T], k: int) -> list[T]:
 
 
 @cache
-def _swaps(size: int) -> tuple[tuple[int, int, int], ...]:
-    """For each position a shuffle swaps, from the end: (position, choices, random bits)."""
+def swaps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """For each position a shuffle swaps, from the end: (position, choices, random bits);
+    a hot loop that shuffles by hand draws ``below(choices)`` with ``random bits`` for each,
+    as ``shuffle`` does."""
     return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 

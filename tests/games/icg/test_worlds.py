@@ -321,3 +321,42 @@ def test_enumerated_deals_are_weighted_by_the_physical_cards() -> None:
     share = sum(1 for d in draws if d and d[2] == ("c", "x_kira")) / len(draws)
     assert 0.62 < share < 0.71
     assert all(d and d[0] == ("a", "kira") and d[1] == ("b", "l") for d in draws)
+
+
+def test_deal_plans_follow_the_state_and_draw_as_the_plain_deal() -> None:
+    """ICG-SAMPLE-01: the deal's plan, cached by the facts it reads, is never stale: on one
+    match played on in place, every seat's world drawn with the plans kept from an earlier
+    position is the world drawn with none kept; and a plan's uniform deal draws the same
+    bits and deal as the plain ``_uniform``."""
+    from deathnote.engine.rng import copy as rng_copy
+    from deathnote.games.icg import worlds
+
+    checked = 0
+    for n, options in enumerate(OPTIONS):
+        count = 4 + n
+        m = Match.create("icg", count, 40 + n, options)
+        agents = [make_agent("icg", "heuristic", s) for s in range(count)]
+        rngs = [agent_rng(n, s) for s in range(count)]
+        rng = random.Random(n)
+        step = 0
+        while m.outcome() is None:
+            if step % 2:
+                # The plans kept are the last checked position's.
+                before = rng_copy(rng)
+                kept = [m.sample_world(v, rng, False).view(OMNISCIENT) for v in range(count)]
+                worlds._PLANS.clear()
+                again = [m.sample_world(v, before, False).view(OMNISCIENT) for v in range(count)]
+                assert again == kept
+                assert before.getstate() == rng.getstate()
+                for v in range(count):
+                    plan = worlds._plan(st(m), v)
+                    plain = rng_copy(rng)
+                    assert worlds._uniform_plan(plan, rng) == worlds._uniform(
+                        plan.identities, plan.used, plan.avail, plan.free, plan.domains, plain
+                    )
+                    assert plain.getstate() == rng.getstate()
+                    checked += 1
+            s = min(m.pending())
+            m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
+            step += 1
+    assert checked > 100

@@ -30,7 +30,6 @@ The X-Kira's announcements may be lies and so constrain nothing.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from functools import lru_cache
@@ -55,20 +54,18 @@ Record = tuple[str, tuple[str, ...], tuple[str, ...] | None, bool]
 
 def fork(st: IcgState) -> IcgState:
     """An independent copy; content and action tables are shared."""
-    twin = copy.copy(st)
-    twin.seats = [
-        SeatState(
-            x.identity,
-            x.mission,
-            x.out,
-            x.mission_revealed,
-            list(x.covered),
-            list(x.hand),
-            list(x.table),
-            dict(x.looks),
-        )
-        for x in st.seats
-    ]
+    twin = _new_state(IcgState)
+    twin.__dict__.update(st.__dict__)
+    seats = []
+    for x in st.seats:
+        y = _new_seat(SeatState)
+        y.__dict__.update(x.__dict__)
+        y.covered = list(x.covered)
+        y.hand = list(x.hand)
+        y.table = list(x.table)
+        y.looks = dict(x.looks)
+        seats.append(y)
+    twin.seats = seats
     twin.unused_missions = list(st.unused_missions)
     twin.mission_box = list(st.mission_box)
     twin.order = list(st.order)
@@ -83,6 +80,9 @@ def fork(st: IcgState) -> IcgState:
     return twin
 
 
+_new_state = _new_seat = object.__new__
+
+
 def sample(st: IcgState, viewer: Viewer, rng: random.Random) -> IcgState:
     """A copy with everything ``viewer`` cannot see drawn anew (see the module text)."""
     w = fork(st)
@@ -95,7 +95,86 @@ def sample(st: IcgState, viewer: Viewer, rng: random.Random) -> IcgState:
 
 
 # -- the deal ---------------------------------------------------------------------------------
-def _deal(st: IcgState, w: IcgState, me: int | None, rng: random.Random) -> None:
+class _Plan:
+    """What a deal for one viewer of one state needs besides the draws: the seats to deal,
+    each seat's consistent (Identity, Mission) pairs and the cards left. The same for every
+    world drawn while the state does not change (a search draws hundreds), so it is worked
+    out once (``_plan``)."""
+
+    __slots__ = (
+        "avail",
+        "box",
+        "checks",
+        "deals",
+        "domains",
+        "extra",
+        "free",
+        "identities",
+        "listed",
+        "others",
+        "pool_ids",
+        "uniques",
+        "used",
+    )
+
+    def __init__(
+        self,
+        identities: tuple[str, ...],
+        used: set[str],
+        avail: Counter[str],
+        free: list[int],
+        domains: dict[int, frozenset[tuple[str, str]]],
+        box: list[str],
+    ) -> None:
+        self.identities = identities
+        self.used = used
+        self.avail = avail
+        self.free = free
+        self.domains = domains
+        #: ``_uniform``'s cards: the Identities, Kira and L, and the other Missions to deal
+        self.pool_ids = [i for i in identities if i not in used]
+        self.uniques = [m for m in UNIQUE if avail[m] > 0]
+        self.others = [m for m in MISSION_IDS if m not in UNIQUE for _ in range(max(0, avail[m]))]
+        self.extra = len(free) - len(self.uniques)
+        #: each free seat's pairs, in the order of ``free``
+        self.checks = [domains[s] for s in free]
+        #: every consistent deal with its weight (``_consistent_deals``), once ``listed``
+        self.deals: list[tuple[float, tuple[tuple[str, str], ...]]] | None = None
+        self.listed = False
+        #: the Mission box by card, in sorted order (the cards left unused are drawn from it)
+        self.box = {m: box.count(m) for m in sorted(set(box))}
+
+
+#: Plans by the state facts they are made of (``_plan_key``); a few decisions' worth.
+_PLANS: dict[tuple[object, ...], _Plan] = {}
+PLANS_KEPT = 64
+
+
+def _plan_key(st: IcgState, me: int | None) -> tuple[object, ...]:
+    """Everything of ``st`` a plan reads (and a little more: it must never be stale)."""
+    light = st.rules == "light"
+    seats = tuple(
+        (x.identity, x.mission, x.out, x.mission_revealed, tuple(x.covered) if light else None)
+        for x in st.seats
+    )
+    looks = tuple(st.seats[me].looks.items()) if me is not None else None
+    notes = tuple((d["seat"], d["hit"], d["identity"]) for d in st.death_notes)
+    records = None if light else tuple(_records(st, s) for s in range(st.players))
+    return (st.tables, me, st.rules, tuple(st.mission_box), seats, looks, notes, records)
+
+
+def _plan(st: IcgState, me: int | None) -> _Plan:
+    """The deal's plan for ``me``'s view of ``st`` (cached by ``_plan_key``)."""
+    key = _plan_key(st, me)
+    plan = _PLANS.get(key)
+    if plan is None:
+        if len(_PLANS) >= PLANS_KEPT:
+            _PLANS.clear()
+        plan = _PLANS[key] = _make_plan(st, me)
+    return plan
+
+
+def _make_plan(st: IcgState, me: int | None) -> _Plan:
     identities = st.tables.identity_ids
     known_id: dict[int, str] = {}
     known_m: dict[int, str] = {}
@@ -136,24 +215,88 @@ def _deal(st: IcgState, w: IcgState, me: int | None, rng: random.Random) -> None
             allowed = _kira_pairs(st.tables.clue_ids, _records(st, s))
             pairs = frozenset(p for p in product(ids, missions) if p in allowed)
         domains[s] = pairs
-    deal = _uniform(identities, used, avail, free, domains, rng)
+    return _Plan(identities, used, avail, free, domains, st.mission_box)
+
+
+def _deal(st: IcgState, w: IcgState, me: int | None, rng: random.Random) -> None:
+    plan = _plan(st, me)
+    deal = _uniform_plan(plan, rng)
     if deal is None:
-        deal = _enumerated(used, avail, free, domains, rng)
+        if not plan.listed:
+            plan.deals = _consistent_deals(plan.used, plan.avail, plan.free, plan.domains)
+            plan.listed = True
+        deal = _draw_deal(plan.free, plan.domains, plan.deals, rng)
     if deal is None:
-        deal = _backtrack(used, avail, free, domains, rng)
+        deal = _backtrack(plan.used, plan.avail, plan.free, plan.domains, rng)
     if deal is None:  # cannot happen in real play (the true deal agrees); stay truthful
-        deal = {s: (st.seats[s].identity, st.seats[s].mission) for s in free}
+        deal = {s: (st.seats[s].identity, st.seats[s].mission) for s in plan.free}
+    seats = w.seats
     for s, (i, m) in deal.items():
-        w.seats[s].identity, w.seats[s].mission = i, m
-    left = Counter(st.mission_box)
-    for x in w.seats:
-        if x.mission not in UNIQUE:
-            left[x.mission] -= 1
-    w.unused_missions = sorted(left.elements())
+        x = seats[s]
+        x.identity, x.mission = i, m
+    # The Mission cards nobody was dealt, face down in the box (by card, in sorted order).
+    left = dict(plan.box)
+    for x in seats:
+        m = x.mission
+        if m in left:
+            left[m] -= 1
+    w.unused_missions = [m for m, count in left.items() for _ in range(count)]
     rand.shuffle(rng, w.unused_missions)
     for s, x in enumerate(w.seats):
         if s != me:
             x.looks = {t: w.seats[t].identity for t in x.looks}
+
+
+def _uniform_plan(plan: _Plan, rng: random.Random) -> dict[int, tuple[str, str]] | None:
+    """``_uniform`` on a plan: the same draws, without building the pools on every try."""
+    free, pool_ids, others, extra = plan.free, plan.pool_ids, plan.others, plan.extra
+    if extra < 0 or extra > len(others) or len(free) > len(pool_ids):
+        return None
+    if type(rng) is not random.Random:
+        return _uniform(plan.identities, plan.used, plan.avail, free, plan.domains, rng)
+    # ``rand.sample`` and ``rand.shuffle`` written out: the same bits drawn, in order. A
+    # sample keeps the last places of a shuffled pool, which the shuffle (from the end)
+    # settles first: the later swaps only draw their bits.
+    bits = rng.getrandbits
+    uniques, checks = plan.uniques, plan.checks
+    n_free = len(free)
+    id_swaps = rand.swaps(len(pool_ids))
+    id_head, id_tail = id_swaps[:n_free], [(n, k) for _i, n, k in id_swaps[n_free:]]
+    other_swaps = rand.swaps(len(others))
+    other_head, other_tail = other_swaps[:extra], [(n, k) for _i, n, k in other_swaps[extra:]]
+    mission_swaps = rand.swaps(len(uniques) + extra)
+    last_id, last_other = len(pool_ids) - 1, len(others) - 1
+    for _ in range(TRIES):
+        pool = list(pool_ids)
+        for i, n, k in id_head:
+            j = bits(k)
+            while j >= n:
+                j = bits(k)
+            pool[i], pool[j] = pool[j], pool[i]
+        for n, k in id_tail:
+            while bits(k) >= n:
+                pass
+        drawn = list(others)
+        for i, n, k in other_head:
+            j = bits(k)
+            while j >= n:
+                j = bits(k)
+            drawn[i], drawn[j] = drawn[j], drawn[i]
+        for n, k in other_tail:
+            while bits(k) >= n:
+                pass
+        missions = uniques + [drawn[last_other - e] for e in range(extra)]
+        for i, n, k in mission_swaps:
+            j = bits(k)
+            while j >= n:
+                j = bits(k)
+            missions[i], missions[j] = missions[j], missions[i]
+        for e in range(n_free):
+            if (pool[last_id - e], missions[e]) not in checks[e]:
+                break
+        else:
+            return {s: (pool[last_id - e], missions[e]) for e, s in enumerate(free)}
+    return None
 
 
 def _uniform(
@@ -193,7 +336,18 @@ def _enumerated(
     cards (two X-Kira cards make "X-Kira here" twice as likely as one would), so the draw is
     the same as a uniform deal of the cards, kept when it agrees.
     """
-    order = sorted(free, key=lambda s: (len(domains[s]), s))
+    return _draw_deal(free, domains, _consistent_deals(used, avail, free, domains), rng)
+
+
+def _consistent_deals(
+    used: set[str],
+    avail: Counter[str],
+    free: list[int],
+    domains: dict[int, frozenset[tuple[str, str]]],
+) -> list[tuple[float, tuple[tuple[str, str], ...]]] | None:
+    """Every consistent deal (pairs in ``_deal_order``) with its number of ways, or None if
+    there are more than ``ENUMERATED`` (or none)."""
+    order = _deal_order(free, domains)
     left = Counter(avail)
     taken = set(used)
     pairs: list[tuple[str, str]] = []
@@ -223,6 +377,23 @@ def _enumerated(
 
     if not go(0, 1.0) or not found:
         return None
+    return found
+
+
+def _deal_order(free: list[int], domains: dict[int, frozenset[tuple[str, str]]]) -> list[int]:
+    """The free seats, the most constrained first."""
+    return sorted(free, key=lambda s: (len(domains[s]), s))
+
+
+def _draw_deal(
+    free: list[int],
+    domains: dict[int, frozenset[tuple[str, str]]],
+    found: list[tuple[float, tuple[tuple[str, str], ...]]] | None,
+    rng: random.Random,
+) -> dict[int, tuple[str, str]] | None:
+    """One of the consistent deals, drawn by weight (None: none listed)."""
+    if not found:
+        return None
     point = rng.random() * sum(w for w, _ in found)
     chosen = found[-1][1]
     for weight, pairs_of_deal in found:
@@ -230,7 +401,7 @@ def _enumerated(
         if point < 0:
             chosen = pairs_of_deal
             break
-    return dict(zip(order, chosen, strict=True))
+    return dict(zip(_deal_order(free, domains), chosen, strict=True))
 
 
 def _backtrack(
