@@ -57,6 +57,46 @@ def test_playout_policy_plays_as_the_heuristic_bot_on_the_seat_view() -> None:
             match.submit(seat, expected)
 
 
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"shinigami_eyes": True}, {"rules": "kira"}, {"rules": "kira", "shinigami_eyes": True}],
+)
+def test_playout_view_is_the_parts_of_the_seat_view_the_bot_reads(options: dict[str, Any]) -> None:
+    """The play-out's view (``search.bot_view``) holds what the seat's view holds under the
+    same keys, and every asked seat's play-out choice at every position of whole games is
+    the heuristic bot's on the full view (same generator, same draws), leaving the state
+    as it was."""
+    from deathnote.engine import OMNISCIENT
+    from deathnote.games.icg.search import bot_view, playout
+
+    kinds: Counter[str] = Counter()
+    for seed in range(3):
+        match = Match.create("icg", 5 + seed, seed, options)
+        rngs = [agent_rng(seed, s) for s in range(match.players)]
+        while match.outcome() is None:
+            for seat in match.pending():
+                full = match.view(seat)
+                lean = bot_view(match.state, seat)
+                assert lean["decision"]["kind"] == full["decision"]["kind"]
+                assert {k: full["state"][k] for k in lean["state"]} == lean["state"]
+                legal = match.legal(seat)
+                bot = make_agent("icg", "heuristic", seat)
+                before = GAME.view(match.state, OMNISCIENT)
+                mine, theirs = random.Random(seed), random.Random(seed)
+                assert playout(match.state, seat, legal, mine) == bot.choose(
+                    observe(match, seat, theirs)
+                )
+                assert mine.getstate() == theirs.getstate()
+                assert GAME.view(match.state, OMNISCIENT) == before
+                kinds[full["decision"]["kind"]] += 1
+            seat = min(match.pending())
+            match.submit(
+                seat, make_agent("icg", "heuristic", seat).choose(observe(match, seat, rngs[seat]))
+            )
+    assert {"investigate", "arrest", "death_note"} <= set(kinds)
+    assert {"cover"} <= set(kinds) or {"return", "reveal"} <= set(kinds)
+
+
 def kira_death_notes(seeds: range, players: int = 5) -> list[tuple[Match, int]]:
     """Each position of heuristic games where Kira is asked to write the Death Note."""
     out = []

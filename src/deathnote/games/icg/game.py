@@ -163,29 +163,7 @@ class IcgGame(Game):
         st = state
         over = st.phase == "over"
         everything = over or viewer == OMNISCIENT
-        seats = []
-        for s, x in enumerate(st.seats):
-            dead_identity = next(
-                (d["identity"] for d in st.death_notes if d["hit"] and d["seat"] == s), None
-            )
-            row: dict[str, Any] = {
-                "seat": s,
-                "placement": s + 1,
-                "red": st.red == s,
-                "out": x.out,
-                "mission": x.mission if (x.mission_revealed or everything) else None,
-                "mission_revealed": x.mission_revealed,
-                "identity": x.identity if everything else dead_identity,
-                "eyes": rules.has_eyes(st, s),
-            }
-            if st.rules == "light":
-                row["covered"] = list(x.covered)
-            else:
-                row["table"] = list(x.table)
-                row["hand_size"] = len(x.hand)
-                if everything:
-                    row["hand"] = [c for c in st.clue_ids if c in x.hand]
-            seats.append(row)
+        seats = seat_rows(st, everything)
         out: dict[str, Any] = {
             "rules": st.rules,
             "shinigami_eyes": st.eyes,
@@ -221,20 +199,7 @@ class IcgGame(Game):
             "investigation_names": dict(rules.INVESTIGATION_NAMES),
         }
         if isinstance(viewer, int):
-            me = st.seats[viewer]
-            mine: dict[str, Any] = {
-                "seat": viewer,
-                "identity": me.identity,
-                "mission": me.mission,
-                "team": rules.TEAM[me.mission],
-                "looks": {str(k): v for k, v in me.looks.items()},
-                "picks": list(st.picks) if rules.is_asked(st, viewer) else [],
-            }
-            if st.rules == "kira":
-                mine["hand"] = [c for c in st.clue_ids if c in me.hand]
-            if me.mission == "kira" and st.phase == "dn_placement":
-                mine["death_note"] = st.dn_identity
-            out["me"] = mine
+            out["me"] = own_cards(st, viewer)
         if viewer == OMNISCIENT:
             out["death_note_choice"] = {"identity": st.dn_identity, "placement": st.dn_placement}
             out["picks"] = list(st.picks)
@@ -287,6 +252,53 @@ class IcgGame(Game):
     def turn_count(self, state: IcgState) -> int:
         """Game turns started."""
         return state.turn
+
+
+def seat_rows(st: IcgState, everything: bool) -> list[dict[str, Any]]:
+    """The view's row of each seat (``everything``: every card face up, as at the end)."""
+    seats = []
+    light = st.rules == "light"
+    for s, x in enumerate(st.seats):
+        dead_identity = next(
+            (d["identity"] for d in st.death_notes if d["hit"] and d["seat"] == s), None
+        )
+        row: dict[str, Any] = {
+            "seat": s,
+            "placement": s + 1,
+            "red": st.red == s,
+            "out": x.out,
+            "mission": x.mission if (x.mission_revealed or everything) else None,
+            "mission_revealed": x.mission_revealed,
+            "identity": x.identity if everything else dead_identity,
+            "eyes": rules.has_eyes(st, s),
+        }
+        if light:
+            row["covered"] = list(x.covered)
+        else:
+            row["table"] = list(x.table)
+            row["hand_size"] = len(x.hand)
+            if everything:
+                row["hand"] = [c for c in st.clue_ids if c in x.hand]
+        seats.append(row)
+    return seats
+
+
+def own_cards(st: IcgState, seat: Seat) -> dict[str, Any]:
+    """The view's ``me``: a seat's own cards, looks and answer under way."""
+    me = st.seats[seat]
+    mine: dict[str, Any] = {
+        "seat": seat,
+        "identity": me.identity,
+        "mission": me.mission,
+        "team": rules.TEAM[me.mission],
+        "looks": {str(k): v for k, v in me.looks.items()},
+        "picks": list(st.picks) if rules.is_asked(st, seat) else [],
+    }
+    if st.rules == "kira":
+        mine["hand"] = [c for c in st.clue_ids if c in me.hand]
+    if me.mission == "kira" and st.phase == "dn_placement":
+        mine["death_note"] = st.dn_identity
+    return mine
 
 
 def mission_box(content: Mapping[str, Any], options: Mapping[str, Any]) -> list[str]:

@@ -13,32 +13,81 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from deathnote.agents.base import Observation
 from deathnote.engine.actions import Action
 
-from . import rules
 from .agents import HeuristicAgent, cover_first
 from .content import MISSION_IDS
+from .game import own_cards, seat_rows
 from .state import IcgState
+from .tables import Tables
 
 
 def playout(state: IcgState, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
-    """The heuristic bot's choice for ``seat`` from its view of ``state``."""
+    """The heuristic bot's choice for ``seat`` from its view of ``state`` (``bot_view``)."""
     if len(legal) == 1:
         return legal[0]
-    from deathnote.games.icg import GAME
+    return HeuristicAgent(seat).choose(
+        Observation(seat, legal, partial(bot_view, state, seat), rng)
+    )
 
-    def view() -> dict[str, Any]:
-        return {
-            "viewer": seat,
-            "state": GAME.view(state, seat),
-            "decision": rules.pending(state)[seat].to_json(),
-            "log": [],
-        }
 
-    return HeuristicAgent(seat).choose(Observation(seat, legal, view, rng))
+#: The kind of the decision each phase asks for (``rules.pending``'s).
+DECISION_KINDS = {
+    "investigate": "investigate",
+    "cover": "cover",
+    "return": "return",
+    "reveal": "reveal",
+    "eyes": "eyes",
+    "announce": "announce",
+    "arrest": "arrest",
+    "dn_identity": "death_note",
+    "dn_placement": "death_note",
+}
+
+
+def bot_view(state: IcgState, seat: int) -> dict[str, Any]:
+    """What the heuristic bot reads of ``seat``'s view of ``state`` in a play-out, equal to
+    the same parts of the view (``IcgGame.view``, tested; the log and decision data it does
+    not read are left out): the table's records are the state's own, not copies (the bot
+    only reads them, and the view is dropped after one choice)."""
+    st = state
+    box = st.mission_box
+    return {
+        "viewer": seat,
+        "state": {
+            "rules": st.rules,
+            "turn": st.turn,
+            "target": st.target,
+            "chased": st.chased,
+            "identities": _identity_cards(st.tables),
+            "mission_box": {"x_kira": box.count("x_kira"), "team_member": box.count("team_member")},
+            "seats": seat_rows(st, False),
+            "history": st.history,
+            "death_notes": st.death_notes,
+            "claims": st.claims,
+            "me": own_cards(st, seat),
+        },
+        "decision": {"kind": DECISION_KINDS[st.phase]},
+        "log": [],
+    }
+
+
+_IDENTITY_CARDS: dict[Tables, list[dict[str, str]]] = {}
+
+
+def _identity_cards(tables: Tables) -> list[dict[str, str]]:
+    """The view's ``identities`` (id and name of each Identity card), once per match tables."""
+    cards = _IDENTITY_CARDS.get(tables)
+    if cards is None:
+        if len(_IDENTITY_CARDS) > 256:
+            _IDENTITY_CARDS.clear()
+        cards = [{"id": i, "name": tables.names[i]} for i in tables.identity_ids]
+        _IDENTITY_CARDS[tables] = cards
+    return cards
 
 
 #: Worlds the search bot's Death Note rule samples from Kira's view (``death_note``).
