@@ -253,3 +253,36 @@ def test_a_waiting_writer_keeps_no_view_it_sent(tmp_path: Path) -> None:
 
     asyncio.run(scenario())
     storage.close()
+
+
+def test_a_forgotten_room_is_freed_without_the_garbage_collector(tmp_path: Path) -> None:
+    # A room makes no reference cycle (its chat holds it weakly): once the server forgets
+    # it, it goes at once, not at the collector's next full pass over every live room.
+    storage, manager, rooms = _rooms(tmp_path, 1)
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    async def scenario(room: Room) -> None:
+        conn = Connection("seat", 0, send)
+        writer = asyncio.create_task(room.writer(conn))
+        room.attach(conn)
+        seat, action = _first(room)
+        await room.submit(seat, action)
+        await asyncio.sleep(0.05)
+        assert room.chat.room is room
+        room.detach(conn)  # nobody here, nothing moves: forgotten
+        conn.wake.set()
+        await writer
+
+    gc.collect()
+    gc.disable()
+    try:
+        asyncio.run(scenario(rooms[0]))
+        assert rooms[0].id not in manager.rooms and sent
+        freed = weakref.ref(rooms.pop())
+        assert freed() is None, "the forgotten room waits for the garbage collector"
+    finally:
+        gc.enable()
+        storage.close()

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import time
 import unicodedata
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from limits.storage import MemoryStorage
@@ -77,10 +78,19 @@ class RoomChat:
     """The chat of one room, loaded from storage with the room."""
 
     def __init__(self, room: Room, stored: list[dict[str, Any]]) -> None:
-        self.room = room
+        # Weak: a room and its chat would otherwise make a cycle, and every finished room
+        # would wait for the garbage collector's full pass instead of going at once.
+        self._room = weakref.ref(room)
         self.messages: list[dict[str, Any]] = stored
         #: One message at a time: checked, stored (off the loop), then told, in order.
         self._saying = asyncio.Lock()
+
+    @property
+    def room(self) -> Room:
+        """The room of this chat (alive as long as anyone uses its chat)."""
+        room = self._room()
+        assert room is not None, "a chat outlived its room"
+        return room
 
     def history_for(self, role: str, finished: bool | None = None) -> list[dict[str, Any]]:
         """The messages this link's holder may read, oldest first."""
