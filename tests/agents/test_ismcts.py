@@ -429,17 +429,17 @@ def test_others_policy_keeps_nodes_for_the_searching_seat_only(game_id: str) -> 
     match = heuristic_position(game_id, GAMES[game_id], 3, 8)
     seat = min(match.pending())
     assert match.outcome() is None and len(match.legal(seat)) > 1
-    bot = make_agent(game_id, "ismcts:sims=200:rollout=game:others=policy", seat)
+    bot = make_agent(game_id, "ismcts:sims=200:rollout=game:others=policy:paired=0", seat)
     assert isinstance(bot, IsmctsAgent) and bot.others == "policy"
     bot.choose(observe(match, seat, random.Random(5)))
     assert bot.last_table and {key[0] for key in bot.last_table} == {seat}
-    tree = make_agent(game_id, "ismcts:sims=200:rollout=game", seat)
+    tree = make_agent(game_id, "ismcts:sims=200:rollout=game:paired=0", seat)
     tree.choose(observe(match, seat, random.Random(5)))
     assert isinstance(tree, IsmctsAgent) and tree.others == "tree"
     assert {key[0] for key in tree.last_table} - {seat}
     twin = match.sample_world(seat, random.Random(11))
     moves = [
-        make_agent(game_id, "ismcts:sims=60:rollout=game:others=policy", seat).choose(
+        make_agent(game_id, "ismcts:sims=60:rollout=game:others=policy:paired=0", seat).choose(
             observe(world, seat, random.Random(8))
         )
         for world in (match, twin)
