@@ -170,9 +170,10 @@ def _mission_odds(
     if state["me"]["mission"] in ("x_kira", "team_member"):
         prior[state["me"]["mission"]] = max(0.0, prior[state["me"]["mission"]] - 1)
     n_ids = len(state["identities"])
+    floor = {m: max(p, 0.05) for m, p in prior.items()}
     out: dict[int, dict[str, float]] = {}
     for s, row in options.items():
-        weights = {m: max(prior[m], 0.05) * len(ids) / n_ids for m, ids in row.items()}
+        weights = {m: floor[m] * len(ids) / n_ids for m, ids in row.items()}
         total = sum(weights.values())
         out[s] = {m: w / total for m, w in weights.items()} if total else {}
     return out
