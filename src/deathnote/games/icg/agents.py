@@ -77,7 +77,7 @@ class HeuristicAgent(Agent):
         """P(seat holds the Mission my team hunts): Kira for L's team, L for Kira's."""
         goal = "kira" if st["me"]["team"] == "l" else "l"
         seats = [x["seat"] for x in st["seats"] if x["seat"] != st["me"]["seat"]]
-        return {s: b.team_probability(s, goal, seats) for s in self._living_others(st)}
+        return b.team_probabilities(goal, seats, self._living_others(st))
 
     # -- decisions -----------------------------------------------------------------------------
     def _investigate(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
@@ -187,16 +187,17 @@ class HeuristicAgent(Agent):
         hunted = self._hunted(st, b)
         spare = {x["seat"] for x in st["seats"] if x["mission"] == "x_kira"}
         best: tuple[float, int, str] | None = None
+        draw = obs.rng.random
         for s, p_l in hunted.items():
             if s in spare:
                 continue
-            for ident in sorted(b.identities(s)):  # sorted: the same draws every run
-                hit_l = (
-                    p_l / max(1, len(b.identities(s, "l"))) if ident in b.identities(s, "l") else 0
-                )
-                other = b.identities(s) - b.identities(s, "l")
-                hit_any = 0.1 / max(1, len(b.identities(s))) if ident in other else 0
-                value = hit_l + hit_any + obs.rng.random() * 1e-6
+            anyone = b.identities(s)
+            as_l = b.identities(s, "l")
+            other = anyone - as_l
+            for ident in sorted(anyone):  # sorted: the same draws every run
+                hit_l = p_l / max(1, len(as_l)) if ident in as_l else 0
+                hit_any = 0.1 / max(1, len(anyone)) if ident in other else 0
+                value = hit_l + hit_any + draw() * 1e-6
                 if best is None or value > best[0]:
                     best = (value, s, ident)
         if best is None:

@@ -38,6 +38,21 @@ class Beliefs:
         total = sum(odds.values())
         return odds.get(seat, 0.0) / total if total > 0 else 0.0
 
+    def team_probabilities(
+        self, mission: str, seats: list[int], asked: list[int]
+    ) -> dict[int, float]:
+        """``team_probability`` of each seat of ``asked`` (the same figures, worked out once)."""
+        odds = {}
+        for s in seats:
+            p = self.mission[s].get(mission, 0.0)
+            if p >= 1.0:
+                return {t: 1.0 if s == t else 0.0 for t in asked}
+            odds[s] = p / (1.0 - p)
+        total = sum(odds.values())
+        if total > 0:
+            return {t: odds.get(t, 0.0) / total for t in asked}
+        return dict.fromkeys(asked, 0.0)
+
     def identities(self, seat: int, mission: str | None = None) -> set[str]:
         """The Identities this seat may hold (given a Mission, or any)."""
         table = self.options[seat]
@@ -75,26 +90,26 @@ def beliefs(state: dict[str, Any]) -> Beliefs:
             misses[d["seat"]].add(d["identity"])
 
     options: dict[int, dict[str, set[str]]] = {}
+    pool = set(all_ids) - {me["identity"]}
+    open_missions = [m for m in MISSION_IDS if m not in taken_missions]
+    if state["mission_box"]["x_kira"] == 0:
+        open_missions = [m for m in open_missions if m != "x_kira"]
+    if state["mission_box"]["team_member"] == 0:
+        open_missions = [m for m in open_missions if m != "team_member"]
+    light = state["rules"] == "light"
     for s in others:
-        base = set(all_ids) - {me["identity"]} - misses[s]
+        base = pool - misses[s]
         if s in known_id:
             base = {known_id[s]}
         else:
             base -= {v for k, v in known_id.items() if k != s}
-        if s in known_mission:
-            missions = [known_mission[s]]
-        else:
-            missions = [m for m in MISSION_IDS if m not in taken_missions]
-            if state["mission_box"]["x_kira"] == 0:
-                missions = [m for m in missions if m != "x_kira"]
-            if state["mission_box"]["team_member"] == 0:
-                missions = [m for m in missions if m != "team_member"]
-        row = {m: set(base) for m in missions}
+        missions = [known_mission[s]] if s in known_mission else open_missions
         x = seats[s]
-        if state["rules"] == "light":
+        if light:
             covered = set(x["covered"])
-            row = {m: ids - covered for m, ids in row.items() if m not in covered}
+            row = {m: base - covered for m in missions if m not in covered}
         else:
+            row = {m: set(base) for m in missions}
             for h in state["history"]:
                 if h["seat"] != s or not h.get("revealed"):
                     continue
@@ -120,7 +135,9 @@ def _propagate(options: dict[int, dict[str, set[str]]]) -> None:
     while changed:
         changed = False
         for s, row in options.items():
-            ids = set().union(*row.values()) if row else set()
+            if not row or len(next(iter(row.values()))) > 1:
+                continue  # no row, or two Identities or more: nothing certain
+            ids = set().union(*row.values())
             if len(ids) != 1:
                 continue
             (only,) = ids
@@ -153,9 +170,10 @@ def _mission_odds(
     if state["me"]["mission"] in ("x_kira", "team_member"):
         prior[state["me"]["mission"]] = max(0.0, prior[state["me"]["mission"]] - 1)
     n_ids = len(state["identities"])
+    floor = {m: max(p, 0.05) for m, p in prior.items()}
     out: dict[int, dict[str, float]] = {}
     for s, row in options.items():
-        weights = {m: max(prior[m], 0.05) * len(ids) / n_ids for m, ids in row.items()}
+        weights = {m: floor[m] * len(ids) / n_ids for m, ids in row.items()}
         total = sum(weights.values())
         out[s] = {m: w / total for m, w in weights.items()} if total else {}
     return out

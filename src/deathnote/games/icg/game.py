@@ -258,10 +258,12 @@ def seat_rows(st: IcgState, everything: bool) -> list[dict[str, Any]]:
     """The view's row of each seat (``everything``: every card face up, as at the end)."""
     seats = []
     light = st.rules == "light"
+    # The Identity the Death Note hit of each player it put out (the first hit, in public).
+    dead: dict[int, str] = {}
+    for d in st.death_notes:
+        if d["hit"] and d["seat"] not in dead:
+            dead[d["seat"]] = d["identity"]
     for s, x in enumerate(st.seats):
-        dead_identity = next(
-            (d["identity"] for d in st.death_notes if d["hit"] and d["seat"] == s), None
-        )
         row: dict[str, Any] = {
             "seat": s,
             "placement": s + 1,
@@ -269,7 +271,7 @@ def seat_rows(st: IcgState, everything: bool) -> list[dict[str, Any]]:
             "out": x.out,
             "mission": x.mission if (x.mission_revealed or everything) else None,
             "mission_revealed": x.mission_revealed,
-            "identity": x.identity if everything else dead_identity,
+            "identity": x.identity if everything else dead.get(s),
             "eyes": rules.has_eyes(st, s),
         }
         if light:
