@@ -53,27 +53,45 @@ def bot_view(state: IcgState, seat: int) -> dict[str, Any]:
     """What the heuristic bot reads of ``seat``'s view of ``state`` in a play-out, equal to
     the same parts of the view (``IcgGame.view``, tested; the log and decision data it does
     not read are left out): the table's records are the state's own, not copies (the bot
-    only reads them, and the view is dropped after one choice)."""
+    only reads them, and the view is dropped after one choice), and the seats' rows and the
+    Mission box are built when first read (a cover reads neither)."""
     st = state
-    box = st.mission_box
+    part = _TablePart(
+        rules=st.rules,
+        turn=st.turn,
+        target=st.target,
+        chased=st.chased,
+        identities=_identity_cards(st.tables),
+        history=st.history,
+        death_notes=st.death_notes,
+        claims=st.claims,
+        me=own_cards(st, seat),
+    )
+    part.state = st
     return {
         "viewer": seat,
-        "state": {
-            "rules": st.rules,
-            "turn": st.turn,
-            "target": st.target,
-            "chased": st.chased,
-            "identities": _identity_cards(st.tables),
-            "mission_box": {"x_kira": box.count("x_kira"), "team_member": box.count("team_member")},
-            "seats": seat_rows(st, False),
-            "history": st.history,
-            "death_notes": st.death_notes,
-            "claims": st.claims,
-            "me": own_cards(st, seat),
-        },
+        "state": part,
         "decision": {"kind": DECISION_KINDS[st.phase]},
         "log": [],
     }
+
+
+class _TablePart(dict[str, Any]):
+    """``bot_view``'s table: the seats' rows and the Mission box made when first read."""
+
+    state: IcgState
+
+    def __missing__(self, key: str) -> Any:
+        st = self.state
+        if key == "seats":
+            value: Any = seat_rows(st, False)
+        elif key == "mission_box":
+            box = st.mission_box
+            value = {"x_kira": box.count("x_kira"), "team_member": box.count("team_member")}
+        else:
+            raise KeyError(key)
+        self[key] = value
+        return value
 
 
 _IDENTITY_CARDS: dict[Tables, list[dict[str, str]]] = {}
