@@ -209,3 +209,27 @@ def test_randomness_only_through_the_engine() -> None:
         text = path.read_text()
         assert not re.search(r"rng\.(shuffle|choice|randint|randrange|sample)\(", text), path
         assert "_randbelow" not in text, path
+
+
+def test_team_probabilities_are_each_seats_team_probability() -> None:
+    """``Beliefs.team_probabilities`` gives every asked seat the figure ``team_probability``
+    gives it, for both hunted Missions, at every position of heuristic games (a found Kira
+    or L among them: some seat at certainty)."""
+    certain = 0
+    for seed, options in enumerate([{}, {"rules": "kira"}, {"shinigami_eyes": True}]):
+        m = Match.create("icg", 5 + seed, seed, options)
+        bots = [make_agent("icg", "heuristic", s) for s in range(m.players)]
+        rngs = [agent_rng(seed, s) for s in range(m.players)]
+        while m.outcome() is None:
+            for viewer in range(m.players):
+                view = m.view(viewer)["state"]
+                b = beliefs(view)
+                seats = [s for s in range(m.players) if s != viewer]
+                for mission in ("kira", "l"):
+                    got = b.team_probabilities(mission, seats, seats[::-1])
+                    assert list(got) == seats[::-1]
+                    assert got == {s: b.team_probability(s, mission, seats) for s in seats}
+                    certain += 1.0 in got.values()
+            s = min(m.pending())
+            m.submit(s, bots[s].choose(observe(m, s, rngs[s])))
+    assert certain > 0

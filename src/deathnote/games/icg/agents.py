@@ -8,6 +8,7 @@ phases every seat is asked alike; the bot's answer depends only on its own cards
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection
 from typing import Any
 
@@ -89,7 +90,8 @@ class HeuristicAgent(Agent):
         hunted = self._hunted(st, b)
         hunt_l = me["team"] == "kira"
 
-        looked = {s: sum(1 for h in st["history"] if h["seat"] == s) for s in hunted}
+        investigated = Counter(h["seat"] for h in st["history"])
+        looked = {s: investigated[s] for s in hunted}
 
         def score(s: int) -> float:
             p = hunted[s]
@@ -194,9 +196,10 @@ class HeuristicAgent(Agent):
             anyone = b.identities(s)
             as_l = b.identities(s, "l")
             other = anyone - as_l
+            n_l, n_any = max(1, len(as_l)), max(1, len(anyone))
             for ident in sorted(anyone):  # sorted: the same draws every run
-                hit_l = p_l / max(1, len(as_l)) if ident in as_l else 0
-                hit_any = 0.1 / max(1, len(anyone)) if ident in other else 0
+                hit_l = p_l / n_l if ident in as_l else 0
+                hit_any = 0.1 / n_any if ident in other else 0
                 value = hit_l + hit_any + draw() * 1e-6
                 if best is None or value > best[0]:
                     best = (value, s, ident)

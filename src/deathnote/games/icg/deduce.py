@@ -70,24 +70,29 @@ def beliefs(state: dict[str, Any]) -> Beliefs:
     mine = me["seat"]
     all_ids = [c["id"] for c in state["identities"]]
     seats = state["seats"]
-    others = [x["seat"] for x in seats if x["seat"] != mine]
+    others: list[int] = []
     known_id: dict[int, str] = {}
+    known_mission: dict[int, str] = {}
     for x in seats:
+        seat = x["seat"]
+        if seat != mine:
+            others.append(seat)
         if x["identity"] is not None:
-            known_id[x["seat"]] = x["identity"]
+            known_id[seat] = x["identity"]
+        if x["mission"] is not None:
+            known_mission[seat] = x["mission"]
     for k, v in me["looks"].items():
         known_id[int(k)] = v
     # An X-Kira's announcement may be a bluff: it narrows a player's Identity only where the
     # table still allows it (the latest claim about each player counts).
     claimed = {c["seat"]: c["identity"] for c in state["claims"]}
-    known_mission = {x["seat"]: x["mission"] for x in seats if x["mission"] is not None}
     taken_missions = {m for s, m in known_mission.items() if s != mine and m in UNIQUE}
     if me["mission"] in UNIQUE:
         taken_missions.add(me["mission"])
-    misses: dict[int, set[str]] = {s: set() for s in others}
+    misses: dict[int, set[str]] = {}
     for d in state["death_notes"]:
-        if d["seat"] in misses and not d["hit"] and d["identity"]:
-            misses[d["seat"]].add(d["identity"])
+        if d["seat"] != mine and not d["hit"] and d["identity"]:
+            misses.setdefault(d["seat"], set()).add(d["identity"])
 
     options: dict[int, dict[str, set[str]]] = {}
     pool = set(all_ids) - {me["identity"]}
@@ -98,7 +103,7 @@ def beliefs(state: dict[str, Any]) -> Beliefs:
         open_missions = [m for m in open_missions if m != "team_member"]
     light = state["rules"] == "light"
     for s in others:
-        base = pool - misses[s]
+        base = pool - misses[s] if s in misses else set(pool)
         if s in known_id:
             base = {known_id[s]}
         else:
