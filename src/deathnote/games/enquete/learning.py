@@ -227,7 +227,7 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
         n = stats["ryuk_plays"]
         if n:
             out[row + 12] = n / 10
-        role = seat.role if (revealed or everything or s == detective or s == viewer) else None
+        role = seat.role if (revealed or everything or s in (detective, viewer)) else None
         if not role and known:
             role = known.get(_SEAT_KEY[s])
         if role:
