@@ -76,3 +76,6 @@ def test_heuristic_seats_play_whole_games_through_the_server() -> None:
         assert figures.server_cpu_wait is not None and figures.server_cpu_wait >= 0
         assert figures.client_cpu_wait is not None and figures.client_cpu_wait >= 0
         assert any(line.startswith("waited for a CPU (ready, not running): ") for line in lines)
+    # Every acknowledged action was stored, in transactions of one or more (group commit).
+    assert figures.stored >= figures.accepted and 1 <= figures.commits <= figures.stored
+    assert any(line.startswith(f"storage: {figures.stored} actions in ") for line in lines)
