@@ -50,6 +50,22 @@ except ImportError:  # pragma: no cover - websockets built without its C helpers
 
 CONNECT_SECONDS = 30.0
 MAX_RETRIES = 3  # choices refused in a row on one view before a seat waits for the next
+MAX_PARSED = 10_000  # legal actions kept parsed (a game has a few hundred distinct ones)
+
+#: Legal actions as the seats' bots take them, by their JSON from the server: parsed once
+#: for every room and view that lists them (actions are immutable values), not per choice.
+_parsed: dict[bytes, Action] = {}
+
+
+def parsed_action(entry: dict[str, Any]) -> Action:
+    """The action of one entry of a view's ``legal`` (its label is not part of it)."""
+    key = orjson.dumps(entry)
+    action = _parsed.get(key)
+    if action is None:
+        if len(_parsed) >= MAX_PARSED:
+            _parsed.clear()
+        action = _parsed[key] = Action.from_json(entry)
+    return action
 
 
 @dataclass
@@ -286,7 +302,7 @@ class RoomDriver:
         agent = self.agents.get(index)
         view = self.views.get(index)
         if agent is not None and view is not None and not retry:
-            actions = [Action.from_json(a) for a in view["legal"]]
+            actions = [parsed_action(a) for a in view["legal"]]
             obs = Observation(index, actions, lambda: view, self.rng)
             choice = agent.choose(obs).to_json()
         else:  # at random (and a bot's refused choice is retried at random)
