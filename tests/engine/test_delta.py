@@ -124,3 +124,36 @@ def test_the_browser_applies_patches_as_python_does(pairs: list[tuple[Any, Any]]
         check=True,
     )
     assert json.loads(run.stdout) == [new for _, _, new in cases]
+
+
+@pytest.mark.parametrize("game_id", ["confrontation", "icg"])  # a shared view, and none
+def test_a_view_at_the_step_the_viewer_was_handed_has_an_empty_patch_and_builds_nothing(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another connection came or went: the viewer's state has not changed since the view
+    # it was handed at this step, so neither the game's view nor a diff is made for it.
+    from deathnote.engine.registry import get_game
+
+    match = Match.create(game_id, get_game(game_id).min_players, seed=5)
+    seat = min(match.pending())
+    held = match.view(seat, patch=True)
+    match.submit(seat, match.legal(seat)[0])
+    moved = match.view(seat, since=0, patch=True)
+    state = delta.patch(held["state"], moved["patch"])
+    built: list[str] = []
+    for name in ("view", "shared_view"):
+        real = getattr(match.game, name)
+        monkeypatch.setattr(
+            match.game,
+            name,
+            lambda *args, _real=real, _name=name: built.append(_name) or _real(*args),
+        )
+    again = match.view(seat, since=1, patch=True)
+    assert built == []
+    assert again["patch"] == [] and again["log"] == [] and "state" not in again
+    assert {k: v for k, v in again.items() if k not in ("patch", "log", "since")} == {
+        k: v for k, v in moved.items() if k not in ("patch", "log", "since")
+    }
+    assert delta.patch(state, again["patch"]) == match.view(seat)["state"]
+    # A step it was not handed is still patched from the one it had.
+    assert "patch" in match.view(seat, since=0, patch=True) and built

@@ -45,6 +45,32 @@ def test_actions_arriving_together_are_committed_in_one_transaction(tmp_path: Pa
     storage.close()
 
 
+@pytest.mark.parametrize("window", [0.0, 0.5])
+def test_a_busy_writer_waits_its_window_for_the_actions_coming_next(
+    tmp_path: Path, window: float
+) -> None:
+    # Right after a commit (a busy server) the writer waits its window before the next
+    # one, so actions arriving a moment apart share a transaction; without a window each
+    # goes alone. (A large window here: the test must not depend on the machine's speed.)
+    storage, _manager, rooms = _rooms(tmp_path, 3)
+    storage.commits.window = window
+
+    async def play() -> list[int]:
+        first = await rooms[0].submit(*_first(rooms[0]))  # the writer is busy from now
+        second = asyncio.create_task(rooms[1].submit(*_first(rooms[1])))
+        await asyncio.sleep(0.001)
+        third = asyncio.create_task(rooms[2].submit(*_first(rooms[2])))
+        return [first, await second, await third]
+
+    assert asyncio.run(play()) == [0, 0, 0]
+    assert storage.commits.stored == 3
+    assert storage.commits.commits == (2 if window else 3)
+    for room in rooms:
+        loaded = storage.load_room(room.id)
+        assert loaded is not None and len(loaded.actions) == 1
+    storage.close()
+
+
 def test_an_action_is_told_to_nobody_before_its_commit_and_the_loop_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -7,7 +7,7 @@ import os
 import random
 
 from deathnote.engine.match import Match
-from deathnote.server.loadtest import RoomDriver, run_loadtest
+from deathnote.server.loadtest import RoomDriver, parsed_action, run_loadtest
 
 
 def test_the_load_test_measures_every_accepted_action_next_to_bot_rooms() -> None:
@@ -76,3 +76,15 @@ def test_heuristic_seats_play_whole_games_through_the_server() -> None:
         assert figures.server_cpu_wait is not None and figures.server_cpu_wait >= 0
         assert figures.client_cpu_wait is not None and figures.client_cpu_wait >= 0
         assert any(line.startswith("waited for a CPU (ready, not running): ") for line in lines)
+    # Every acknowledged action was stored, in transactions of one or more (group commit).
+    assert figures.stored >= figures.accepted and 1 <= figures.commits <= figures.stored
+    assert any(line.startswith(f"storage: {figures.stored} actions in ") for line in lines)
+
+
+def test_a_seat_parses_each_legal_action_once_for_every_view_that_lists_it() -> None:
+    match = Match.create("confrontation", 2, 7)
+    seat = min(match.pending())
+    entries = match.view(seat)["legal"]
+    first = [parsed_action(e) for e in entries]
+    assert first == list(match.legal(seat))  # the label is not part of the action
+    assert all(parsed_action(dict(e)) is a for e, a in zip(entries, first, strict=True))

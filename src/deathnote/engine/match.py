@@ -597,8 +597,18 @@ class Match:
         outcome = self.outcome()
         waiting = sorted(s for s, d in pending.items() if not d.covert or viewer in (s, OMNISCIENT))
         game = self.game
-        shared = game.shared_view(self.state, viewer) if patch else None
-        if shared is not None and since is not None and since in self._sent.get(viewer, ()):
+        # The state this viewer was handed at this very step (another connection came or
+        # went, a seat changed hands): the patch is empty, and nothing is built or diffed.
+        same = (
+            patch
+            and since is not None
+            and since == len(self.actions)
+            and since in self._sent.get(viewer, ())
+        )
+        shared = game.shared_view(self.state, viewer) if patch and not same else None
+        if same or (
+            shared is not None and since is not None and since in self._sent.get(viewer, ())
+        ):
             state = None  # a patch from the remembered view replaces it: not built
         else:
             state = game.view(self.state, viewer)
@@ -617,7 +627,10 @@ class Match:
             out["legal"] = [dict(a.to_json(), label=a.label) for a in self.legal(viewer)]
         if since is not None:
             out["since"] = since
-        if patch:
+        if same:
+            del out["state"]
+            out["patch"] = []
+        elif patch:
             self._patch_state(out, viewer, since, shared)
         return out
 

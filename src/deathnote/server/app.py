@@ -600,6 +600,9 @@ def create_app(
                 "traced_bytes": current,
                 "sites": sites,
                 "rooms": len(manager.rooms),
+                # Transactions of accepted actions, and the actions they stored.
+                "commits": storage.commits.commits,
+                "stored": storage.commits.stored,
             }
 
     # -- the play WebSocket -----------------------------------------------------------------

@@ -50,6 +50,22 @@ except ImportError:  # pragma: no cover - websockets built without its C helpers
 
 CONNECT_SECONDS = 30.0
 MAX_RETRIES = 3  # choices refused in a row on one view before a seat waits for the next
+MAX_PARSED = 10_000  # legal actions kept parsed (a game has a few hundred distinct ones)
+
+#: Legal actions as the seats' bots take them, by their JSON from the server: parsed once
+#: for every room and view that lists them (actions are immutable values), not per choice.
+_parsed: dict[bytes, Action] = {}
+
+
+def parsed_action(entry: dict[str, Any]) -> Action:
+    """The action of one entry of a view's ``legal`` (its label is not part of it)."""
+    key = orjson.dumps(entry)
+    action = _parsed.get(key)
+    if action is None:
+        if len(_parsed) >= MAX_PARSED:
+            _parsed.clear()
+        action = _parsed[key] = Action.from_json(entry)
+    return action
 
 
 @dataclass
@@ -90,6 +106,10 @@ class Figures:
     think: float = 0.0
     #: How the scripted seats choose: "random", or the name of the game's bot they use.
     seats: str = "random"
+    #: The server's transactions of accepted actions and the actions they stored, from its
+    #: start to the end of the play (the last server's, after a kill).
+    commits: int = 0
+    stored: int = 0
 
     def percentile(self, q: float) -> float:
         """The q-quantile of the latencies in milliseconds (0 when there are none)."""
@@ -141,6 +161,7 @@ class Figures:
                 f"load-test client CPU: {self.client_cpu:.1f} s = "
                 f"{1000 * self.client_cpu / max(1, self.accepted):.3f} ms per accepted action",
                 *self.wait_lines(),
+                *self.commit_lines(),
             ]
             + (self.crash_lines() if self.crash is not None else [])
             + [
@@ -156,6 +177,15 @@ class Figures:
         return [
             f"waited for a CPU (ready, not running): server {self.server_cpu_wait:.1f} s, "
             f"load-test client {self.client_cpu_wait:.1f} s, in {self.seconds:.1f} s of play"
+        ]
+
+    def commit_lines(self) -> list[str]:
+        """How many actions the server stored in each transaction (group commit)."""
+        if not self.commits:
+            return []
+        return [
+            f"storage: {self.stored} actions in {self.commits} transactions "
+            f"({self.stored / self.commits:.1f} per commit)"
         ]
 
     def crash_lines(self) -> list[str]:
@@ -272,7 +302,7 @@ class RoomDriver:
         agent = self.agents.get(index)
         view = self.views.get(index)
         if agent is not None and view is not None and not retry:
-            actions = [Action.from_json(a) for a in view["legal"]]
+            actions = [parsed_action(a) for a in view["legal"]]
             obs = Observation(index, actions, lambda: view, self.rng)
             choice = agent.choose(obs).to_json()
         else:  # at random (and a bot's refused choice is retried at random)
@@ -865,6 +895,8 @@ async def run_loadtest(
                 server_waited, client_waited = _cpu_wait(server.pid), _cpu_wait(os.getpid())
                 if server_waited is not None and client_waited is not None:
                     waits = (server_waited - server_wait, client_waited - client_wait)
+            # Read after the CPU figures (it collects the server's garbage first).
+            final = await asyncio.to_thread(_get, f"{base}/api/debug/memory")
             failed = cut_off = 0
             errors: list[str] = []
             for task in tasks:
@@ -920,6 +952,8 @@ async def run_loadtest(
         bot_rooms=bot_rooms,
         bot_level=bot_level,
         bot_games=bots.played,
+        commits=int(final.get("commits", 0)),
+        stored=int(final.get("stored", 0)),
     )
     return figures
 

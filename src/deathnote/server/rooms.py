@@ -225,11 +225,6 @@ class Room:
         self._infos: dict[tuple[Any, ...], dict[str, Any]] = {}
         self._infos_at: tuple[int, int] | None = None
         self._names: Names | None = None
-        #: The room facts that change only with the seats (``_fixed_info``): the seats and
-        #: names they were made from, the seats' facts, the room's.
-        self._fixed: tuple[Any, Names, list[tuple[dict[str, Any], bool]], dict[str, Any]] | None = (
-            None
-        )
         self.chat = RoomChat(self, manager.storage.load_chat(stored.id) if chat is None else chat)
         for seat, info in enumerate(stored.seats):
             if info["kind"] == BOT:
@@ -318,51 +313,14 @@ class Room:
         """``public_info`` of every viewer who sees these seats as waiting (the only part
         of it that depends on the viewer)."""
         now = time.monotonic()
-        clocks = self.clocks
-        wall = self.manager.clock.now() if clocks is not None else 0.0
-        fixed, room_fixed = self._fixed_info(names)
-        present = {c.seat for c in self.connections if not c.closed}
         seats = []
-        for seat, (facts, timed) in enumerate(fixed):
-            since = self.pending_since.get(seat) if seat in seen_waiting else None
-            seats.append(
-                {
-                    **facts,
-                    "connected": facts["kind"] == BOT or seat in present,
-                    "idle": round(now - since, 1) if since is not None else None,
-                    "clock": clocks.shown(
-                        seat, seat in seen_waiting, wall, due=seat in self._timing_out
-                    )
-                    if clocks is not None and timed
-                    else None,
-                }
-            )
-        finished = self.match.outcome() is not None
-        return {
-            **room_fixed,
-            "seats": seats,
-            "spectators": sum(1 for c in self.connections if c.role != SEAT_ROLE),
-            "step": len(self.match.actions),
-            "finished": finished,
-            "rematch": self.stored.rematch is not None,
-            # the rematch is the next game of a series (its seats stay as they are)
-            "series_next": finished and self.match.next_in_series() is not None,
-            # Told to everyone: a chosen seed lets its chooser know the deal in advance.
-            "seed_chosen": self.stored.seed_chosen,
-            "rated": self.stored.rated,
-        }
-
-    def _fixed_info(self, names: Names) -> tuple[list[tuple[dict[str, Any], bool]], dict[str, Any]]:
-        """The room facts that change only with the seats (kinds, bots, nicknames, mutes)
-        or never: made again only when the seats or the names are new objects (a seat
-        change always stores a new list of seats), not for every view message."""
-        cached = self._fixed
-        seats = self.stored.seats
-        if cached is not None and cached[0] is seats and cached[1] is names:
-            return cached[2], cached[3]
         clocks = self.clocks
-        fixed = [
-            (
+        wall = self.manager.clock.now()
+        for seat, info in enumerate(self.stored.seats):
+            since = self.pending_since.get(seat) if seat in seen_waiting else None
+            # A person's seat (or one a bot took over): bots' own seats are never timed.
+            timed = clocks is not None and bool(info.get("token"))
+            seats.append(
                 {
                     "seat": seat,
                     "name": names.display(seat),
@@ -374,18 +332,31 @@ class Room:
                     # what a person reads for the bot ("easy"), never the agent's name
                     "bot": bot_label(info.get("agent")) if info["kind"] == BOT else None,
                     "stand_in": info.get("stand_in") if info["kind"] == HUMAN else None,
+                    "connected": info["kind"] == BOT or self.connected(seat),
+                    "idle": round(now - since, 1) if since is not None else None,
                     # Only a seat whose person may come back with its link can be taken back.
                     "taken_over": info["kind"] == BOT and bool(info.get("token")),
-                },
-                # A person's seat (or one a bot took over): bots' own seats are never timed.
-                bool(info.get("token")),
+                    "clock": clocks.shown(
+                        seat, seat in seen_waiting, wall, due=seat in self._timing_out
+                    )
+                    if clocks is not None and timed
+                    else None,
+                }
             )
-            for seat, info in enumerate(seats)
-        ]
-        room = {
+        return {
             "id": self.id,
             "game": self.match.game.id,
             "game_name": self.match.game.name,
+            "seats": seats,
+            "spectators": sum(1 for c in self.connections if c.role != SEAT_ROLE),
+            "step": len(self.match.actions),
+            "finished": self.match.outcome() is not None,
+            "rematch": self.stored.rematch is not None,
+            # the rematch is the next game of a series (its seats stay as they are)
+            "series_next": self.match.next_in_series() is not None,
+            # Told to everyone: a chosen seed lets its chooser know the deal in advance.
+            "seed_chosen": self.stored.seed_chosen,
+            "rated": self.stored.rated,
             "clock": None
             if clocks is None
             else {
@@ -396,8 +367,6 @@ class Room:
                 "timeouts": self.manager.limits.clock_timeouts,
             },
         }
-        self._fixed = (seats, names, fixed, room)
-        return fixed, room
 
     def message_for(self, conn: Connection) -> View:
         """The view message of one connection (with its JSON text): its own view and the
