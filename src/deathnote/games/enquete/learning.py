@@ -129,7 +129,6 @@ def encode(view: dict[str, Any], players: int, asked: int | None) -> np.ndarray:
 _ROLE = {r: k for k, r in enumerate(ROLE_IDS)}
 #: the keys of ``known_roles``: "p<seat>" and "i<inactive index>" (9 Roles at most)
 _SEAT_KEY = tuple(f"p{s}" for s in range(len(ROLE_IDS)))
-_INACTIVE_KEY = tuple(f"i{i}" for i in range(len(ROLE_IDS)))
 _ENDING = {e: k for k, e in enumerate(ENDINGS)}
 
 
@@ -141,98 +140,162 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
     test checks it equals the view's vector for every viewer at every step of random
     games."""
     players = st.players
-    array = np.zeros(observation_size(players), dtype=np.float32)
-    # Written item by item through a memoryview (as cheap per item as a list, nothing to
-    # convert at the end); flags are written only when set.
+    detective = st.detective
+    # What stays the same all game for this viewer (its own seat's flag, the Detective's
+    # seat flags, the suspicion limit) comes from a template, copied.
+    key = (players, viewer, detective)
+    template = _TEMPLATES.get(key)
+    if template is None:
+        template = _TEMPLATES[key] = _template(players, viewer, detective)
+    array = template.copy()
+    # Written item by item through a memoryview (far cheaper per item than numpy's own item
+    # assignment, nothing to convert at the end); zeros are never written.
     out: Any = array.data
     limit = SUSPICION_LIMIT[players]
-    everything = viewer == OMNISCIENT or st.over
+    over = st.over
+    everything = over or viewer == OMNISCIENT
     me = st.seats[viewer] if isinstance(viewer, int) else None
-    known = me.known_roles if me is not None else {}
+    known = me.known_roles if me is not None else None
     this_round = st.round
-    piles = piles_of(st.content)
-    current = st.current
-    out[0] = st.round / 5
+    content = st.content
+    last = _LAST_PILES  # ``piles_of(content)``, its usual case written out
+    piles = last[1] if last[0] is content else _piles(content)
+    current, pawn = st.current, st.pawn
+    tiles = st.tiles
+    out[0] = this_round / 5
     if st.direction == "clockwise":
         out[1] = 1.0
     out[2] = len(st.deck) / CARDS
     out[3] = len(st.discard) / CARDS
-    out[4] = len(st.tiles) / TILES
-    out[5] = len(piles[this_round].intersection(st.tiles)) / 5 if this_round in piles else 0.0
-    out[6] = limit / 7
-    out[7] = st.extra_susp / 5
+    out[4] = len(tiles) / TILES
+    pile = piles.get(this_round)
+    if pile is not None:
+        out[5] = len(pile.intersection(tiles)) / 5
+    extra = st.extra_susp
+    if extra:
+        out[7] = extra / 5
     if st.light_silenced:
         out[8] = 1.0
     if st.friend:
         out[9] = 1.0
     if st.pursuit:
         out[10] = 1.0
-    if st.pawn is None:
+    if pawn is None:
         out[11] = 1.0
     if current is not None:
         out[12] = 1.0
-    if st.over:
+    if over:
         out[13] = 1.0
     if st.ending is not None:
         out[14 + _ENDING[st.ending]] = 1.0
     if st.revealed_tile is not None:
         out[14 + len(ENDINGS) + tile(st, st.revealed_tile)["number"] - 1] = 1.0
-    base = GLOBAL
-    detective, pawn = st.detective, st.pawn
-    alibi, no_draw = st.alibi, st.no_draw
-    for s, seat in enumerate(st.seats):
-        row = base + s * PER_SEAT
-        stats = st.stats[s]
-        if s == detective:
-            out[row] = 1.0
-        if viewer == s:
-            out[row + 1] = 1.0
-        if seat.revealed or s == detective:
+    # One seat's flags are written at its row (the Detective's and the viewer's own are in
+    # the template); then each seat's counts and Role. Zeros are not written.
+    for s in st.alibi:
+        out[GLOBAL + s * PER_SEAT + 6] = 1.0
+    for s in st.no_draw:
+        out[GLOBAL + s * PER_SEAT + 7] = 1.0
+    if pawn is not None:
+        out[GLOBAL + pawn * PER_SEAT + 8] = 1.0
+    if current is not None:
+        out[GLOBAL + current * PER_SEAT + 13] = 1.0
+    if asked is not None:
+        out[GLOBAL + asked * PER_SEAT + 14] = 1.0
+    row = GLOBAL
+    for s, seat, stats in zip(_SEATS[players], st.seats, st.stats, strict=True):
+        revealed = seat.revealed
+        if revealed:
             out[row + 2] = 1.0
         if seat.dead:
             out[row + 3] = 1.0
-        out[row + 4] = seat.suspicions / limit
-        out[row + 5] = len(seat.hand) / 10
-        if s in alibi:
-            out[row + 6] = 1.0
-        if s in no_draw:
-            out[row + 7] = 1.0
-        if pawn == s:
-            out[row + 8] = 1.0
-        out[row + 9] = stats["keeps"] / 5
-        out[row + 10] = stats["discards"] / 5
-        out[row + 11] = stats["plays"] / 10
-        out[row + 12] = stats["ryuk_plays"] / 10
-        if current == s:
-            out[row + 13] = 1.0
-        if asked == s:
-            out[row + 14] = 1.0
-        shown = seat.revealed or s == detective or everything or viewer == s
-        role = seat.role if shown else None
-        if not role:
-            role = known.get(_SEAT_KEY[s]) if known else None
-        if role is not None:
+        n = seat.suspicions
+        if n:
+            out[row + 4] = n / limit
+        hand = seat.hand
+        if hand:
+            out[row + 5] = len(hand) / 10
+        n = stats["keeps"]
+        if n:
+            out[row + 9] = n / 5
+        n = stats["discards"]
+        if n:
+            out[row + 10] = n / 5
+        n = stats["plays"]
+        if n:
+            out[row + 11] = n / 10
+        n = stats["ryuk_plays"]
+        if n:
+            out[row + 12] = n / 10
+        role = seat.role if (revealed or everything or s in (detective, viewer)) else None
+        if not role and known:
+            role = known.get(_SEAT_KEY[s])
+        if role:
             out[row + 15 + _ROLE[role]] = 1.0
-    base += players * PER_SEAT
-    for i, r in enumerate(st.inactive):
-        row = base + i * PER_INACTIVE
+        row += PER_SEAT
+    for r in st.inactive:
         if r.revealed:
             out[row] = 1.0
+            out[row + 2 + _ROLE[r.role]] = 1.0
+        elif everything:
+            out[row + 2 + _ROLE[r.role]] = 1.0
         if r.dead:
             out[row + 1] = 1.0
-        role = r.role if (r.revealed or everything) else None
-        if not role:
-            role = known.get(_INACTIVE_KEY[i]) if known else None
-        if role is not None:
-            out[row + 2 + _ROLE[role]] = 1.0
-    base += MAX_INACTIVE * PER_INACTIVE
+        row += PER_INACTIVE
+    if known and not everything:
+        # the inactive Roles the viewer knows (its known refs are few; "p" ones are above)
+        start = GLOBAL + players * PER_SEAT
+        inactive = st.inactive
+        for ref, role in known.items():
+            if ref[0] == "i":
+                i = int(ref[1:])
+                if not inactive[i].revealed:
+                    out[start + i * PER_INACTIVE + 2 + _ROLE[role]] = 1.0
     if me is not None:
+        base = GLOBAL + players * PER_SEAT + MAX_INACTIVE * PER_INACTIVE - 1
         for n in me.hand:
-            out[base + n - 1] += 1.0
+            out[base + n] += 1.0
         if st.looking is not None and current == viewer:
-            out[base + CARDS + tile(st, st.looking)["number"] - 1] = 1.0
-        hands = base + CARDS + TILES
-        for target, cards in me.known_hands.items():
-            for n in cards:
-                out[hands + int(target) * CARDS + n - 1] += 1.0
+            out[base + CARDS + tile(st, st.looking)["number"]] = 1.0
+        if me.known_hands:
+            hands = base + CARDS + TILES
+            for target, cards in me.known_hands.items():
+                at = hands + int(target) * CARDS
+                for n in cards:
+                    out[at + n] += 1.0
+    return array
+
+
+_ROLE = {r: k for k, r in enumerate(ROLE_IDS)}
+#: the keys of ``known_roles``: "p<seat>" and "i<inactive index>" (9 Roles at most)
+_SEAT_KEY = tuple(f"p{s}" for s in range(len(ROLE_IDS)))
+_ENDING = {e: k for k, e in enumerate(ENDINGS)}
+#: the seat numbers of a game of each size
+_SEATS = {n: range(n) for n in range(len(ROLE_IDS) + 1)}
+#: the content and its piles ``piles_of`` gave last (a match asks with the same content)
+_LAST_PILES: list[Any] = [None, None]
+#: the start of ``encode_state``'s array by (players, viewer, the Detective's seat): the
+#: slots that stay the same all game set, the rest zero (read-only, copied)
+_TEMPLATES: dict[tuple[Any, ...], np.ndarray] = {}
+
+
+def _piles(content: dict[str, Any]) -> dict[int, frozenset[int]]:
+    """``piles_of(content)``, remembered as the last content asked for."""
+    piles = piles_of(content)
+    _LAST_PILES[:] = [content, piles]
+    return piles
+
+
+def _template(players: int, viewer: Viewer, detective: int) -> np.ndarray:
+    """The slots of ``encode_state`` fixed for a viewer all game (see ``_TEMPLATES``)."""
+    array = np.zeros(observation_size(players), dtype=np.float32)
+    array[6] = SUSPICION_LIMIT[players] / 7
+    row = GLOBAL + detective * PER_SEAT
+    array[row] = 1.0  # the Detective's seat
+    array[row + 2] = 1.0  # shown as revealed
+    if isinstance(viewer, int):
+        array[GLOBAL + viewer * PER_SEAT + 1] = 1.0
+    if len(_TEMPLATES) >= 512:
+        _TEMPLATES.clear()
+    array.flags.writeable = False
     return array
