@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import product
 
@@ -267,36 +268,36 @@ def _uniform_plan(plan: _Plan, rng: random.Random) -> dict[int, tuple[str, str]]
     mission_swaps = rand.swaps(len(uniques) + extra)
     last_id, last_other = len(pool_ids) - 1, len(others) - 1
     for _ in range(TRIES):
-        pool = list(pool_ids)
-        for i, n, k in id_head:
-            j = bits(k)
-            while j >= n:
-                j = bits(k)
-            pool[i], pool[j] = pool[j], pool[i]
-        for n, k in id_tail:
-            while bits(k) >= n:
-                pass
-        drawn = list(others)
-        for i, n, k in other_head:
-            j = bits(k)
-            while j >= n:
-                j = bits(k)
-            drawn[i], drawn[j] = drawn[j], drawn[i]
-        for n, k in other_tail:
-            while bits(k) >= n:
-                pass
+        pool = _shuffled(list(pool_ids), id_head, id_tail, bits)
+        drawn = _shuffled(list(others), other_head, other_tail, bits)
         missions = uniques + [drawn[last_other - e] for e in range(extra)]
-        for i, n, k in mission_swaps:
-            j = bits(k)
-            while j >= n:
-                j = bits(k)
-            missions[i], missions[j] = missions[j], missions[i]
+        _shuffled(missions, mission_swaps, (), bits)
         for e in range(n_free):
             if (pool[last_id - e], missions[e]) not in checks[e]:
                 break
         else:
             return {s: (pool[last_id - e], missions[e]) for e, s in enumerate(free)}
     return None
+
+
+def _shuffled(
+    items: list[str],
+    head: Sequence[tuple[int, int, int]],
+    tail: Sequence[tuple[int, int]],
+    bits: Callable[[int], int],
+) -> list[str]:
+    """``items``, shuffled in place by ``head``'s swaps (place, bound, bits: ``rand.swaps``),
+    drawing each place's bits as ``rand.shuffle`` does; then the bits of ``tail``'s swaps
+    drawn and dropped (a sample keeps only the places the head settles)."""
+    for i, n, k in head:
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        items[i], items[j] = items[j], items[i]
+    for n, k in tail:
+        while bits(k) >= n:
+            pass
+    return items
 
 
 def _uniform(
