@@ -70,9 +70,9 @@ a game without one: as drawn). The sampler deals every hidden card this seat can
 out alike; the table's play makes some deals likelier (Werewolf: WW-BOT-05).
 
 Paired (``paired=1``, with ``anchor=M``; off by default, except where a level's game says
-so for the decision's seat, ``Game.search_mode``: Kira's side in Enquete): no tree. The bot takes the
-prior bot's choice as ``anchor`` does, and checks it against every other legal action on
-the same worlds: ``sims`` worlds drawn from this seat's view (belief-weighted where
+so for the decision's seat, ``Game.search_mode``: Kira's side in Enquete): no tree. The
+bot takes the prior bot's choice as ``anchor`` does, and checks it against every other
+legal action on the same worlds: ``sims`` worlds drawn from this seat's view (belief-weighted where
 ``belief`` says so), each action played in each world and the world then played on by
 every seat's heuristic bot reading that seat's view of it, with the same chance and the
 same bots' draws whichever action was played (common random numbers), to the end or to

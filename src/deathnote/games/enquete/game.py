@@ -515,9 +515,10 @@ class EnqueteGame(Game):
         return state.round
 
 
-# Words the view carries for screens (display only: no rule reads them).
 #: The search levels' settings on Kira's side: the paired search's margin (ENQ-BOT-05).
 PAIRED_MODE: Mapping[str, Any] = {"paired": True, "anchor": 0.05}
+
+# Words the view carries for screens (display only: no rule reads them).
 FACTION_NAMES = {"detective": "The Detective", "kira": "Kira", "investigator": "Investigators"}
 DIRECTION_NAMES = {"clockwise": "clockwise", "counterclockwise": "counter-clockwise"}
 TOKEN_STATUS_NAMES = {"hidden": "not revealed", "revealed": "revealed", "dead": "dead"}
