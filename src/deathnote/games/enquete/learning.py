@@ -266,10 +266,6 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
     return array
 
 
-_ROLE = {r: k for k, r in enumerate(ROLE_IDS)}
-#: the keys of ``known_roles``: "p<seat>" and "i<inactive index>" (9 Roles at most)
-_SEAT_KEY = tuple(f"p{s}" for s in range(len(ROLE_IDS)))
-_ENDING = {e: k for k, e in enumerate(ENDINGS)}
 #: the seat numbers of a game of each size
 _SEATS = {n: range(n) for n in range(len(ROLE_IDS) + 1)}
 #: the content and its piles ``piles_of`` gave last (a match asks with the same content)
