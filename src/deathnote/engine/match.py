@@ -599,19 +599,12 @@ class Match:
         game = self.game
         # The state this viewer was handed at this very step (another connection came or
         # went, a seat changed hands): the patch is empty, and nothing is built or diffed.
-        same = (
-            patch
-            and since is not None
-            and since == len(self.actions)
-            and since in self._sent.get(viewer, ())
-        )
+        remembered = patch and since is not None and since in self._sent.get(viewer, ())
+        same = remembered and since == len(self.actions)
         shared = game.shared_view(self.state, viewer) if patch and not same else None
-        if same or (
-            shared is not None and since is not None and since in self._sent.get(viewer, ())
-        ):
-            state = None  # a patch from the remembered view replaces it: not built
-        else:
-            state = game.view(self.state, viewer)
+        # A patch from the remembered view replaces the state view: then it is not built.
+        patched = same or (shared is not None and remembered)
+        state = None if patched else game.view(self.state, viewer)
         out: dict[str, Any] = {
             "game": self.game.id,
             "viewer": viewer,
