@@ -317,7 +317,8 @@ def test_enumerated_deals_are_weighted_by_the_physical_cards() -> None:
     }
     avail = Counter({"kira": 1, "l": 1, "x_kira": 2, "team_member": 1})
     rng = random.Random(2)
-    draws = [worlds._enumerated(set(), avail, [0, 1, 2], domains, rng) for _ in range(3000)]
+    deals = worlds._consistent_deals(set(), avail, [0, 1, 2], domains)
+    draws = [worlds._draw_deal([0, 1, 2], domains, deals, rng) for _ in range(3000)]
     share = sum(1 for d in draws if d and d[2] == ("c", "x_kira")) / len(draws)
     assert 0.62 < share < 0.71
     assert all(d and d[0] == ("a", "kira") and d[1] == ("b", "l") for d in draws)

@@ -29,19 +29,14 @@ class Beliefs:
 
     def team_probability(self, seat: int, mission: str, seats: list[int]) -> float:
         """P(``seat`` holds ``mission``) when exactly one of ``seats`` holds it (Kira, L)."""
-        odds = {}
-        for s in seats:
-            p = self.mission[s].get(mission, 0.0)
-            if p >= 1.0:
-                return 1.0 if s == seat else 0.0
-            odds[s] = p / (1.0 - p)
-        total = sum(odds.values())
-        return odds.get(seat, 0.0) / total if total > 0 else 0.0
+        return self.team_probabilities(mission, seats, [seat])[seat]
 
     def team_probabilities(
         self, mission: str, seats: list[int], asked: list[int]
     ) -> dict[int, float]:
-        """``team_probability`` of each seat of ``asked`` (the same figures, worked out once)."""
+        """P(each seat of ``asked`` holds ``mission``) when exactly one of ``seats`` holds it
+        (Kira, L): each seat's odds of its Mission, over the sum of the seats' odds (a seat
+        certain of it: 1 for that seat, 0 for the others), worked out once for all."""
         odds = {}
         for s in seats:
             p = self.mission[s].get(mission, 0.0)

@@ -55,11 +55,11 @@ Record = tuple[str, tuple[str, ...], tuple[str, ...] | None, bool]
 
 def fork(st: IcgState) -> IcgState:
     """An independent copy; content and action tables are shared."""
-    twin = _new_state(IcgState)
+    twin = _bare(IcgState)
     twin.__dict__.update(st.__dict__)
     seats = []
     for x in st.seats:
-        y = _new_seat(SeatState)
+        y = _bare(SeatState)
         y.__dict__.update(x.__dict__)
         y.covered = list(x.covered)
         y.hand = list(x.hand)
@@ -81,7 +81,8 @@ def fork(st: IcgState) -> IcgState:
     return twin
 
 
-_new_state = _new_seat = object.__new__
+#: An instance with no ``__init__`` run (``fork`` fills its ``__dict__``).
+_bare = object.__new__
 
 
 def sample(st: IcgState, viewer: Viewer, rng: random.Random) -> IcgState:
@@ -324,22 +325,6 @@ def _uniform(
     return None
 
 
-def _enumerated(
-    used: set[str],
-    avail: Counter[str],
-    free: list[int],
-    domains: dict[int, frozenset[tuple[str, str]]],
-    rng: random.Random,
-) -> dict[int, tuple[str, str]] | None:
-    """A deal drawn exactly among all consistent ones, if there are at most ``ENUMERATED``.
-
-    Each deal of Missions is weighted by the number of ways to deal it from the physical
-    cards (two X-Kira cards make "X-Kira here" twice as likely as one would), so the draw is
-    the same as a uniform deal of the cards, kept when it agrees.
-    """
-    return _draw_deal(free, domains, _consistent_deals(used, avail, free, domains), rng)
-
-
 def _consistent_deals(
     used: set[str],
     avail: Counter[str],
@@ -347,7 +332,13 @@ def _consistent_deals(
     domains: dict[int, frozenset[tuple[str, str]]],
 ) -> list[tuple[float, tuple[tuple[str, str], ...]]] | None:
     """Every consistent deal (pairs in ``_deal_order``) with its number of ways, or None if
-    there are more than ``ENUMERATED`` (or none)."""
+    there are more than ``ENUMERATED`` (or none): the exact fallback's list, drawn from by
+    ``_draw_deal``.
+
+    Each deal of Missions is weighted by the number of ways to deal it from the physical
+    cards (two X-Kira cards make "X-Kira here" twice as likely as one would), so the draw is
+    the same as a uniform deal of the cards, kept when it agrees.
+    """
     order = _deal_order(free, domains)
     left = Counter(avail)
     taken = set(used)
