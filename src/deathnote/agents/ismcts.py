@@ -72,14 +72,14 @@ out alike; the table's play makes some deals likelier (Werewolf: WW-BOT-05).
 Paired (``paired=1``, with ``anchor=M``; off by default, except where a level's game says
 so for the decision's seat, ``Game.search_mode``: Kira's side in Enquete): no tree. The
 bot takes the prior bot's choice as ``anchor`` does, and checks it against every other
-legal action on the same worlds: ``sims`` worlds drawn from this seat's view (belief-weighted where
-``belief`` says so), each action played in each world and the world then played on by
-every seat's heuristic bot reading that seat's view of it, with the same chance and the
-same bots' draws whichever action was played (common random numbers), to the end or to
-the ``cut``-th point where the game estimates each seat's chance (``Game.evaluate``). An
-action overrules the prior bot's choice where its mean reward over those worlds beats
-the choice's by ``M`` and by ``PAIRED_Z`` standard errors of the paired differences. So
-the search asks "what if I did otherwise here, the table playing on as it does"
+legal action on the same worlds: ``sims`` worlds drawn from this seat's view
+(belief-weighted where ``belief`` says so), each action played in each world and the world
+then played on by every seat's heuristic bot reading that seat's view of it, with the
+same chance and the same bots' draws whichever action was played (common random numbers),
+to the end or to the ``cut``-th point where the game estimates each seat's chance
+(``Game.evaluate``). An action overrules the prior bot's choice where its mean reward over
+those worlds beats the choice's by ``M`` and by ``PAIRED_Z`` standard errors of the paired
+differences. So the search asks "what if I did otherwise here, the table playing on as it does"
 (Bertsekas's rollout algorithm on sampled worlds): Werewolf WW-BOT-06. A time budget ends
 it between two play-outs; an unfinished world is dropped, and with none finished the prior
 bot's choice stands, so a seat with more choices answers no later than one play-out past
