@@ -679,3 +679,26 @@ def test_a_level_searches_as_its_game_says_for_the_seats_side() -> None:
     assert sides == {True, False}
     fixed = make_agent("enquete", "ismcts:sims=3:paired=0", 0)
     assert isinstance(fixed, IsmctsAgent) and fixed._mode is None
+
+
+def test_a_werewolf_level_searches_by_the_paired_search_in_every_seat() -> None:
+    """Werewolf's levels take the paired search with a 0.05 margin in every seat and team
+    (WW-BOT-07): the level's choices and settings are the explicit paired agent's."""
+    teams = set()
+    for seed in range(6):
+        match = heuristic_position("werewolf", 5, seed, 3 + 4 * seed)
+        if match.outcome() is not None:
+            continue
+        seat = min(match.pending())
+        if len(match.legal(seat)) < 2:
+            continue
+        teams.add(match.view(seat)["state"]["me"]["team"])
+        moves = []
+        for name in ("ismcts:sims=3", "ismcts:sims=3:anchor=0.05:paired=1"):
+            bot = make_agent("werewolf", name, seat)
+            assert isinstance(bot, IsmctsAgent)
+            moves.append(bot.choose(observe(match, seat, random.Random(seed))))
+            moves.append((bot.paired, bot.anchor, bot.last_sims))
+        assert moves[:2] == moves[2:]
+        assert moves[1][:2] == (True, 0.05)
+    assert len(teams) == 2

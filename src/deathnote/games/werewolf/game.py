@@ -53,6 +53,8 @@ class WerewolfOptions(GameOptions):
 #: The eyes-closed and "lowest-numbered card" decisions: nobody is shown who is still
 #: deciding (waiting lists, idle times), as whether a seat has a real choice is its secret.
 COVERT_STEPS = ("judgment", "shinigami", "interrogate", "give_lowest")
+#: The search levels' settings in every seat (``search_mode``, WW-BOT-07).
+PAIRED_MODE: Mapping[str, Any] = {"paired": True, "anchor": 0.05}
 
 
 class WerewolfGame(Game):
@@ -284,6 +286,11 @@ class WerewolfGame(Game):
         from .search import evaluate
 
         return evaluate(state)
+
+    def search_mode(self, view: Mapping[str, Any], seat: Seat) -> Mapping[str, Any]:
+        """Every seat searches by the paired search with a margin of 0.05 (WW-BOT-07): the
+        only search that has not played a team worse than the heuristic bot (WW-BOT-06)."""
+        return PAIRED_MODE
 
     def search_belief(
         self, view: Mapping[str, Any], seat: Seat
