@@ -286,7 +286,8 @@ def test_guide_tree_seeds_the_heuristic_choice_at_every_new_node(game_id: str) -
     match = heuristic_position(game_id, GAMES[game_id], 3, 6)
     seat = min(match.pending())
     assert match.outcome() is None and len(match.legal(seat)) > 1
-    bot = make_agent(game_id, "ismcts:sims=60:prior=500:guide=tree", seat)
+    # paired=0: the tree search (Werewolf's levels play the paired search, WW-BOT-07).
+    bot = make_agent(game_id, "ismcts:sims=60:prior=500:guide=tree:paired=0", seat)
     assert isinstance(bot, IsmctsAgent) and bot.guide == "tree"
     bot.choose(observe(match, seat, random.Random(5)))
     seeded = [

@@ -211,8 +211,10 @@ def _draw_roles(
     fixed: dict[str, str],
     rng: random.Random,
 ) -> list[str]:
-    """A uniform permutation of ``roles`` over ``slots`` that keeps every fact (rejection,
-    then a randomised search, which always succeeds since the truth keeps them)."""
+    """A uniform permutation of ``roles`` over ``slots`` that keeps every fact and leaves
+    Light with a player (rejection, then a randomised search, which always succeeds since
+    the truth keeps them). Light is dealt in every game, and a Role reaches the centre
+    only killed and revealed (Rebirth), so no hidden inactive Role is Light."""
     # Every shuffle here starts from a sorted list, so a sample depends on what the viewer
     # knows and the generator only, never on the true places (a search bot then plays
     # alike in two matches its seat cannot tell apart).
@@ -221,7 +223,7 @@ def _draw_roles(
         shuffle(rng, drawn)
         at = dict(fixed)
         at.update(zip(slots, drawn, strict=True))
-        if all(_holds_fact(at.__getitem__, f) for f in facts):
+        if _seated(slots, drawn) and all(_holds_fact(at.__getitem__, f) for f in facts):
             return drawn
     # Depth-first over the slots, each trying the Roles left in a random order.
     at = dict(fixed)
@@ -241,6 +243,8 @@ def _draw_roles(
         order = sorted(left)
         shuffle(rng, order)
         for role in order:
+            if role == "light" and slots[i][0] != "p":
+                continue
             at[slots[i]] = role
             if ok() and place(i + 1, [r for r in left if r != role]):
                 return True
@@ -250,6 +254,11 @@ def _draw_roles(
     if not place(0, list(roles)):
         raise RuntimeError("enquete: the public facts about Roles contradict each other")
     return [at[x] for x in slots]
+
+
+def _seated(slots: list[str], drawn: list[str]) -> bool:
+    """Whether Light, if among the ``drawn`` Roles, is at a player's slot."""
+    return "light" not in drawn or slots[drawn.index("light")][0] == "p"
 
 
 def _sample_cards(st: EnqState, me: int, rng: random.Random) -> None:
