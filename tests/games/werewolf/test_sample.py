@@ -85,12 +85,13 @@ def test_every_hidden_value_appears_over_many_samples() -> None:
         holders |= {i for i, x in enumerate(s.seats) if "death_note" in x.hand}
         firsts.add(s.deck[0])
     # Seat 0 knows only its own Role and hand: any other seat may be Kira or hold the notebook
-    # (unless seat 0 holds it), and any hidden card may be on top of the deck.
+    # (unless seat 0 holds it), and any hidden card but the notebook (dealt into a hand, never
+    # discarded, and no hand has gone under the deck) may be on top of the deck.
     assert kiras == {1, 2, 3, 4}
     if "death_note" not in st(m).seats[0].hand:
         assert holders == {1, 2, 3, 4}
     hidden = all_cards(m) - Counter(st(m).seats[0].hand) - Counter(st(m).discard)
-    assert firsts == set(hidden)
+    assert firsts == set(hidden) - {"death_note"}
 
 
 def test_samples_keep_what_the_viewer_knows() -> None:
@@ -141,7 +142,10 @@ def test_samples_follow_what_the_judgment_showed(written: bool) -> None:
 
     holder = 1 if written else 3
     m = quiet_table(
-        4, {0: "police", 1: "kira", 2: "l", 3: "police"}, {holder: ["death_note", "vote"]}
+        4,
+        {0: "police", 1: "kira", 2: "l", 3: "police"},
+        # An Arrest in a hand, as every deal has (the sampler keeps one there).
+        {holder: ["death_note", "vote"], 0: ["arrest", "vote", "vote"]},
     )
     to_judgment(m)
     judge(m, write=3 if written else None)
@@ -164,7 +168,7 @@ def test_samples_see_a_renumbered_death_note() -> None:
     m = quiet_table(
         4,
         {0: "l", 1: "police", 2: "police", 3: "kira"},
-        {0: ["surveillance", "exchange"], 3: ["death_note", "vote"]},
+        {0: ["surveillance", "exchange"], 2: ["arrest", "vote"], 3: ["death_note", "vote"]},
     )
     act(m, "play", card="surveillance")
     act(m, "target", seat=3)
@@ -205,3 +209,36 @@ def test_a_state_read_again_samples_as_a_fresh_read(viewer: Viewer) -> None:
         seat = min(m.pending())
         legal = m.legal(seat)
         m.submit(seat, legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("players", [4, 5, 6, 7])
+def test_the_notebook_and_an_arrest_stay_in_hands_until_a_hand_is_buried(players: int) -> None:
+    """The deal puts the DEATH NOTE and an Arrest into the hands and neither can be
+    discarded: in every true position of random games the notebook is in a hand until a
+    hand has gone under the deck, and a hand holds an Arrest until one is played or a hand
+    has gone under (so the sampler's rejection never falls back on the truth); every
+    sampled world keeps both while the viewer's knowledge says so."""
+    rng = random.Random(players)
+    held = 0
+    for seed in range(6):
+        steps = random_steps(players, 200 + seed)
+        for i, m in enumerate(steps):
+            s = st(m)
+            if s.winner is not None:
+                continue
+            public = Knowledge(s, [e for e in s.history if e.visible_to(SPECTATOR)], None)
+            hands = [x.hand for x in s.seats]
+            if not public.buried:
+                assert "death_note" not in s.deck
+                held += 1
+            if not public.arrest_spent:
+                assert any("arrest" in hand for hand in hands)
+            if i % 7 or (public.buried and public.arrest_spent):
+                continue
+            for viewer in (i % players, SPECTATOR):
+                w = st(m.sample_world(viewer, rng))
+                if not public.buried:
+                    assert "death_note" not in w.deck
+                if not public.arrest_spent:
+                    assert any("arrest" in x.hand for x in w.seats)
+    assert held > 20

@@ -7,6 +7,9 @@ with it (rejection sampling):
 - Roles: the viewer's own, those it knows (set-up, Witness, the Kira team's eyes), the dead
   ones, and the public facts "played Arrest, so L" / "played Handgun, so Police" stay; the
   other Roles of the set-up are shuffled among the other seats.
+- Cards: the deal put the DEATH NOTE and at least one Arrest into the hands, and neither
+  may be discarded, so the notebook is in a hand until a hand has gone under the deck (a
+  death), and some hand holds an Arrest until one is played or a hand has gone under.
 - Cards: the viewer's hand, the discard pile and the cards out of the game stay; each other
   hand keeps the cards the viewer knows it holds now (what the viewer gave it, a Surveillance,
   a Handgun or Alias reveal, minus what it played, discarded or gave the viewer since; dropped
@@ -70,6 +73,11 @@ class Knowledge:
         self.witnessed: list[tuple[int, int]] = []
         self.surveilled: list[tuple[int, int]] = []
         self.kira_team_met = False
+        #: The deal put the DEATH NOTE and at least one Arrest into the hands, and neither
+        #: may be discarded: the notebook stays in a hand until a hand goes under the deck
+        #: (a death), and an Arrest until one is played or a hand goes under the deck.
+        self.buried = False
+        self.arrest_spent = False
         self._alive = [True] * n
         self._worshipper_dead = False
         self._passes: list[tuple[int, int, str]] = []
@@ -130,6 +138,7 @@ class Knowledge:
                 self.lacks[seat].add("shinigami")  # it must be played when held
             if t == "play" and card in ("arrest", "handgun"):
                 self.played_as[seat] = "l" if card == "arrest" else "police"
+                self.arrest_spent = self.arrest_spent or card == "arrest"
             if t == "play" and card == "shinigami" and not self._worshipper_dead:
                 self.kira_team_met = True
         elif t == "target":
@@ -172,6 +181,8 @@ class Knowledge:
             target = int(d["target"])
             self._alive[target] = False
             self.known[target].clear()
+            if d.get("cards"):
+                self.buried = self.arrest_spent = True
             if d.get("role") == "worshipper":
                 self._worshipper_dead = True
         elif t == "phase" and d.get("phase") == "judgment" and not self._worshipper_dead:
@@ -321,6 +332,10 @@ def _deal(
             return None
         hands[s].extend(got)
     deck = rest[i:]
+    if not know.buried and "death_note" in deck:
+        return None
+    if not know.arrest_spent and not any("arrest" in hand for hand in hands):
+        return None
     for s, x in enumerate(st.seats):
         if s != me and x.alive and not know.fits(s, roles[s], hands[s]):
             return None
