@@ -8,8 +8,10 @@ with it (rejection sampling):
   ones, and the public facts "played Arrest, so L" / "played Handgun, so Police" stay; the
   other Roles of the set-up are shuffled among the other seats.
 - Cards: the deal put the DEATH NOTE and at least one Arrest into the hands, and neither
-  may be discarded, so the notebook is in a hand until a hand has gone under the deck (a
-  death), and some hand holds an Arrest until one is played or a hand has gone under.
+  may be discarded. The notebook is always in a living hand (only Kira holding it writes a
+  name, and he never dies of it); until an Arrest is played, one is in a hand or among the
+  cards of the dead under the deck (the bottom cards, or anywhere in the deck once a
+  shuffle mixed them in, until the deck runs out).
 - Cards: the viewer's hand, the discard pile and the cards out of the game stay; each other
   hand keeps the cards the viewer knows it holds now (what the viewer gave it, a Surveillance,
   a Handgun or Alias reveal, minus what it played, discarded or gave the viewer since; dropped
@@ -31,7 +33,8 @@ with it (rejection sampling):
 Approximations (the sample never contradicts the viewer's view, but may be a world a
 careful player would rule out): the lowest cards of an Interrogation (the giver takes in an
 unseen card at once) and a hand that could not play are not used, and the deck is shuffled
-uniformly (the cards of the dead, known to be under the deck, may come up anywhere).
+uniformly but for the DEATH NOTE and the Arrest above (other cards of the dead, known to
+be under the deck, may come up anywhere).
 """
 
 from __future__ import annotations
@@ -74,9 +77,14 @@ class Knowledge:
         self.surveilled: list[tuple[int, int]] = []
         self.kira_team_met = False
         #: The deal put the DEATH NOTE and at least one Arrest into the hands, and neither
-        #: may be discarded: the notebook stays in a hand until a hand goes under the deck
-        #: (a death), and an Arrest until one is played or a hand goes under the deck.
-        self.buried = False
+        #: may be discarded. The notebook never leaves the living hands: only Kira holding
+        #: it writes a name, and he dies of none. An Arrest stays in a hand until one is
+        #: played, or goes under the deck with a dead player's hand. ``under``: the cards
+        #: put under the deck since it was last shuffled (the bottom ones, while not drawn);
+        #: ``mixed``: a shuffle has mixed such cards into the deck (a hand that could not
+        #: play returned a card), so they may be anywhere in it until the deck runs out.
+        self.under = 0
+        self.mixed = False
         self.arrest_spent = False
         self._alive = [True] * n
         self._worshipper_dead = False
@@ -114,6 +122,12 @@ class Knowledge:
         for cards in self.holds_if[t].values():
             cards.discard(card)  # the content has one DEATH NOTE and one Alibi
 
+    def buried_below(self, deck: int) -> int:
+        """How many cards at the bottom of a deck of ``deck`` cards may be cards of the dead
+        (so an Arrest once dealt): those put under it and not drawn since, or the whole deck
+        once a shuffle mixed them in."""
+        return deck if self.mixed else min(self.under, deck)
+
     def fits(self, seat: int, role: str, hand: list[str]) -> bool:
         """Whether ``seat`` may have ``role`` and hold ``hand``."""
         held = set(hand)
@@ -131,6 +145,13 @@ class Knowledge:
             seat = int(d["seat"])
             self.loses_unseen(seat)
             self.gains_unseen(seat)
+            # It returns a card drawn from the deck and the deck is shuffled: cards of the
+            # dead under the deck may now be anywhere in it.
+            self.mixed = self.mixed or self.under > 0
+        elif t == "reshuffle":
+            # The deck ran out: every card once under it was drawn, and the discard pile
+            # (never a DEATH NOTE or an Arrest) is the new deck.
+            self.under, self.mixed = 0, False
         elif t in ("play", "discard"):
             seat, card = int(d["seat"]), str(d["card"])
             self.lose(seat, card)
@@ -181,8 +202,7 @@ class Knowledge:
             target = int(d["target"])
             self._alive[target] = False
             self.known[target].clear()
-            if d.get("cards"):
-                self.buried = self.arrest_spent = True
+            self.under += int(d.get("cards") or 0)
             if d.get("role") == "worshipper":
                 self._worshipper_dead = True
         elif t == "phase" and d.get("phase") == "judgment" and not self._worshipper_dead:
@@ -332,9 +352,14 @@ def _deal(
             return None
         hands[s].extend(got)
     deck = rest[i:]
-    if not know.buried and "death_note" in deck:
+    # The deal's DEATH NOTE is in a living hand; its Arrest too, or among the cards of the
+    # dead under the deck (anywhere in it once a shuffle mixed them in).
+    if "death_note" in deck:
         return None
-    if not know.arrest_spent and not any("arrest" in hand for hand in hands):
+    if not know.arrest_spent and not (
+        any("arrest" in hand for hand in hands)
+        or "arrest" in deck[len(deck) - know.buried_below(len(deck)) :]
+    ):
         return None
     for s, x in enumerate(st.seats):
         if s != me and x.alive and not know.fits(s, roles[s], hands[s]):
