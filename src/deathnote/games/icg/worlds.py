@@ -74,10 +74,14 @@ def fork(st: IcgState) -> IcgState:
     twin.chased = list(st.chased)
     twin.picks = list(st.picks)
     twin.asked = list(st.asked)
-    # Records are only ever reassigned key by key, so a shallow copy of each is enough.
-    twin.history = [dict(h) for h in st.history]
-    twin.death_notes = [dict(d) for d in st.death_notes]
-    twin.claims = [dict(c) for c in st.claims]
+    # The rules write only into the last investigation's record (key by key, so a shallow
+    # copy of it is enough); the earlier records, the Death Notes and the claims are never
+    # changed once made, so the copies share them.
+    history = twin.history = list(st.history)
+    if history:
+        history[-1] = dict(history[-1])
+    twin.death_notes = list(st.death_notes)
+    twin.claims = list(st.claims)
     return twin
 
 
