@@ -832,6 +832,9 @@ class IsmctsAgent(Agent):
         world.submit(seat, action)
         bots: dict[Seat, Agent] = {}
         rngs: dict[Seat, random.Random] = {}
+        # Where the bots read no log (``Game.bot_reads_log``), their views start at the
+        # current step: no log entries are built for them.
+        whole_log = world.game.bot_reads_log
         outcome = world.outcome()
         for _ in range(MAX_ROLLOUT):
             if outcome is not None:
@@ -842,7 +845,12 @@ class IsmctsAgent(Agent):
                 bot = bots[mover] = _heuristic_bot(self.game_id, mover)
                 rngs[mover] = random.Random(seed * 16 + mover)
             legal = world.legal(mover)
-            choice = bot.choose(Observation(mover, legal, partial(world.view, mover), rngs[mover]))
+            view = (
+                partial(world.view, mover)
+                if whole_log
+                else partial(world.view, mover, len(world.actions))
+            )
+            choice = bot.choose(Observation(mover, legal, view, rngs[mover]))
             world.submit(mover, choice)
             outcome = world.outcome()
             if cut and outcome is None:
