@@ -593,20 +593,28 @@ class IsmctsAgent(Agent):
         by_policy = self.others == "policy"
         others_play: PlayoutPolicy | None = None
         prng = self._rng
+        game: Any = None
         while done < limit and (done == 0 or clock() < deadline):
             world = sample(rng, False, world_rng)
-            game, state, wrng = world.game, world.state, world.rng
-            pending_of, legal_of, outcome_of = game.pending, game.legal, game.outcome
-            kind = type(game)
-            # Where the game has its own: ``mover`` (who moves, no decisions made) and
-            # ``apply_quiet`` (no events: a play-out reads no log); else the plain calls,
-            # without the defaults' extra step.
-            own_mover = kind.mover is not Game.mover
-            mover_of = game.mover
-            apply = game.apply_quiet if kind.apply_quiet is not Game.apply_quiet else game.apply
-            # The game's own short list of the actions worth searching, where it has one.
-            narrow = game.search_actions if kind.search_actions is not Game.search_actions else None
-            own_rewards = kind.search_rewards is not Game.search_rewards
+            state, wrng = world.state, world.rng
+            if world.game is not game:
+                # The game's functions, looked up once (every world of a search is one
+                # game's; the check is for safety only).
+                game = world.game
+                pending_of, legal_of, outcome_of = game.pending, game.legal, game.outcome
+                kind = type(game)
+                # Where the game has its own: ``mover`` (who moves, no decisions made) and
+                # ``apply_quiet`` (no events: a play-out reads no log); else the plain
+                # calls, without the defaults' extra step.
+                own_mover = kind.mover is not Game.mover
+                mover_of = game.mover
+                apply = game.apply_quiet if kind.apply_quiet is not Game.apply_quiet else game.apply
+                # The game's own short list of the actions worth searching, where it has one.
+                narrow = (
+                    game.search_actions if kind.search_actions is not Game.search_actions else None
+                )
+                own_rewards = kind.search_rewards is not Game.search_rewards
+                observe_of = game.observation_tensor
             if done == 0:
                 self._root_key = _root_key(game, state, seat)
             path: list[tuple[Node, Action, Seat]] = []
@@ -655,11 +663,7 @@ class IsmctsAgent(Agent):
                     continue
                 if asked is None:
                     asked = pending_of(state)
-                key = (
-                    mover,
-                    asked[mover].kind,
-                    game.observation_tensor(state, mover).tobytes(),
-                )
+                key = (mover, asked[mover].kind, observe_of(state, mover).tobytes())
                 found = table.get(key)
                 if found is None:
                     found = table[key] = Node()
@@ -828,6 +832,9 @@ class IsmctsAgent(Agent):
         world.submit(seat, action)
         bots: dict[Seat, Agent] = {}
         rngs: dict[Seat, random.Random] = {}
+        # Where the bots read no log (``Game.bot_reads_log``), their views start at the
+        # current step: no log entries are built for them.
+        whole_log = world.game.bot_reads_log
         outcome = world.outcome()
         for _ in range(MAX_ROLLOUT):
             if outcome is not None:
@@ -838,7 +845,12 @@ class IsmctsAgent(Agent):
                 bot = bots[mover] = _heuristic_bot(self.game_id, mover)
                 rngs[mover] = random.Random(seed * 16 + mover)
             legal = world.legal(mover)
-            choice = bot.choose(Observation(mover, legal, partial(world.view, mover), rngs[mover]))
+            view = (
+                partial(world.view, mover)
+                if whole_log
+                else partial(world.view, mover, len(world.actions))
+            )
+            choice = bot.choose(Observation(mover, legal, view, rngs[mover]))
             world.submit(mover, choice)
             outcome = world.outcome()
             if cut and outcome is None:

@@ -306,6 +306,12 @@ class Game(ABC):
     #: ``search_belief``, unless told otherwise (``ismcts:belief=K``); 0: the worlds as
     #: drawn. Set where belief-weighted worlds measurably help (ICG-BOT-05).
     search_belief_worlds: ClassVar[int] = 0
+    #: Whether the game's heuristic bot reads its view's log. False: the paired search's
+    #: play-outs (``ismcts:paired=1``) show each seat's bot its view with no log entries
+    #: (``Match.view`` from the current step), which it would not read, instead of
+    #: building the whole log at every choice. A test per such game checks the bot chooses
+    #: alike with and without the log.
+    bot_reads_log: ClassVar[bool] = True
 
     def search_mode(self, view: Mapping[str, Any], seat: Seat) -> Mapping[str, Any]:
         """The settings a search bot's level (``ismcts``, ``ismcts-normal``,

@@ -223,3 +223,27 @@ def test_the_search_for_l_cards_agrees_and_reads_no_hidden_card(
             monkeypatch.undo()
             checked += 1
     assert checked >= 10 and differ >= 5
+
+
+@pytest.mark.parametrize("chapter", [1, 2])
+def test_kept_public_eliminations_follow_the_history(chapter: int) -> None:
+    """``public_eliminations`` keeps its answer per history (the same day notes): asked in
+    turn about positions of many games and about a copy whose last note differs (the same
+    length, another object and another kill), it answers as worked out afresh."""
+    matches = mid_games(chapter, 30, seed=7)
+    differs = 0
+    for _ in range(2):
+        for match in matches:
+            state = match.state
+            assert sample.public_eliminations(state) == sample._public_eliminations(state)
+            if not state.history:
+                continue
+            twin = state.fork()
+            last = twin.history[-1]
+            other = None if last["killed"] is not None else last["news"][0]
+            twin.history[-1] = dict(last, killed=other)
+            fresh = sample._public_eliminations(twin)
+            differs += fresh != sample._public_eliminations(state)
+            assert sample.public_eliminations(twin) == fresh
+            assert sample.public_eliminations(state) == sample._public_eliminations(state)
+    assert differs

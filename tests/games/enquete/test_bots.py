@@ -106,3 +106,35 @@ def test_a_broken_bot_fails_instead_of_playing_at_random(monkeypatch: pytest.Mon
     monkeypatch.setattr(HeuristicAgent, "suspicion", broken)
     with pytest.raises(KeyError, match="broken"):
         heuristic_game(6, 1, False)
+
+
+def test_the_heuristic_bot_reads_no_log() -> None:
+    """``bot_reads_log = False`` (the paired search's play-outs show the bots no log): at
+    every decision of whole heuristic games, each asked seat's bot chooses and draws alike
+    from its whole view and from its view without log entries (``since`` the current
+    step)."""
+    from deathnote.engine.registry import get_game
+
+    assert get_game("enquete").bot_reads_log is False
+    for seed in range(3):
+        m = Match.create("enquete", 4 + seed, seed)
+        bots = [make_agent("enquete", "heuristic", s) for s in range(m.players)]
+        rngs = [agent_rng(seed, s) for s in range(m.players)]
+        asked = 0
+        while m.outcome() is None:
+            for s in m.pending():
+                legal = m.legal(s)
+                whole, lean = random.Random(seed + asked), random.Random(seed + asked)
+                view = m.view(s)
+                assert view["log"]
+                bare = m.view(s, len(m.actions))
+                assert not bare["log"]
+                bot = make_agent("enquete", "heuristic", s)
+                other = make_agent("enquete", "heuristic", s)
+                a = bot.choose(Observation(s, legal, lambda v=view: v, whole))
+                b = other.choose(Observation(s, legal, lambda v=bare: v, lean))
+                assert a == b and whole.getstate() == lean.getstate()
+                asked += 1
+            s = min(m.pending())
+            m.submit(s, bots[s].choose(observe(m, s, rngs[s])))
+        assert asked > 50

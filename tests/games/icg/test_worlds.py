@@ -61,6 +61,29 @@ def test_fork_is_independent_and_shares_content() -> None:
         assert {v: m.view(v) for v in viewers(m)} == before
 
 
+def test_fork_shares_only_the_records_the_rules_never_change() -> None:
+    """A fork shares the earlier investigation records, the Death Notes and the claims
+    with its original (``worlds.fork``): at every position of whole games, the next action
+    on either side leaves the other's every view as it was."""
+    for n, options in enumerate(OPTIONS):
+        m = Match.create("icg", 5 + n, 40 + n, options)
+        bots = [make_agent("icg", "heuristic", s) for s in range(m.players)]
+        rngs = [agent_rng(n, s) for s in range(m.players)]
+        while m.outcome() is None:
+            twin = m.fork()
+            s = min(m.pending())
+            action = bots[s].choose(observe(m, s, rngs[s]))
+            before = {v: twin.view(v) for v in viewers(twin)}
+            m.submit(s, action)
+            assert {v: twin.view(v) for v in viewers(twin)} == before
+            other = m.fork()
+            if other.outcome() is None:
+                after = {v: m.view(v) for v in viewers(m)}
+                t = min(other.pending())
+                other.submit(t, other.legal(t)[0])
+                assert {v: m.view(v) for v in viewers(m)} == after
+
+
 def test_views_share_no_objects_with_the_state() -> None:
     for m in positions(4, every=5):
         for v in viewers(m):

@@ -15,6 +15,7 @@ unchanged.
 from __future__ import annotations
 
 import random
+from operator import is_
 from typing import cast
 
 from deathnote.engine import rng as draw
@@ -69,9 +70,35 @@ def sample(state: ConfState, viewer: Viewer, rng: random.Random) -> ConfState:
 
 
 # -- the Suspects ------------------------------------------------------------------------
+#: ``public_eliminations`` of the last few histories: (tables, the history's day notes,
+#: the answer) by (tables, length, last note): the notes are never changed once written
+#: and forks share them, so the same notes (the same objects, kept here alive so that no
+#: other note takes their ids) give the same answer. A search samples hundreds of worlds
+#: from one position.
+_ELIMINATED: dict[
+    tuple[int, int, int], tuple[object, tuple[object, ...], dict[int, tuple[int, str]]]
+] = {}
+ELIMINATED_KEPT = 64
+
+
 def public_eliminations(state: ConfState) -> dict[int, tuple[int, str]]:
     """Suspects the public record rules out (Methods 2 and 3): Suspect -> (night, reason),
-    the first night and reason; L's notebook adds the cards he drew."""
+    the first night and reason; L's notebook adds the cards he drew. (A new dict each
+    time: the answers for one history are kept, ``_ELIMINATED``.)"""
+    t = state.tables
+    history = state.history
+    key = (id(t), len(history), id(history[-1]) if history else 0)
+    kept = _ELIMINATED.get(key)
+    if kept is not None and kept[0] is t and all(map(is_, kept[1], history)):
+        return dict(kept[2])
+    out = _public_eliminations(state)
+    if len(_ELIMINATED) >= ELIMINATED_KEPT:
+        _ELIMINATED.clear()
+    _ELIMINATED[key] = (t, tuple(history), out)
+    return dict(out)
+
+
+def _public_eliminations(state: ConfState) -> dict[int, tuple[int, str]]:
     t = state.tables
     limit = REGIONAL_LIMIT[t.chapter]
     n = len(t.letters)
@@ -104,14 +131,17 @@ def _candidates(state: ConfState) -> list[int]:
     ruled = public_eliminations(state)
     limit = REGIONAL_LIMIT[t.chapter]
     out = []
+    killing = state.phase == KILL
+    near = 0  # the Suspects with a criminal of tonight's news in their Local Area
+    if killing:
+        for c in state.news:
+            near |= t.local_mask[c]
+    outside = state.outside
     for s in range(len(t.letters)):
         if s in ruled:
             continue
-        no_kill = state.outside[s] >= limit and not any(
-            t.local_mask[c] >> s & 1 for c in state.news
-        )
-        if state.phase == KILL and no_kill:
-            continue
+        if killing and outside[s] >= limit and not near >> s & 1:
+            continue  # no kill allowed to this Suspect tonight
         out.append(s)
     return out
 

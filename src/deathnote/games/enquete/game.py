@@ -241,6 +241,8 @@ class EnqueteGame(Game):
     max_players = 8
     #: 3: a series of games by default (ENQ-OPT-03), its end and winner in the log.
     rules_version = "3"
+    #: The heuristic bot reads no log: the paired search's play-outs build none for it.
+    bot_reads_log = False
     wins_mode = "mean"
     options_model = EnqueteOptions
 

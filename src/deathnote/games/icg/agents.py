@@ -8,7 +8,6 @@ phases every seat is asked alike; the bot's answer depends only on its own cards
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Collection
 from typing import Any
 
@@ -90,8 +89,10 @@ class HeuristicAgent(Agent):
         hunted = self._hunted(st, b)
         hunt_l = me["team"] == "kira"
 
-        investigated = Counter(h["seat"] for h in st["history"])
-        looked = {s: investigated[s] for s in hunted}
+        looked = dict.fromkeys(hunted, 0)  # investigations each hunted seat received
+        for h in st["history"]:
+            if h["seat"] in looked:
+                looked[h["seat"]] += 1
 
         def score(s: int) -> float:
             p = hunted[s]

@@ -6,10 +6,15 @@ covered Clues (Light rules), revealed Clue triples (Kira rules: at least one car
 Death Note misses, revealed Missions, the X-Kiras' announcements (believed where the table
 allows them, since they may be bluffs), and the fact that each Identity is held by one
 player at most.
+
+The Identities are kept as bit sets (bit ``k``: the view's ``k``-th Identity): the play-outs
+of the search bot ask for beliefs at nearly every choice, and integer masks do in one
+operation what sets of names do with a new set each time.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,10 +27,20 @@ UNIQUE = ("kira", "l")
 class Beliefs:
     """One seat's beliefs about the others (living or not)."""
 
-    #: seat -> mission -> Identities consistent with that seat holding that Mission.
-    options: dict[int, dict[str, set[str]]]
+    #: seat -> mission -> the Identities consistent with that seat holding that Mission, as
+    #: a bit set over ``names`` (never empty: a Mission with none is left out).
+    masks: dict[int, dict[str, int]]
     #: seat -> mission -> probability (each seat's row sums to 1).
     mission: dict[int, dict[str, float]]
+    #: the Identities in the view's order (bit ``k`` of a mask is ``names[k]``).
+    names: tuple[str, ...]
+
+    @property
+    def options(self) -> dict[int, dict[str, set[str]]]:
+        """seat -> mission -> Identities consistent with that seat holding that Mission."""
+        return {
+            s: {m: self._named(mask) for m, mask in row.items()} for s, row in self.masks.items()
+        }
 
     def team_probability(self, seat: int, mission: str, seats: list[int]) -> float:
         """P(``seat`` holds ``mission``) when exactly one of ``seats`` holds it (Kira, L)."""
@@ -50,130 +65,189 @@ class Beliefs:
 
     def identities(self, seat: int, mission: str | None = None) -> set[str]:
         """The Identities this seat may hold (given a Mission, or any)."""
-        table = self.options[seat]
+        row = self.masks[seat]
         if mission is not None:
-            return set(table.get(mission, set()))
-        out: set[str] = set()
-        for ids in table.values():
-            out |= ids
-        return out
+            return self._named(row.get(mission, 0))
+        mask = 0
+        for ids in row.values():
+            mask |= ids
+        return self._named(mask)
+
+    def _named(self, mask: int) -> set[str]:
+        return set(_sets(self.names)[mask])
+
+
+#: The names of every bit set over one tuple of Identities (at most a few tuples).
+_SETS: dict[tuple[str, ...], list[frozenset[str]]] = {}
+
+
+def _sets(names: tuple[str, ...]) -> list[frozenset[str]]:
+    """Mask -> the names of its bits, for every mask over ``names``."""
+    table = _SETS.get(names)
+    if table is None:
+        if len(_SETS) > 16:
+            _SETS.clear()
+        table = [
+            frozenset(n for k, n in enumerate(names) if mask >> k & 1)
+            for mask in range(1 << len(names))
+        ]
+        _SETS[names] = table
+    return table
+
+
+#: The view's Identity list -> (that list, its names, each name's bit): a play-out's views
+#: share one list (kept here so its id is not reused while it is a key).
+_BITS: dict[int, tuple[Sequence[Any], tuple[str, ...], dict[str, int]]] = {}
+
+
+def _bits(cards: Sequence[Any]) -> tuple[tuple[str, ...], dict[str, int]]:
+    entry = _BITS.get(id(cards))
+    if entry is None or entry[0] is not cards:
+        if len(_BITS) > 64:
+            _BITS.clear()
+        names = tuple(c["id"] for c in cards)
+        entry = _BITS[id(cards)] = (cards, names, {n: 1 << k for k, n in enumerate(names)})
+    return entry[1], entry[2]
 
 
 def beliefs(state: dict[str, Any]) -> Beliefs:
     """The beliefs of the viewing seat (``state`` is the game part of its view)."""
     me = state["me"]
     mine = me["seat"]
-    all_ids = [c["id"] for c in state["identities"]]
+    names, bit = _bits(state["identities"])
     seats = state["seats"]
     others: list[int] = []
-    known_id: dict[int, str] = {}
+    known_id: dict[int, int] = {}
     known_mission: dict[int, str] = {}
     for x in seats:
         seat = x["seat"]
         if seat != mine:
             others.append(seat)
         if x["identity"] is not None:
-            known_id[seat] = x["identity"]
+            known_id[seat] = bit[x["identity"]]
         if x["mission"] is not None:
             known_mission[seat] = x["mission"]
     for k, v in me["looks"].items():
-        known_id[int(k)] = v
+        known_id[int(k)] = bit[v]
     # An X-Kira's announcement may be a bluff: it narrows a player's Identity only where the
     # table still allows it (the latest claim about each player counts).
     claimed = {c["seat"]: c["identity"] for c in state["claims"]}
     taken_missions = {m for s, m in known_mission.items() if s != mine and m in UNIQUE}
     if me["mission"] in UNIQUE:
         taken_missions.add(me["mission"])
-    misses: dict[int, set[str]] = {}
+    misses: dict[int, int] = {}
     for d in state["death_notes"]:
         if d["seat"] != mine and not d["hit"] and d["identity"]:
-            misses.setdefault(d["seat"], set()).add(d["identity"])
+            misses[d["seat"]] = misses.get(d["seat"], 0) | bit.get(d["identity"], 0)
 
-    options: dict[int, dict[str, set[str]]] = {}
-    pool = set(all_ids) - {me["identity"]}
+    options: dict[int, dict[str, int]] = {}
+    pool = ((1 << len(names)) - 1) & ~bit.get(me["identity"], 0)
     open_missions = [m for m in MISSION_IDS if m not in taken_missions]
-    if state["mission_box"]["x_kira"] == 0:
+    box = state["mission_box"]
+    if box["x_kira"] == 0:
         open_missions = [m for m in open_missions if m != "x_kira"]
-    if state["mission_box"]["team_member"] == 0:
+    if box["team_member"] == 0:
         open_missions = [m for m in open_missions if m != "team_member"]
     light = state["rules"] == "light"
     for s in others:
-        base = pool - misses[s] if s in misses else set(pool)
         if s in known_id:
-            base = {known_id[s]}
+            base = known_id[s]
         else:
-            base -= {v for k, v in known_id.items() if k != s}
+            base = pool & ~misses.get(s, 0)
+            for k, v in known_id.items():
+                if k != s:
+                    base &= ~v
         missions = [known_mission[s]] if s in known_mission else open_missions
         x = seats[s]
         if light:
-            covered = set(x["covered"])
-            row = {m: base - covered for m in missions if m not in covered}
+            covered = x["covered"]
+            hidden = base
+            for c in covered:
+                hidden &= ~bit.get(c, 0)
+            row = {m: hidden for m in missions if m not in covered} if hidden else {}
         else:
-            row = {m: set(base) for m in missions}
+            row = dict.fromkeys(missions, base)
             for h in state["history"]:
                 if h["seat"] != s or not h.get("revealed"):
                     continue
-                shown = set(h["revealed"])
+                shown_cards = h["revealed"]
+                shown = 0
+                for c in shown_cards:
+                    shown |= bit.get(c, 0)
                 for m in row:
-                    if m not in shown:
+                    if m not in shown_cards:
                         row[m] &= shown
-        options[s] = {m: ids for m, ids in row.items() if ids}
-        if not options[s]:  # the table contradicts itself only if we misread; stay safe
-            options[s] = {m: set(base) for m in missions}
+            row = {m: ids for m, ids in row.items() if ids}
+        if not row:  # the table contradicts itself only if we misread; stay safe
+            row = dict.fromkeys(missions, base)
         if s not in known_id and s in claimed:
-            narrowed = {m: ids & {claimed[s]} for m, ids in options[s].items()}
-            narrowed = {m: ids for m, ids in narrowed.items() if ids}
+            said = bit.get(claimed[s], 0)
+            narrowed = {m: ids & said for m, ids in row.items() if ids & said}
             if narrowed:
-                options[s] = narrowed
+                row = narrowed
+        options[s] = row
     _propagate(options)
-    return Beliefs(options, _mission_odds(state, options, mine))
+    return Beliefs(options, _mission_odds(state, options, mine, len(names)), names)
 
 
-def _propagate(options: dict[int, dict[str, set[str]]]) -> None:
+def _propagate(options: dict[int, dict[str, int]]) -> None:
     """An Identity certainly held by one seat is held by no other."""
     changed = True
     while changed:
         changed = False
         for s, row in options.items():
-            if not row or len(next(iter(row.values()))) > 1:
-                continue  # no row, or two Identities or more: nothing certain
-            ids = set().union(*row.values())
-            if len(ids) != 1:
+            if not row:
                 continue
-            (only,) = ids
+            ids = 0
+            for v in row.values():
+                ids |= v
+            if not ids or ids & (ids - 1):
+                continue  # no Identity, or two or more: nothing certain
             for t, other in options.items():
                 if t == s:
                     continue
                 for m in list(other):
-                    if only in other[m] and len(set().union(*other.values())) > 1:
-                        other[m].discard(only)
+                    if not other[m] & ids:
+                        continue
+                    held = 0
+                    for v in other.values():
+                        held |= v
+                    if held & (held - 1):
+                        left = other[m] & ~ids
                         changed = True
-                        if not other[m]:
+                        if left:
+                            other[m] = left
+                        else:
                             del other[m]
 
 
 def _mission_odds(
-    state: dict[str, Any], options: dict[int, dict[str, set[str]]], mine: int
+    state: dict[str, Any], options: dict[int, dict[str, int]], mine: int, n_ids: int
 ) -> dict[int, dict[str, float]]:
-    players = len(state["seats"])
+    seats = state["seats"]
+    dealt_others = len(seats) - 2
     box = state["mission_box"]
-    revealed = [x["mission"] for x in state["seats"] if x["mission"] and x["seat"] != mine]
-    dealt_others = players - 2
+    x_kiras = team_members = 0
+    for x in seats:
+        m = x["mission"]
+        if m and x["seat"] != mine:
+            if m == "x_kira":
+                x_kiras += 1
+            elif m == "team_member":
+                team_members += 1
     prior = {
         "kira": 1.0,
         "l": 1.0,
-        "x_kira": max(0.0, dealt_others * box["x_kira"] / 6 - revealed.count("x_kira")),
-        "team_member": max(
-            0.0, dealt_others * box["team_member"] / 6 - revealed.count("team_member")
-        ),
+        "x_kira": max(0.0, dealt_others * box["x_kira"] / 6 - x_kiras),
+        "team_member": max(0.0, dealt_others * box["team_member"] / 6 - team_members),
     }
-    if state["me"]["mission"] in ("x_kira", "team_member"):
-        prior[state["me"]["mission"]] = max(0.0, prior[state["me"]["mission"]] - 1)
-    n_ids = len(state["identities"])
+    own = state["me"]["mission"]
+    if own in ("x_kira", "team_member"):
+        prior[own] = max(0.0, prior[own] - 1)
     floor = {m: max(p, 0.05) for m, p in prior.items()}
     out: dict[int, dict[str, float]] = {}
     for s, row in options.items():
-        weights = {m: floor[m] * len(ids) / n_ids for m, ids in row.items()}
+        weights = {m: floor[m] * ids.bit_count() / n_ids for m, ids in row.items()}
         total = sum(weights.values())
         out[s] = {m: w / total for m, w in weights.items()} if total else {}
     return out

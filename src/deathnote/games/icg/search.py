@@ -30,9 +30,14 @@ def playout(state: IcgState, seat: int, legal: Sequence[Action], rng: random.Ran
     """The heuristic bot's choice for ``seat`` from its view of ``state`` (``bot_view``)."""
     if len(legal) == 1:
         return legal[0]
-    return HeuristicAgent(seat).choose(
-        Observation(seat, legal, partial(bot_view, state, seat), rng)
-    )
+    bot = _BOTS.get(seat)
+    if bot is None:
+        bot = _BOTS[seat] = HeuristicAgent(seat)
+    return bot.choose(Observation(seat, legal, partial(bot_view, state, seat), rng))
+
+
+#: The play-outs' heuristic bot of each seat (it keeps nothing between choices).
+_BOTS: dict[int, HeuristicAgent] = {}
 
 
 #: The kind of the decision each phase asks for (``rules.pending``'s).

@@ -74,10 +74,14 @@ def fork(st: IcgState) -> IcgState:
     twin.chased = list(st.chased)
     twin.picks = list(st.picks)
     twin.asked = list(st.asked)
-    # Records are only ever reassigned key by key, so a shallow copy of each is enough.
-    twin.history = [dict(h) for h in st.history]
-    twin.death_notes = [dict(d) for d in st.death_notes]
-    twin.claims = [dict(c) for c in st.claims]
+    # The rules write only into the last investigation's record (key by key, so a shallow
+    # copy of it is enough); the earlier records, the Death Notes and the claims are never
+    # changed once made, so the copies share them.
+    history = twin.history = list(st.history)
+    if history:
+        history[-1] = dict(history[-1])
+    twin.death_notes = list(st.death_notes)
+    twin.claims = list(st.claims)
     return twin
 
 
@@ -245,7 +249,7 @@ def _deal(st: IcgState, w: IcgState, me: int | None, rng: random.Random) -> None
     w.unused_missions = [m for m, count in left.items() for _ in range(count)]
     rand.shuffle(rng, w.unused_missions)
     for s, x in enumerate(w.seats):
-        if s != me:
+        if s != me and x.looks:
             x.looks = {t: w.seats[t].identity for t in x.looks}
 
 
@@ -267,11 +271,11 @@ def _uniform_plan(plan: _Plan, rng: random.Random) -> dict[int, tuple[str, str]]
     other_swaps = rand.swaps(len(others))
     other_head, other_tail = other_swaps[:extra], [(n, k) for _i, n, k in other_swaps[extra:]]
     mission_swaps = rand.swaps(len(uniques) + extra)
-    last_id, last_other = len(pool_ids) - 1, len(others) - 1
+    last_id, cut = len(pool_ids) - 1, len(others) - extra
     for _ in range(TRIES):
         pool = _shuffled(list(pool_ids), id_head, id_tail, bits)
         drawn = _shuffled(list(others), other_head, other_tail, bits)
-        missions = uniques + [drawn[last_other - e] for e in range(extra)]
+        missions = uniques + drawn[cut:][::-1]  # the last ``extra`` places, last first
         _shuffled(missions, mission_swaps, (), bits)
         for e in range(n_free):
             if (pool[last_id - e], missions[e]) not in checks[e]:
