@@ -871,6 +871,9 @@ async def run_loadtest(
             server_wait = _cpu_wait(server.pid)
             client_wait = _cpu_wait(os.getpid())
             go.set()
+            mark = os.environ.get("DEATHNOTE_LOADTEST_PLAYING")
+            if mark:  # a profiler waiting for the play to start (not the connections)
+                Path(mark).write_text(f"{server.pid}\n")
             if kill_after is not None:
                 await asyncio.sleep(kill_after)
                 playing = {d.room for d in drivers if not d.over.is_set()}
