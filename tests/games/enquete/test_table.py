@@ -7,7 +7,14 @@ import random
 import pytest
 
 from deathnote.engine import Event
-from deathnote.games.enquete.flow import Ctx, die, give_suspicions, kill, round_order
+from deathnote.games.enquete.flow import (
+    Ctx,
+    die,
+    end_condition,
+    give_suspicions,
+    kill,
+    round_order,
+)
 from deathnote.games.enquete.objectives import score
 
 from .helpers import (
@@ -97,6 +104,24 @@ def test_three_dead_roles_end_game() -> None:
     passes(m)
     out = m.outcome()
     assert out is not None and out.condition == "three_dead"
+
+
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_the_end_is_begun_as_soon_as_it_is_met(players: int) -> None:
+    # ENQ-END-05: the resolution loop reads the end conditions again only after a step
+    # function ran (a window or an answered choice leaving the stack changes no reveal or
+    # death); so whenever a seat is asked, a met condition has begun the end unless a Death
+    # Note in progress holds it.
+    for seed in range(12):
+        m = new(players, seed=seed)
+        rng = random.Random(seed)
+        while m.outcome() is None:
+            s = st(m)
+            if s.ending is None and s.holds == 0:
+                assert end_condition(s) is None
+            asked = min(m.pending())
+            legal = m.legal(asked)
+            m.submit(asked, legal[rng.randrange(len(legal))])
 
 
 def test_round_five_ends_game() -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from deathnote.agents import make_agent, observe
 from deathnote.engine import OMNISCIENT, SPECTATOR, Action, Match
 from deathnote.engine.rng import agent_rng
-from deathnote.games.tcg import GAME
+from deathnote.games.tcg import GAME, numbers
 from tests.games.tcg.test_worlds import played
 
 
@@ -65,6 +66,79 @@ def test_observation_shows_own_secrets() -> None:
     assert not np.array_equal(other.observation_tensor(0), match.observation_tensor(0))
     assert np.array_equal(other.observation_tensor(1), match.observation_tensor(1))
     assert np.array_equal(other.observation_tensor(SPECTATOR), match.observation_tensor(SPECTATOR))
+
+
+def _reference_side(state: Any, lay: Any, seat: int, own: bool, out: np.ndarray, at: int) -> None:
+    """One side of TCG-NUM-02, slot by slot, each card added up copy by copy."""
+    player = state.players[seat]
+    turn = state.turn
+    out[at : at + 3] = player.points / 13, len(player.deck) / 40, len(player.hand) / 40
+    out[at + 3 + ("pending", "kept", "redrawn").index(player.mulligan)] = 1.0
+    out[at + 6] = player.mark is not None
+    out[at + 7] = player.protected
+    out[at + 8] = player.deathnote_turn == turn and turn > 0
+    if seat == state.current:
+        out[at + 9 : at + 11] = player.placed, player.allowance
+    out[at + 11] = player.turns_taken / 25
+    at += numbers.SIDE
+    for fc in player.field:
+        base = at + numbers.PER_NAME * lay.name_at[fc.name]
+        special = fc.special
+        out[base : base + numbers.PER_NAME] = (
+            1.0,
+            fc.face_up,
+            fc.upright,
+            special is not None,
+            special is not None and fc.special_face_up,
+            fc.flipped_turn == turn,
+            special is not None and fc.special_turn == turn,
+            state.cards[fc.number].points / 3,
+        )
+        if special is not None and (fc.special_face_up or own):
+            out[at + lay.specials_from + lay.special_at[special]] += 1.0
+    for n in player.discard:
+        out[at + lay.discard_from + lay.id_at[n]] += 0.25
+    if own:
+        for n in player.hand:
+            out[at + lay.hand_from + lay.id_at[n]] += 0.25
+        if player.mark is not None:
+            out[at + lay.hand_from + len(lay.ids) + lay.name_at[player.mark.target]] = 1.0
+
+
+def _reference_observation(state: Any, viewer: Any) -> np.ndarray:
+    """TCG-NUM-02 as the rules doc says it, written plainly (numpy slot by slot)."""
+    lay = numbers.layout(state)
+    out = np.zeros(lay.total, np.float32)
+    me = viewer if isinstance(viewer, int) else 0
+    out[0] = state.turn / 50
+    out[1] = state.current == me
+    out[2] = state.first == me
+    if state.winner is not None:
+        out[3 if state.winner == me else 4] = 1.0
+    out[5 + numbers.PHASES.index(state.phase)] = 1.0
+    if state.choice is not None and viewer in (OMNISCIENT, state.current):
+        out[5 + len(numbers.PHASES) + numbers.STEPS.index(state.choice["step"])] = 1.0
+    for k, seat in enumerate((me, 1 - me)):
+        own = viewer in (OMNISCIENT, seat)
+        _reference_side(state, lay, seat, own, out, numbers.GLOBAL + k * lay.side)
+    return out
+
+
+def test_observation_equals_the_plain_slot_by_slot_encoding() -> None:
+    # The tensor counts each pile's copies before writing and writes a Character's slots
+    # in one go; every viewer's tensor at every step of random games equals the plain one.
+    for seed in range(6):
+        match = Match.create("tcg", 2, seed)
+        rng = random.Random(seed)
+        while True:
+            for viewer in (0, 1, SPECTATOR, OMNISCIENT):
+                expected = _reference_observation(match.state, viewer)
+                assert GAME.observation_tensor(match.state, viewer).tobytes() == expected.tobytes()
+            if match.outcome() is not None:
+                break
+            seat = min(match.pending())
+            legal = match.legal(seat)
+            match.submit(seat, legal[rng.randrange(len(legal))])
 
 
 def test_decisions_carry_data() -> None:

@@ -578,11 +578,16 @@ def advance(ctx: Ctx) -> None:
     """Run steps until one needs a seat's decision or the game is over."""
     st = ctx.st
     stack = st.stack  # the same list throughout (``begin_ending`` clears it in place)
+    # The end conditions (and ``holds``) change only by the action carried out before this
+    # call and by step functions: they are read again after those, not each time a window
+    # or an answered choice leaves the stack.
+    changed = True
     while not st.over:
-        if st.ending is None and st.holds == 0:
+        if changed and st.ending is None and st.holds == 0:
             cond = end_condition(st)
             if cond:
                 begin_ending(ctx, cond)
+        changed = False
         if not stack:
             raise RuntimeError("enquete: empty resolution stack before the end")
         top = stack[-1]
@@ -602,3 +607,4 @@ def advance(ctx: Ctx) -> None:
             continue
         stack.pop()
         FN[top["fn"]](ctx, top)
+        changed = True

@@ -252,9 +252,12 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
                 if not inactive[i].revealed:
                     out[start + i * PER_INACTIVE + 2 + _ROLE[role]] = 1.0
     if me is not None:
+        # An Action card is one of its number (content: number i + 1 is the i-th), in one
+        # place at a time: a hand, and a look at one, never lists a number twice, so its
+        # slot is set, not added to (a memoryview ``+=`` reads the item back first).
         base = GLOBAL + players * PER_SEAT + MAX_INACTIVE * PER_INACTIVE - 1
         for n in me.hand:
-            out[base + n] += 1.0
+            out[base + n] = 1.0
         if st.looking is not None and current == viewer:
             out[base + CARDS + tile(st, st.looking)["number"]] = 1.0
         if me.known_hands:
@@ -262,7 +265,7 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
             for target, cards in me.known_hands.items():
                 at = hands + int(target) * CARDS
                 for n in cards:
-                    out[at + n] += 1.0
+                    out[at + n] = 1.0
     return array
 
 

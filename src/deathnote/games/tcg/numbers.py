@@ -4,6 +4,7 @@ its Characters (the Character File)."""
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -38,6 +39,9 @@ class Layout:
         self.hand_from = self.discard_from + len(ids)
         self.side = self.side_size
         self.total = self.size
+        #: an observation's zeros, copied for each one (cheaper than ``np.zeros``)
+        self.zeros = np.zeros(self.total, dtype=np.float32)
+        self.zeros.flags.writeable = False
         #: a Character card's first slot within its side's Character File and its points
         #: / 3, by card number (filled by ``layout_of``)
         self.field_slot: dict[str, tuple[int, float]] = {}
@@ -126,9 +130,10 @@ def observation(state: TcgState, viewer: Viewer) -> np.ndarray:
     (seat 0 first for a spectator or omniscient viewer); only what the viewer may see."""
     last = _LAST_LAYOUT  # ``layout(state)``, its usual case written out
     lay: Layout = last[1] if last and last[0] is state.cards else layout(state)
-    array = np.zeros(lay.total, dtype=np.float32)
-    # Written item by item through a memoryview (far cheaper per item than numpy's own
-    # item and slice assignment); flags are written only when set.
+    array = lay.zeros.copy()
+    # Written through a memoryview: item by item (far cheaper per item than numpy's own
+    # item and slice assignment), flags only when set; a side's scalars and each field
+    # Character's slots in one struct write each.
     out: Any = array.data
     me = viewer if isinstance(viewer, int) else 0
     out[0] = state.turn / 50
@@ -147,6 +152,11 @@ def observation(state: TcgState, viewer: Viewer) -> np.ndarray:
     return array
 
 
+#: writes a side's SIDE scalars at a byte offset
+_SIDE_SLOTS = struct.Struct(f"{SIDE}f").pack_into
+#: writes a field Character's PER_NAME floats (present, face up, upright, Special, Special
+#: face up, flipped this turn, Special attached this turn, points / 3) at a byte offset
+_FIELD_SLOTS = struct.Struct(f"{PER_NAME}f").pack_into
 _PHASE_AT = {phase: i for i, phase in enumerate(PHASES)}
 _STEP_AT = {step: i for i, step in enumerate(STEPS)}
 
@@ -154,26 +164,24 @@ _STEP_AT = {step: i for i, step in enumerate(STEPS)}
 def _side(state: TcgState, lay: Layout, seat: int, own: bool, out: Any, at: int) -> None:
     player = state.players[seat]
     turn = state.turn
-    out[at] = player.points / 13
-    out[at + 1] = len(player.deck) / 40
-    out[at + 2] = len(player.hand) / 40
     mulligan = player.mulligan
-    if mulligan == "pending":
-        out[at + 3] = 1.0
-    elif mulligan == "kept":
-        out[at + 4] = 1.0
-    elif mulligan == "redrawn":
-        out[at + 5] = 1.0
-    if player.mark is not None:
-        out[at + 6] = 1.0
-    if player.protected:
-        out[at + 7] = 1.0
-    if player.deathnote_turn == turn and turn > 0:
-        out[at + 8] = 1.0
-    if seat == state.current:
-        out[at + 9] = player.placed
-        out[at + 10] = player.allowance
-    out[at + 11] = player.turns_taken / 25
+    current = seat == state.current
+    _SIDE_SLOTS(
+        out,
+        4 * at,
+        player.points / 13,
+        len(player.deck) / 40,
+        len(player.hand) / 40,
+        1.0 if mulligan == "pending" else 0.0,
+        1.0 if mulligan == "kept" else 0.0,
+        1.0 if mulligan == "redrawn" else 0.0,
+        1.0 if player.mark is not None else 0.0,
+        1.0 if player.protected else 0.0,
+        1.0 if player.deathnote_turn == turn and turn > 0 else 0.0,
+        player.placed if current else 0.0,
+        player.allowance if current else 0.0,
+        player.turns_taken / 25,
+    )
     at += SIDE
     specials_at = at + lay.specials_from
     discard_at = at + lay.discard_from
@@ -181,25 +189,36 @@ def _side(state: TcgState, lay: Layout, seat: int, own: bool, out: Any, at: int)
     name_at, by_number = lay.name_at, lay.field_slot
     for fc in player.field:
         slot, third = by_number[fc.number]
-        base = at + slot
-        out[base] = 1.0
-        if fc.face_up:
-            out[base + 1] = 1.0
-        if fc.upright:
-            out[base + 2] = 1.0
+        # A Character's PER_NAME slots (its name's, unique on a side) in one write.
         special = fc.special
-        if special is not None:
-            out[base + 3] = 1.0
-            if fc.special_face_up:
-                out[base + 4] = 1.0
-                out[specials_at + lay.special_at[special]] += 1.0
-            elif own:
-                out[specials_at + lay.special_at[special]] += 1.0
-            if fc.special_turn == turn:
-                out[base + 6] = 1.0
-        if fc.flipped_turn == turn:
-            out[base + 5] = 1.0
-        out[base + 7] = third
+        if special is None:
+            _FIELD_SLOTS(
+                out,
+                4 * (at + slot),
+                1.0,
+                1.0 if fc.face_up else 0.0,
+                1.0 if fc.upright else 0.0,
+                0.0,
+                0.0,
+                1.0 if fc.flipped_turn == turn else 0.0,
+                0.0,
+                third,
+            )
+            continue
+        _FIELD_SLOTS(
+            out,
+            4 * (at + slot),
+            1.0,
+            1.0 if fc.face_up else 0.0,
+            1.0 if fc.upright else 0.0,
+            1.0,
+            1.0 if fc.special_face_up else 0.0,
+            1.0 if fc.flipped_turn == turn else 0.0,
+            1.0 if fc.special_turn == turn else 0.0,
+            third,
+        )
+        if fc.special_face_up or own:
+            out[specials_at + lay.special_at[special]] += 1.0
     id_at = lay.id_at
     for n in player.discard:
         out[discard_at + id_at[n]] += 0.25
