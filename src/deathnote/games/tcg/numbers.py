@@ -191,33 +191,19 @@ def _side(state: TcgState, lay: Layout, seat: int, own: bool, out: Any, at: int)
         slot, third = by_number[fc.number]
         # A Character's PER_NAME slots (its name's, unique on a side) in one write.
         special = fc.special
-        if special is None:
-            _FIELD_SLOTS(
-                out,
-                4 * (at + slot),
-                1.0,
-                1.0 if fc.face_up else 0.0,
-                1.0 if fc.upright else 0.0,
-                0.0,
-                0.0,
-                1.0 if fc.flipped_turn == turn else 0.0,
-                0.0,
-                third,
-            )
-            continue
         _FIELD_SLOTS(
             out,
             4 * (at + slot),
             1.0,
             1.0 if fc.face_up else 0.0,
             1.0 if fc.upright else 0.0,
-            1.0,
-            1.0 if fc.special_face_up else 0.0,
+            0.0 if special is None else 1.0,
+            1.0 if special is not None and fc.special_face_up else 0.0,
             1.0 if fc.flipped_turn == turn else 0.0,
-            1.0 if fc.special_turn == turn else 0.0,
+            1.0 if special is not None and fc.special_turn == turn else 0.0,
             third,
         )
-        if fc.special_face_up or own:
+        if special is not None and (fc.special_face_up or own):
             out[specials_at + lay.special_at[special]] += 1.0
     id_at = lay.id_at
     for n in player.discard:
