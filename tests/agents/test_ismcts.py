@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -654,29 +654,45 @@ def test_belief_defaults_to_the_games_setting() -> None:
     assert isinstance(off, IsmctsAgent) and off.belief == 0
 
 
-def test_a_level_searches_as_its_game_says_for_the_seats_side() -> None:
-    """A level (a name setting neither ``paired`` nor ``anchor``) takes the game's mode per
-    decision (``Game.search_mode``): in Enquete, on Kira's side the paired search with its
-    margin (ENQ-BOT-05), elsewhere the tree; a name that sets the mode keeps its own."""
-    sides = set()
+def level_and_named(
+    game_id: str, steps: Callable[[int], int], named: Callable[[Match, Seat], str]
+) -> Iterator[tuple[Match, Seat, list[Any]]]:
+    """At real choices of heuristic games at 5 players (seed ``s`` stopped after
+    ``steps(s)`` actions): the position, the seat, and the level ``ismcts:sims=3``'s choice
+    and (paired, anchor, simulations) followed by those of the agent ``named`` there."""
     for seed in range(8):
-        match = heuristic_position("enquete", 5, seed, 6 + 5 * seed)
+        match = heuristic_position(game_id, 5, seed, steps(seed))
         if match.outcome() is not None:
             continue
         seat = min(match.pending())
         if len(match.legal(seat)) < 2:
             continue
-        kira = match.view(seat)["state"]["me"]["faction"] == "kira"
-        sides.add(kira)
-        same = "ismcts:sims=3:anchor=0.05:paired=1" if kira else "ismcts:sims=3:paired=0"
-        moves = []
-        for name in ("ismcts:sims=3", same):
-            bot = make_agent("enquete", name, seat)
+        moves: list[Any] = []
+        for name in ("ismcts:sims=3", named(match, seat)):
+            bot = make_agent(game_id, name, seat)
             assert isinstance(bot, IsmctsAgent)
             moves.append(bot.choose(observe(match, seat, random.Random(seed))))
             moves.append((bot.paired, bot.anchor, bot.last_sims))
+        yield match, seat, moves
+
+
+def test_a_level_searches_as_its_game_says_for_the_seats_side() -> None:
+    """A level (a name setting neither ``paired`` nor ``anchor``) takes the game's mode per
+    decision (``Game.search_mode``): in Enquete, on Kira's side the paired search with its
+    margin (ENQ-BOT-05), elsewhere the tree; a name that sets the mode keeps its own."""
+
+    def kira(match: Match, seat: Seat) -> bool:
+        return bool(match.view(seat)["state"]["me"]["faction"] == "kira")
+
+    def same(match: Match, seat: Seat) -> str:
+        paired = kira(match, seat)
+        return "ismcts:sims=3:anchor=0.05:paired=1" if paired else "ismcts:sims=3:paired=0"
+
+    sides = set()
+    for match, seat, moves in level_and_named("enquete", lambda seed: 6 + 5 * seed, same):
+        sides.add(kira(match, seat))
         assert moves[:2] == moves[2:]
-        assert moves[1][0] is kira
+        assert moves[1][0] is kira(match, seat)
     assert sides == {True, False}
     fixed = make_agent("enquete", "ismcts:sims=3:paired=0", 0)
     assert isinstance(fixed, IsmctsAgent) and fixed._mode is None
@@ -686,20 +702,11 @@ def test_a_werewolf_level_searches_by_the_paired_search_in_every_seat() -> None:
     """Werewolf's levels take the paired search with a 0.05 margin in every seat and team
     (WW-BOT-07): the level's choices and settings are the explicit paired agent's."""
     teams = set()
-    for seed in range(6):
-        match = heuristic_position("werewolf", 5, seed, 3 + 4 * seed)
-        if match.outcome() is not None:
-            continue
-        seat = min(match.pending())
-        if len(match.legal(seat)) < 2:
-            continue
+    paired = "ismcts:sims=3:anchor=0.05:paired=1"
+    for match, seat, moves in level_and_named(
+        "werewolf", lambda seed: 3 + 4 * seed, lambda match, seat: paired
+    ):
         teams.add(match.view(seat)["state"]["me"]["team"])
-        moves = []
-        for name in ("ismcts:sims=3", "ismcts:sims=3:anchor=0.05:paired=1"):
-            bot = make_agent("werewolf", name, seat)
-            assert isinstance(bot, IsmctsAgent)
-            moves.append(bot.choose(observe(match, seat, random.Random(seed))))
-            moves.append((bot.paired, bot.anchor, bot.last_sims))
         assert moves[:2] == moves[2:]
         assert moves[1][:2] == (True, 0.05)
     assert len(teams) == 2
