@@ -68,16 +68,20 @@ class HeuristicAgent(Agent):
         return handler(self, view["state"], legal, obs)
 
     # -- helpers -------------------------------------------------------------------------------
-    @staticmethod
-    def _living_others(st: dict[str, Any]) -> list[int]:
-        me = st["me"]["seat"]
-        return [x["seat"] for x in st["seats"] if not x["out"] and x["seat"] != me]
-
     def _hunted(self, st: dict[str, Any], b: Beliefs) -> dict[int, float]:
         """P(seat holds the Mission my team hunts): Kira for L's team, L for Kira's."""
-        goal = "kira" if st["me"]["team"] == "l" else "l"
-        seats = [x["seat"] for x in st["seats"] if x["seat"] != st["me"]["seat"]]
-        return b.team_probabilities(goal, seats, self._living_others(st))
+        me = st["me"]
+        goal = "kira" if me["team"] == "l" else "l"
+        mine = me["seat"]
+        seats: list[int] = []
+        living: list[int] = []  # the others still in the game
+        for x in st["seats"]:
+            s = x["seat"]
+            if s != mine:
+                seats.append(s)
+                if not x["out"]:
+                    living.append(s)
+        return b.team_probabilities(goal, seats, living)
 
     # -- decisions -----------------------------------------------------------------------------
     def _investigate(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from .content import MISSION_IDS
@@ -39,7 +40,8 @@ class Beliefs:
     def options(self) -> dict[int, dict[str, set[str]]]:
         """seat -> mission -> Identities consistent with that seat holding that Mission."""
         return {
-            s: {m: self._named(mask) for m, mask in row.items()} for s, row in self.masks.items()
+            s: {m: set(self._named(mask)) for m, mask in row.items()}
+            for s, row in self.masks.items()
         }
 
     def team_probability(self, seat: int, mission: str, seats: list[int]) -> float:
@@ -63,7 +65,7 @@ class Beliefs:
             return {t: odds.get(t, 0.0) / total for t in asked}
         return dict.fromkeys(asked, 0.0)
 
-    def identities(self, seat: int, mission: str | None = None) -> set[str]:
+    def identities(self, seat: int, mission: str | None = None) -> frozenset[str]:
         """The Identities this seat may hold (given a Mission, or any)."""
         row = self.masks[seat]
         if mission is not None:
@@ -73,8 +75,8 @@ class Beliefs:
             mask |= ids
         return self._named(mask)
 
-    def _named(self, mask: int) -> set[str]:
-        return set(_sets(self.names)[mask])
+    def _named(self, mask: int) -> frozenset[str]:
+        return _sets(self.names)[mask]
 
 
 #: The names of every bit set over one tuple of Identities (at most a few tuples).
@@ -119,22 +121,33 @@ def beliefs(state: dict[str, Any]) -> Beliefs:
     others: list[int] = []
     known_id: dict[int, int] = {}
     known_mission: dict[int, str] = {}
+    # Kira and L where the table (or my own card) shows who holds them.
+    taken_kira = taken_l = False
+    own = me["mission"]
+    if own == "kira":
+        taken_kira = True
+    elif own == "l":
+        taken_l = True
     for x in seats:
         seat = x["seat"]
         if seat != mine:
             others.append(seat)
         if x["identity"] is not None:
             known_id[seat] = bit[x["identity"]]
-        if x["mission"] is not None:
-            known_mission[seat] = x["mission"]
+        shown = x["mission"]
+        if shown is not None:
+            known_mission[seat] = shown
+            if seat != mine:
+                if shown == "kira":
+                    taken_kira = True
+                elif shown == "l":
+                    taken_l = True
     for k, v in me["looks"].items():
         known_id[int(k)] = bit[v]
     # An X-Kira's announcement may be a bluff: it narrows a player's Identity only where the
     # table still allows it (the latest claim about each player counts).
-    claimed = {c["seat"]: c["identity"] for c in state["claims"]}
-    taken_missions = {m for s, m in known_mission.items() if s != mine and m in UNIQUE}
-    if me["mission"] in UNIQUE:
-        taken_missions.add(me["mission"])
+    claims = state["claims"]
+    claimed = {c["seat"]: c["identity"] for c in claims} if claims else {}
     misses: dict[int, int] = {}
     for d in state["death_notes"]:
         if d["seat"] != mine and not d["hit"] and d["identity"]:
@@ -142,21 +155,15 @@ def beliefs(state: dict[str, Any]) -> Beliefs:
 
     options: dict[int, dict[str, int]] = {}
     pool = ((1 << len(names)) - 1) & ~bit.get(me["identity"], 0)
-    open_missions = [m for m in MISSION_IDS if m not in taken_missions]
     box = state["mission_box"]
-    if box["x_kira"] == 0:
-        open_missions = [m for m in open_missions if m != "x_kira"]
-    if box["team_member"] == 0:
-        open_missions = [m for m in open_missions if m != "team_member"]
+    open_missions = _open_missions(taken_kira, taken_l, box["x_kira"] == 0, box["team_member"] == 0)
     light = state["rules"] == "light"
+    # Every Identity known to be another player's (``base`` below, for a seat not in it).
+    known_any = 0
+    for v in known_id.values():
+        known_any |= v
     for s in others:
-        if s in known_id:
-            base = known_id[s]
-        else:
-            base = pool & ~misses.get(s, 0)
-            for k, v in known_id.items():
-                if k != s:
-                    base &= ~v
+        base = known_id[s] if s in known_id else pool & ~misses.get(s, 0) & ~known_any
         missions = [known_mission[s]] if s in known_mission else open_missions
         x = seats[s]
         if light:
@@ -187,11 +194,35 @@ def beliefs(state: dict[str, Any]) -> Beliefs:
                 row = narrowed
         options[s] = row
     _propagate(options)
-    return Beliefs(options, _mission_odds(state, options, mine, len(names)), names)
+    odds = _mission_odds(state, options, known_mission, mine, len(names))
+    return Beliefs(options, odds, names)
+
+
+@cache
+def _open_missions(
+    taken_kira: bool, taken_l: bool, no_x_kira: bool, no_team_member: bool
+) -> list[str]:
+    """The Missions a seat not known to hold one may hold (in ``MISSION_IDS`` order; the
+    list is shared: nobody changes it)."""
+    shut = {
+        "kira": taken_kira,
+        "l": taken_l,
+        "x_kira": no_x_kira,
+        "team_member": no_team_member,
+    }
+    return [m for m in MISSION_IDS if not shut[m]]
 
 
 def _propagate(options: dict[int, dict[str, int]]) -> None:
     """An Identity certainly held by one seat is held by no other."""
+    for row in options.values():
+        ids = 0
+        for v in row.values():
+            ids |= v
+        if ids and not ids & (ids - 1):
+            break
+    else:
+        return  # no seat is down to one Identity (the usual case): nothing to pass on
     changed = True
     while changed:
         changed = False
@@ -222,32 +253,69 @@ def _propagate(options: dict[int, dict[str, int]]) -> None:
 
 
 def _mission_odds(
-    state: dict[str, Any], options: dict[int, dict[str, int]], mine: int, n_ids: int
+    state: dict[str, Any],
+    options: dict[int, dict[str, int]],
+    known_mission: dict[int, str],
+    mine: int,
+    n_ids: int,
 ) -> dict[int, dict[str, float]]:
-    seats = state["seats"]
-    dealt_others = len(seats) - 2
     box = state["mission_box"]
     x_kiras = team_members = 0
-    for x in seats:
-        m = x["mission"]
-        if m and x["seat"] != mine:
+    for s, m in known_mission.items():
+        if s != mine:
             if m == "x_kira":
                 x_kiras += 1
             elif m == "team_member":
                 team_members += 1
+    key = (
+        len(state["seats"]),
+        box["x_kira"],
+        box["team_member"],
+        x_kiras,
+        team_members,
+        state["me"]["mission"],
+    )
+    floor = _FLOORS.get(key)
+    if floor is None:
+        if len(_FLOORS) > 1024:
+            _FLOORS.clear()
+        floor = _FLOORS[key] = _floor(*key)
+    out: dict[int, dict[str, float]] = {}
+    for s, row in options.items():
+        # A row's odds depend only on the floor and its masks' sizes: worked out once
+        # (the returned rows are shared, and nobody changes them).
+        row_key = (key, n_ids, tuple(row.items()))
+        odds = _ODDS.get(row_key)
+        if odds is None:
+            if len(_ODDS) > 4096:
+                _ODDS.clear()
+            weights = {m: floor[m] * ids.bit_count() / n_ids for m, ids in row.items()}
+            total = sum(weights.values())
+            odds = _ODDS[row_key] = {m: w / total for m, w in weights.items()} if total else {}
+        out[s] = odds
+    return out
+
+
+#: A row's Mission odds by its floor's key, the number of Identities and its masks.
+_ODDS: dict[tuple[object, ...], dict[str, float]] = {}
+
+
+#: ``_floor`` by its arguments (a few per game).
+_FLOORS: dict[tuple[int, int, int, int, int, str], dict[str, float]] = {}
+
+
+def _floor(
+    players: int, box_x_kira: int, box_team: int, x_kiras: int, team_members: int, own: str
+) -> dict[str, float]:
+    """Each Mission's prior weight for a seat (at least 0.05): Kira and L 1, the others as
+    many as the box is expected to have dealt to the other players and not yet revealed."""
+    dealt_others = players - 2
     prior = {
         "kira": 1.0,
         "l": 1.0,
-        "x_kira": max(0.0, dealt_others * box["x_kira"] / 6 - x_kiras),
-        "team_member": max(0.0, dealt_others * box["team_member"] / 6 - team_members),
+        "x_kira": max(0.0, dealt_others * box_x_kira / 6 - x_kiras),
+        "team_member": max(0.0, dealt_others * box_team / 6 - team_members),
     }
-    own = state["me"]["mission"]
     if own in ("x_kira", "team_member"):
         prior[own] = max(0.0, prior[own] - 1)
-    floor = {m: max(p, 0.05) for m, p in prior.items()}
-    out: dict[int, dict[str, float]] = {}
-    for s, row in options.items():
-        weights = {m: floor[m] * ids.bit_count() / n_ids for m, ids in row.items()}
-        total = sum(weights.values())
-        out[s] = {m: w / total for m, w in weights.items()} if total else {}
-    return out
+    return {m: max(p, 0.05) for m, p in prior.items()}

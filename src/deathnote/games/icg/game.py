@@ -263,16 +263,18 @@ def seat_rows(st: IcgState, everything: bool) -> list[dict[str, Any]]:
     for d in st.death_notes:
         if d["hit"] and d["seat"] not in dead:
             dead[d["seat"]] = d["identity"]
+    eyes, red = st.eyes, st.red
     for s, x in enumerate(st.seats):
         row: dict[str, Any] = {
             "seat": s,
             "placement": s + 1,
-            "red": st.red == s,
+            "red": red == s,
             "out": x.out,
             "mission": x.mission if (x.mission_revealed or everything) else None,
             "mission_revealed": x.mission_revealed,
             "identity": x.identity if everything else dead.get(s),
-            "eyes": rules.has_eyes(st, s),
+            # (no Shinigami Eyes in the game: nobody has them, ``has_eyes`` says the same)
+            "eyes": eyes and rules.has_eyes(st, s),
         }
         if light:
             row["covered"] = list(x.covered)

@@ -50,6 +50,10 @@ ENUMERATED = 1000
 UNIQUE = ("kira", "l")
 
 Record = tuple[str, tuple[str, ...], tuple[str, ...] | None, bool]
+Swaps = tuple[tuple[int, int, int], ...]
+"""A shuffle's swaps from the end: (place, choices, random bits), as ``rand.swaps``."""
+Drops = tuple[tuple[int, int], ...]
+"""Swaps whose bits are drawn and dropped: (choices, random bits)."""
 """A Kira-rules answer: (type, Clues taken back, Clues revealed or None if under way, unable)."""
 
 
@@ -119,6 +123,7 @@ class _Plan:
         "listed",
         "others",
         "pool_ids",
+        "swaps",
         "uniques",
         "used",
     )
@@ -149,6 +154,8 @@ class _Plan:
         self.listed = False
         #: the Mission box by card, in sorted order (the cards left unused are drawn from it)
         self.box = {m: box.count(m) for m in sorted(set(box))}
+        #: ``_uniform_plan``'s swaps (``rand.swaps``, split where its sample ends), made once
+        self.swaps: tuple[Swaps, Drops, Swaps, Drops, Swaps] | None = None
 
 
 #: Plans by the state facts they are made of (``_plan_key``); a few decisions' worth.
@@ -266,11 +273,17 @@ def _uniform_plan(plan: _Plan, rng: random.Random) -> dict[int, tuple[str, str]]
     bits = rng.getrandbits
     uniques, checks = plan.uniques, plan.checks
     n_free = len(free)
-    id_swaps = rand.swaps(len(pool_ids))
-    id_head, id_tail = id_swaps[:n_free], [(n, k) for _i, n, k in id_swaps[n_free:]]
-    other_swaps = rand.swaps(len(others))
-    other_head, other_tail = other_swaps[:extra], [(n, k) for _i, n, k in other_swaps[extra:]]
-    mission_swaps = rand.swaps(len(uniques) + extra)
+    if plan.swaps is None:
+        id_swaps = rand.swaps(len(pool_ids))
+        other_swaps = rand.swaps(len(others))
+        plan.swaps = (
+            id_swaps[:n_free],
+            tuple((n, k) for _i, n, k in id_swaps[n_free:]),
+            other_swaps[:extra],
+            tuple((n, k) for _i, n, k in other_swaps[extra:]),
+            rand.swaps(len(uniques) + extra),
+        )
+    id_head, id_tail, other_head, other_tail, mission_swaps = plan.swaps
     last_id, cut = len(pool_ids) - 1, len(others) - extra
     for _ in range(TRIES):
         pool = _shuffled(list(pool_ids), id_head, id_tail, bits)
