@@ -113,14 +113,13 @@ class HeuristicAgent(Agent):
         kind = None
         if st["rules"] == "kira":
             kind = "identity" if hunt_l and hunted[target] > 0.5 else "mission"
-        fits = [
+        return next(
             a
             for a in legal
             if a.kind == "investigate"
             and a["target"] == target
             and (kind is None or a.get("type") == kind)
-        ]
-        return fits[0]
+        )
 
     def _eyes(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
         # An X-Kira opens the eyes only to see a likely L whose Identity is still in doubt
@@ -201,10 +200,12 @@ class HeuristicAgent(Agent):
             anyone = b.identities(s)
             as_l = b.identities(s, "l")
             other = anyone - as_l
-            n_l, n_any = max(1, len(as_l)), max(1, len(anyone))
+            # an Identity's share of the seat's odds as L, and of a miss that still hits
+            l_share = p_l / max(1, len(as_l))
+            any_share = 0.1 / max(1, len(anyone))
             for ident in sorted(anyone):  # sorted: the same draws every run
-                hit_l = p_l / n_l if ident in as_l else 0
-                hit_any = 0.1 / n_any if ident in other else 0
+                hit_l = l_share if ident in as_l else 0
+                hit_any = any_share if ident in other else 0
                 value = hit_l + hit_any + draw() * 1e-6
                 if best is None or value > best[0]:
                     best = (value, s, ident)
