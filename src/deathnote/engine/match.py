@@ -573,7 +573,9 @@ class Match:
             for i in numbers[start:]
         ]
 
-    def view(self, viewer: Viewer, since: int | None = None, patch: bool = False) -> dict[str, Any]:
+    def view(
+        self, viewer: Viewer, since: int | None = None, patch: bool = False, fresh: bool = True
+    ) -> dict[str, Any]:
         """Everything the viewer may see, JSON-ready: state, log, own decision and choices.
 
         ``since``: a step (a number of accepted actions, 0 to ``len(actions)``). The view
@@ -587,6 +589,11 @@ class Match:
         ``"patch"`` instead of ``"state"``: the operations of ``engine.delta`` that turn
         the state view of that step into the current one. Where it does not remember the
         step, the view holds the whole ``"state"`` as usual.
+
+        ``fresh``: False (with ``patch``) lets the state or the patch's values be the
+        match's own remembered parts (the game's shared view) instead of fresh copies: for
+        a caller that encodes the view at once and never changes it (the server's
+        messages), so nothing is copied or built twice only to be encoded.
         """
         if not (
             viewer in (SPECTATOR, OMNISCIENT)
@@ -604,7 +611,12 @@ class Match:
         shared = game.shared_view(self.state, viewer) if patch and not same else None
         # A patch from the remembered view replaces the state view: then it is not built.
         patched = same or (shared is not None and remembered)
-        state = None if patched else game.view(self.state, viewer)
+        if patched:
+            state = None
+        elif shared is not None and not fresh:
+            state = shared  # handed out as it is: the caller never changes it
+        else:
+            state = game.view(self.state, viewer)
         out: dict[str, Any] = {
             "game": self.game.id,
             "viewer": viewer,
@@ -617,21 +629,21 @@ class Match:
         if isinstance(viewer, int):
             decision = pending.get(viewer)
             out["decision"] = decision.to_json() if decision else None
-            out["legal"] = [dict(a.to_json(), label=a.label) for a in self.legal(viewer)]
+            out["legal"] = [a.labelled_json() for a in self.legal(viewer)]
         if since is not None:
             out["since"] = since
         if same:
             del out["state"]
             out["patch"] = []
         elif patch:
-            self._patch_state(out, viewer, since, shared)
+            self._patch_state(out, viewer, since, shared, fresh)
         return out
 
     #: How many steps of state views a match remembers per viewer for patches.
     PATCH_STEPS = 4
 
     def _patch_state(
-        self, out: dict[str, Any], viewer: Viewer, since: int | None, shared: Any
+        self, out: dict[str, Any], viewer: Viewer, since: int | None, shared: Any, fresh: bool
     ) -> None:
         """Remember the viewer's state view now (``shared``, the game's shared view, or
         else ``out["state"]``) and, when the state view of step ``since`` is remembered,
@@ -648,6 +660,8 @@ class Match:
             if base is not None and type(base) is bytes:
                 base = orjson.loads(base)
         else:
+            # A view built for this call alone: the patch may hold its parts as they are.
+            fresh = False
             new = out["state"]
             # Kept as JSON bytes: about a fifth of the memory of the dicts (a server holds
             # a few per seat of every live room), and a private copy by construction.
@@ -658,7 +672,7 @@ class Match:
                 base = orjson.loads(base)
         if base is not None:
             del out["state"]
-            out["patch"] = diff(base, new)  # fresh copies of the new values
+            out["patch"] = diff(base, new, fresh)
         if len(sent) > self.PATCH_STEPS:
             for old in sorted(sent)[: len(sent) - self.PATCH_STEPS]:
                 del sent[old]
