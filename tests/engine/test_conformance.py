@@ -392,6 +392,8 @@ def test_state_patch_check_fails_a_patch_that_loses_a_change(
 
     whole_diff = match_module.diff
     c.check_state_patches(TOY_SETUP)
-    monkeypatch.setattr(match_module, "diff", lambda old, new: whole_diff(old, new)[:-1])
+    monkeypatch.setattr(
+        match_module, "diff", lambda old, new, fresh=True: whole_diff(old, new, fresh)[:-1]
+    )
     with pytest.raises(ConformanceError, match="does not give the whole view's state"):
         c.check_state_patches(TOY_SETUP)

@@ -4,11 +4,13 @@ Python and in the browser's ``applyPatch`` (web/static/delta.js, run here with N
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -157,3 +159,42 @@ def test_a_view_at_the_step_the_viewer_was_handed_has_an_empty_patch_and_builds_
     assert delta.patch(state, again["patch"]) == match.view(seat)["state"]
     # A step it was not handed is still patched from the one it had.
     assert "patch" in match.view(seat, since=0, patch=True) and built
+
+
+@pytest.mark.parametrize("game_id", ["confrontation", "tcg", "icg", "werewolf"])
+def test_views_not_fresh_are_the_fresh_views_and_leave_the_match_as_it_was(game_id: str) -> None:
+    # fresh=False (the server's messages, encoded at once) hands out the match's own
+    # remembered parts instead of copies: the same JSON as a fresh view, step after step,
+    # from one and several steps behind, for every seat and the spectator, and each
+    # viewer's rebuilt state is its own view (so the parts the match keeps as the bases
+    # of later patches were not changed by handing them out).
+    from deathnote.engine.actions import SPECTATOR
+    from deathnote.engine.registry import get_game
+
+    players = get_game(game_id).min_players
+    match = Match.create(game_id, players, seed=11)
+    twin = Match.create(game_id, players, seed=11)  # the same game, fresh views only
+    viewers = [*range(players), SPECTATOR]
+    held = {v: (0, match.view(v, patch=True, fresh=False)["state"]) for v in viewers}
+    for v in viewers:
+        assert orjson.dumps(held[v][1]) == orjson.dumps(twin.view(v, patch=True)["state"])
+    held = {v: (0, orjson.loads(orjson.dumps(state))) for v, (_s, state) in held.items()}
+    rng = random.Random(4)
+    for step in range(1, 80):
+        if match.outcome() is not None:
+            break
+        seat = min(match.pending())
+        action = rng.choice(match.legal(seat))
+        match.submit(seat, action)
+        twin.submit(seat, action)
+        for v in viewers:
+            if (step + v if isinstance(v, int) else step) % 3 == 0:
+                continue  # this viewer is sent nothing now: its next patch spans steps
+            since, state = held[v]
+            got = match.view(v, since=since, patch=True, fresh=False)
+            text = orjson.dumps(got)
+            want = twin.view(v, since=since, patch=True)
+            assert text == orjson.dumps(want)
+            state = delta.patch(state, got["patch"]) if "patch" in got else got["state"]
+            assert state == twin.view(v)["state"]
+            held[v] = (step, orjson.loads(orjson.dumps(state)))

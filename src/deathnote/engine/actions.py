@@ -105,6 +105,14 @@ class Action:
             out[k] = list(v) if isinstance(v, tuple) else v
         return out
 
+    def labelled_json(self) -> dict[str, Any]:
+        """``to_json()`` with the ``label`` last (a view's list of legal actions)."""
+        out: dict[str, Any] = {"kind": self.kind}
+        for k, v in self.args:
+            out[k] = list(v) if isinstance(v, tuple) else v
+        out["label"] = self.label
+        return out
+
     @classmethod
     def from_json(cls, data: Any) -> Action:
         """Parse the JSON form; raises IllegalAction when it is malformed."""

@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from deathnote.engine.actions import _ATOM_TYPES, json_copy
@@ -33,18 +34,26 @@ Op = list[Any]
 Path = list[str | int]
 
 
-def diff(old: Any, new: Any) -> list[Op]:
-    """The operations that turn ``old`` into ``new`` (both JSON values; neither is kept)."""
+def diff(old: Any, new: Any, fresh: bool = True) -> list[Op]:
+    """The operations that turn ``old`` into ``new`` (both JSON values; neither is kept).
+
+    ``fresh``: the operations' values are fresh copies of ``new``'s parts. False: they are
+    ``new``'s own parts, for a caller that encodes the operations at once and never
+    changes them (the server's messages: no copy is made only to be encoded)."""
     ops: list[Op] = []
     if old != new:
-        _diff(old, new, [], ops)
+        _diff(old, new, [], ops, json_copy if fresh else _same)
     return ops
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 _MISSING = object()
 
 
-def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
+def _diff(old: Any, new: Any, path: Path, ops: list[Op], take: Callable[[Any], Any]) -> None:
     # Called only where old != new (a C-level comparison that stops at the first
     # difference), so unchanged parts of the state are never walked in Python. Parts a
     # shared view reuses are skipped by identity before any comparison, and a changed
@@ -53,7 +62,7 @@ def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
     # per-action hot path.
     kind = type(new)
     if kind is not type(old) or (kind is not dict and kind is not list):
-        ops.append(["set", path, json_copy(new)])
+        ops.append(["set", path, take(new)])
         return
     atoms = _ATOM_TYPES
     if kind is dict:
@@ -66,12 +75,12 @@ def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
             if was is value:
                 continue
             if was is _MISSING:
-                ops.append(["set", [*path, key], json_copy(value)])
+                ops.append(["set", [*path, key], take(value)])
             elif was != value:
                 if type(value) in atoms:
                     ops.append(["set", [*path, key], value])
                 else:
-                    _diff(was, value, [*path, key], ops)
+                    _diff(was, value, [*path, key], ops, take)
         return
     # Lists: item by item where both have one, then the new tail or a cut. When most
     # items differ (a card taken from the middle of a hand), the whole list is cheaper.
@@ -86,14 +95,14 @@ def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
         changed += 1
         if changed * 2 > common + 1:
             del ops[before:]
-            ops.append(["set", path, json_copy(new)])
+            ops.append(["set", path, take(new)])
             return
         if type(value) in atoms:
             ops.append(["set", [*path, index], value])
         else:
-            _diff(was, value, [*path, index], ops)
+            _diff(was, value, [*path, index], ops, take)
     for index in range(common, len(new)):
-        ops.append(["set", [*path, index], json_copy(new[index])])
+        ops.append(["set", [*path, index], take(new[index])])
     if len(old) > len(new):
         ops.append(["cut", path, len(new)])
 

@@ -202,13 +202,23 @@ class Game(ABC):
         deleting secrets), made of fresh lists and dicts on every call (nothing shared
         with the state or the content)."""
 
-    def shared_view(self, state: Any, viewer: Viewer) -> dict[str, Any] | None:
+    def shared_view(self, state: Any, viewer: Viewer, public: Any = None) -> dict[str, Any] | None:
         """Optional: ``view``'s view (equal to it, the same JSON) that may share lists and
         dicts with earlier shared views (never with the state), for the match to keep
         and diff as the base of state patches; nobody hands it out or changes it. A game
         whose views grow with play (piles of cards) gives one built from parts made once,
         so that building it and diffing it against an earlier one stay cheap. None (the
-        default): the match keeps the JSON of ``view``'s view instead."""
+        default): the match keeps the JSON of ``view``'s view instead.
+
+        ``public``: where the game has a ``public_view``, the match's one of this state
+        (built once per step for every viewer): the shared view may be made from it."""
+        return None
+
+    def public_view(self, state: Any) -> Any:
+        """Optional: the part of the shared views that every seat and the spectator see
+        alike (a game's public table), which the match builds once per step and hands to
+        ``shared_view`` for each of those viewers (never to the omniscient one), instead
+        of each viewer's shared view building it again. None (the default): none."""
         return None
 
     @abstractmethod

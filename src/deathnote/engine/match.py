@@ -150,6 +150,10 @@ class Match:
         #: per viewer, the state views last handed out with ``patch=True`` by step (the
         #: bases of later patches: their JSON bytes, or the game's shared views)
         self._sent: dict[Viewer, dict[int, Any]] = {}
+        #: the game's public view of the state now (``Game.public_view``; None: not built
+        #: since the state last changed, dropped wherever ``_pending`` is)
+        self._public: Any = None
+        self._has_public = type(game).public_view is not Game.public_view
         # Games that keep Game.check test membership in the (cached) legal list here.
         self._default_check = type(game).check is Game.check
 
@@ -228,6 +232,8 @@ class Match:
                 "_snap_next": SNAPSHOT_EVERY,
                 "sampled": False,
                 "_pending": None,
+                "_public": None,
+                "_has_public": self._has_public,
                 "_digest": None,
                 "_default_check": self._default_check,
             }
@@ -338,6 +344,7 @@ class Match:
         self._steps.append(len(self.events))
         self._legal.clear()
         self._pending = None
+        self._public = None
         self._outcome = self.game.outcome(self.state)
         return events
 
@@ -355,6 +362,7 @@ class Match:
         self._index_shared = twin._index_shared = True
         twin._legal = {}
         twin._pending = None
+        twin._public = None
         twin._sent = {}
         return twin
 
@@ -399,6 +407,7 @@ class Match:
         twin._snapshot, twin._snap_step, twin._snap_next = None, 0, SNAPSHOT_EVERY
         twin.sampled = True
         twin._sent = {}
+        twin._public = None
         twin._legal = {}
         twin._pending = None
         twin._outcome = self.game.outcome(twin.state)
@@ -551,9 +560,13 @@ class Match:
                         seen[seat].append(number)
         self._indexed = len(events)
 
-    def log(self, viewer: Viewer, since: int | None = None) -> list[dict[str, Any]]:
+    def log(
+        self, viewer: Viewer, since: int | None = None, fresh: bool = True
+    ) -> list[dict[str, Any]]:
         """The events this viewer may see, in order; with ``since``, only those of the
-        actions after the first ``since`` (fresh objects on every call)."""
+        actions after the first ``since`` (fresh objects on every call; ``fresh=False``:
+        an entry may hold its event's own data dict, for a caller that encodes the log at
+        once and never changes it)."""
         self._index_events()
         numbers = self._seen.get(viewer)
         if numbers is None:
@@ -568,12 +581,27 @@ class Match:
         if start == len(numbers):
             return []
         blobs, events, loads = self._blobs, self.events, orjson.loads
+        if not fresh:
+            entries = []
+            for i in numbers[start:]:
+                blob = blobs[i]
+                if blob is not None:
+                    entries.append(loads(blob))
+                    continue
+                event = events[i]
+                data = event.data  # plain values only (no blob): shared as it is
+                entries.append(
+                    {"text": event.text, "data": data} if type(data) is dict else event.to_json()
+                )
+            return entries
         return [
             events[i].to_json() if (blob := blobs[i]) is None else loads(blob)
             for i in numbers[start:]
         ]
 
-    def view(self, viewer: Viewer, since: int | None = None, patch: bool = False) -> dict[str, Any]:
+    def view(
+        self, viewer: Viewer, since: int | None = None, patch: bool = False, fresh: bool = True
+    ) -> dict[str, Any]:
         """Everything the viewer may see, JSON-ready: state, log, own decision and choices.
 
         ``since``: a step (a number of accepted actions, 0 to ``len(actions)``). The view
@@ -587,6 +615,12 @@ class Match:
         ``"patch"`` instead of ``"state"``: the operations of ``engine.delta`` that turn
         the state view of that step into the current one. Where it does not remember the
         step, the view holds the whole ``"state"`` as usual.
+
+        ``fresh``: False lets the log entries hold the events' own data and (with
+        ``patch``) the state or the patch's values be the match's own remembered parts
+        (the game's shared view) instead of fresh copies: for a caller that encodes the
+        view at once and never changes it (the server's messages), so nothing is copied or
+        built twice only to be encoded.
         """
         if not (
             viewer in (SPECTATOR, OMNISCIENT)
@@ -601,37 +635,54 @@ class Match:
         # went, a seat changed hands): the patch is empty, and nothing is built or diffed.
         remembered = patch and since is not None and since in self._sent.get(viewer, ())
         same = remembered and since == len(self.actions)
-        shared = game.shared_view(self.state, viewer) if patch and not same else None
+        shared = self._shared_view(viewer) if patch and not same else None
         # A patch from the remembered view replaces the state view: then it is not built.
         patched = same or (shared is not None and remembered)
-        state = None if patched else game.view(self.state, viewer)
+        if patched:
+            state = None
+        elif shared is not None and not fresh:
+            state = shared  # handed out as it is: the caller never changes it
+        else:
+            state = game.view(self.state, viewer)
         out: dict[str, Any] = {
             "game": self.game.id,
             "viewer": viewer,
             "seats": self.seat_names(),
             "waiting": waiting,
             "state": state,
-            "log": self.log(viewer, since),
+            "log": self.log(viewer, since, fresh),
             "outcome": outcome.to_json() if outcome else None,
         }
         if isinstance(viewer, int):
             decision = pending.get(viewer)
             out["decision"] = decision.to_json() if decision else None
-            out["legal"] = [dict(a.to_json(), label=a.label) for a in self.legal(viewer)]
+            out["legal"] = [a.labelled_json() for a in self.legal(viewer)]
         if since is not None:
             out["since"] = since
         if same:
             del out["state"]
             out["patch"] = []
         elif patch:
-            self._patch_state(out, viewer, since, shared)
+            self._patch_state(out, viewer, since, shared, fresh)
         return out
+
+    def _shared_view(self, viewer: Viewer) -> dict[str, Any] | None:
+        """The game's shared view for this viewer; where the game has a public view, made
+        from the one public view of this step (built once for every seat and the
+        spectator; the omniscient viewer's is built whole)."""
+        game = self.game
+        if self._has_public and viewer != OMNISCIENT:
+            public = self._public
+            if public is None:
+                public = self._public = game.public_view(self.state)
+            return game.shared_view(self.state, viewer, public)
+        return game.shared_view(self.state, viewer)
 
     #: How many steps of state views a match remembers per viewer for patches.
     PATCH_STEPS = 4
 
     def _patch_state(
-        self, out: dict[str, Any], viewer: Viewer, since: int | None, shared: Any
+        self, out: dict[str, Any], viewer: Viewer, since: int | None, shared: Any, fresh: bool
     ) -> None:
         """Remember the viewer's state view now (``shared``, the game's shared view, or
         else ``out["state"]``) and, when the state view of step ``since`` is remembered,
@@ -648,6 +699,8 @@ class Match:
             if base is not None and type(base) is bytes:
                 base = orjson.loads(base)
         else:
+            # A view built for this call alone: the patch may hold its parts as they are.
+            fresh = False
             new = out["state"]
             # Kept as JSON bytes: about a fifth of the memory of the dicts (a server holds
             # a few per seat of every live room), and a private copy by construction.
@@ -658,7 +711,7 @@ class Match:
                 base = orjson.loads(base)
         if base is not None:
             del out["state"]
-            out["patch"] = diff(base, new)  # fresh copies of the new values
+            out["patch"] = diff(base, new, fresh)
         if len(sent) > self.PATCH_STEPS:
             for old in sorted(sent)[: len(sent) - self.PATCH_STEPS]:
                 del sent[old]

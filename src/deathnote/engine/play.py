@@ -303,6 +303,7 @@ def play_random(
         if step != start:
             match._legal.clear()
             match._pending = None
+            match._public = None
             match._outcome = outcome
 
 

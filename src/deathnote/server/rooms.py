@@ -404,7 +404,8 @@ class Room:
                 "role": conn.role,
                 "seat": conn.seat,
                 "room": self._room_info(viewer, names),
-                "view": names.view(self.match.view(viewer, since=since, patch=True)),
+                # Not fresh: the view is encoded at once below and never changed.
+                "view": names.view(self.match.view(viewer, since=since, patch=True, fresh=False)),
             }
             built = self._built[key] = View(message)
         return built

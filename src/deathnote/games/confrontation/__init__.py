@@ -15,7 +15,12 @@ from deathnote.engine.game import Game, PlayoutPolicy
 from deathnote.engine.options import GameOptions, lobby
 from deathnote.games.confrontation import content, numbers, rules, sample
 from deathnote.games.confrontation.state import ConfState
-from deathnote.games.confrontation.view import RULES_SUMMARY, build_view, shared_view
+from deathnote.games.confrontation.view import (
+    RULES_SUMMARY,
+    build_view,
+    public_view,
+    shared_view,
+)
 
 if TYPE_CHECKING:
     from deathnote.agents.base import Agent
@@ -149,10 +154,17 @@ class Confrontation(Game):
         """What the viewer may see."""
         return build_view(state, viewer)
 
-    def shared_view(self, state: ConfState, viewer: Viewer) -> dict[str, Any]:
+    def shared_view(
+        self, state: ConfState, viewer: Viewer, public: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         """The same view, its Map and other content-made parts shared with every other
-        (the base of state patches: kept without encoding it, diffed by identity)."""
-        return shared_view(state, viewer)
+        (the base of state patches: kept without encoding it, diffed by identity); with
+        ``public``, made from that public table and the seat's own notebook."""
+        return shared_view(state, viewer, public)
+
+    def public_view(self, state: ConfState) -> dict[str, Any]:
+        """The table every seat and the spectator see (the spectator's shared view)."""
+        return public_view(state)
 
     #: The outcome once the game is over: the state's ``result`` (read after every action
     #: of a simulated game, so without a Python call).

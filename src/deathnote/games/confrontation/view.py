@@ -67,7 +67,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from deathnote.engine.actions import OMNISCIENT, Viewer
+from deathnote.engine.actions import OMNISCIENT, SPECTATOR, Viewer
 from deathnote.games.confrontation.content import LOCAL_RADIUS, Tables
 from deathnote.games.confrontation.rules import (
     ABILITY_LABELS,
@@ -191,13 +191,34 @@ def _crime_types(t: Tables) -> dict[str, Any]:
     }
 
 
-def shared_view(state: ConfState, viewer: Viewer) -> dict[str, Any]:
+def shared_view(
+    state: ConfState, viewer: Viewer, public: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """``build_view``'s view (equal, the same JSON) whose Map, crime types and
     elimination names are the per-content parts, shared with every other shared view and
     never with the state: for the match to keep and diff (the base of state patches),
     never to hand out or change. A patch against an earlier one compares those parts by
-    identity, and no JSON is encoded or decoded to keep it."""
-    return build_view(state, viewer, shared=True)
+    identity, and no JSON is encoded or decoded to keep it.
+
+    ``public``: this state's ``public_view`` (built once for every viewer): a seat's view
+    is then that table with the seat's own notebook, the spectator's the table itself."""
+    if public is None or viewer == OMNISCIENT:
+        return build_view(state, viewer, shared=True)
+    if viewer == KIRA:
+        notebook = kira_notebook(state, _content_parts(state.tables))
+    elif viewer == L:
+        notebook = l_notebook(state, _content_parts(state.tables))
+    else:
+        return public
+    out = dict(public)  # the same fields in the same order: the notebook keeps its place
+    out["notebook"] = notebook
+    return out
+
+
+def public_view(state: ConfState) -> dict[str, Any]:
+    """What every seat and the spectator see alike: the spectator's shared view (no
+    notebook; once the game is over, the identity and both notebooks, as every viewer)."""
+    return build_view(state, SPECTATOR, shared=True)
 
 
 def build_view(state: ConfState, viewer: Viewer, shared: bool = False) -> dict[str, Any]:
@@ -263,7 +284,7 @@ def build_view(state: ConfState, viewer: Viewer, shared: bool = False) -> dict[s
         out["notebook"] = l_notebook(state, parts)
     if viewer == OMNISCIENT or over:
         out["identity"] = t.letters[state.identity]
-        out["notebooks"] = {"kira": kira_notebook(state), "l": l_notebook(state)}
+        out["notebooks"] = {"kira": kira_notebook(state, parts), "l": l_notebook(state, parts)}
     return out
 
 

@@ -99,7 +99,7 @@ class TcgGame(Game):
         """The table as the viewer sees it."""
         return build_view(state, viewer)
 
-    def shared_view(self, state: TcgState, viewer: Viewer) -> dict[str, Any]:
+    def shared_view(self, state: TcgState, viewer: Viewer, public: Any = None) -> dict[str, Any]:
         """The same view, built from the per-pool card faces without copying them (the
         base of state patches: a long game's piles cost little to build and diff)."""
         return shared_view(state, viewer)
