@@ -79,3 +79,40 @@ def test_state_vector_equals_the_vector_of_the_view(players: int) -> None:
             s = min(m.pending())
             legal = m.legal(s)
             m.submit(s, legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("players", [4, 7])
+def test_vector_remembered_by_table_version_equals_a_fresh_one(players: int) -> None:
+    """The slots every viewer shares are remembered by the state's ``table_version``,
+    kept while only the stack changes (a window's passes). Along random games played as
+    the learning adapters play them (``apply_quiet``), and in copies and sampled worlds
+    of their positions, every viewer's vector equals the one built from its view alone."""
+    from deathnote.games.enquete import GAME
+    from deathnote.games.enquete.learning import encode, encode_state
+
+    viewers = [*range(players), SPECTATOR, OMNISCIENT]
+    kept = 0
+    for seed in range(4):
+        state = GAME.fork_state(Match.create("enquete", players, seed).state)
+        rng, draw = random.Random(seed), random.Random(-seed)
+        while True:
+            asked = GAME.mover(state)
+            for viewer in viewers:
+                slow = encode(GAME.view(state, viewer), players, asked)
+                assert np.array_equal(encode_state(state, viewer, asked), slow), viewer
+            if asked is None:
+                break
+            if rng.random() < 0.2:
+                twin = GAME.fork_state(state)
+                assert twin.table_version != state.table_version
+                viewer = rng.choice(viewers)
+                world = GAME.sample_state(state, viewer, draw)
+                for other in (twin, world):
+                    slow = encode(GAME.view(other, viewer), players, asked)
+                    assert np.array_equal(encode_state(other, viewer, asked), slow)
+                    assert np.array_equal(encode_state(state, viewer, asked), slow)
+            legal = GAME.legal(state, asked)
+            version = state.table_version
+            GAME.apply_quiet(state, asked, legal[rng.randrange(len(legal))], draw)
+            kept += state.table_version == version
+    assert kept > 50  # the remembered slots were used (passes in windows)

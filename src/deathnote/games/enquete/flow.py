@@ -16,7 +16,7 @@ from deathnote.engine.actions import Event
 from deathnote.engine.rng import choice as rng_choice
 from deathnote.engine.rng import shuffle as rng_shuffle
 
-from .state import EnqState, Step
+from .state import EnqState, Step, new_version
 
 SUSPICION_LIMIT = {4: 7, 5: 6, 6: 6, 7: 6, 8: 5}
 KIRA_ROLES = ("light", "misa", "higuchi")
@@ -586,6 +586,7 @@ def advance(ctx: Ctx) -> None:
         if changed and st.ending is None and st.holds == 0:
             cond = end_condition(st)
             if cond:
+                st.table_version = new_version()
                 begin_ending(ctx, cond)
         changed = False
         if not stack:
@@ -606,5 +607,6 @@ def advance(ctx: Ctx) -> None:
             stack.pop()
             continue
         stack.pop()
+        st.table_version = new_version()  # a step function may change anything
         FN[top["fn"]](ctx, top)
         changed = True

@@ -23,7 +23,7 @@ from .flow import FN, SUSPICION_LIMIT, Ctx, QuietCtx, advance, card, role_info, 
 from .learning import action_table, encode_state, observation_size
 from .sampling import fork_state, sample_state
 from .series import MAX_SERIES, next_options, series_facts, series_length, series_totals
-from .state import EnqState, InactiveRole, SeatState, Step
+from .state import EnqState, InactiveRole, SeatState, Step, new_version
 
 if TYPE_CHECKING:
     import numpy as np
@@ -215,16 +215,20 @@ def role_key(st: EnqState, role: str) -> str:
 
 def _carry_out(ctx: Ctx, seat: Seat, action: Action) -> None:
     """Carry out the choice, then resolve until the next decision."""
-    stack = ctx.st.stack
+    st = ctx.st
+    stack = st.stack
     top = stack[-1]
     if top["k"] == "window":
         if action.kind == "pass":
+            # only the window's seats change (``EnqState.table_version`` is kept)
             top["seats"].pop(0)
             if ctx.loud:
                 ctx.say(f"Player {seat + 1} passes.", seat=seat)
         else:
+            st.table_version = new_version()
             window_play(ctx, top, seat, action["card"])
     else:
+        st.table_version = new_version()
         stack.pop()
         top["value"] = action["v"]
         FN[top["fn"]](ctx, top)

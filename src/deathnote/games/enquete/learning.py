@@ -138,24 +138,89 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
     shows this viewer, by the view's own rules (a Role revealed, the Detective's, the
     viewer's own, all at the end; the viewer's hand, looks and the tile it looks at); a
     test checks it equals the view's vector for every viewer at every step of random
-    games."""
-    players = st.players
-    detective = st.detective
-    # What stays the same all game for this viewer (its own seat's flag, the Detective's
-    # seat flags, the suspicion limit) comes from a template, copied.
-    key = (players, viewer, detective)
-    template = _TEMPLATES.get(key)
-    if template is None:
-        template = _TEMPLATES[key] = _template(players, viewer, detective)
-    array = template.copy()
+    games.
+
+    The slots every viewer sees alike (``_public``) are remembered by the state's
+    ``table_version``, which stays the same while only the resolution stack changes: the
+    passes of a window ask one seat after another over the same table (about a quarter of
+    the observations in random play), and each one's vector is that copy plus what only it
+    sees."""
+    public = _PUBLIC.get(st.table_version)
+    if public is None:
+        if len(_PUBLIC) >= 256:
+            _PUBLIC.clear()  # start again (the running games' tables come back first)
+        public = _PUBLIC[st.table_version] = _public(st)
+    array = public.copy()
     # Written item by item through a memoryview (far cheaper per item than numpy's own item
     # assignment, nothing to convert at the end); zeros are never written.
     out: Any = array.data
-    limit = SUSPICION_LIMIT[players]
-    over = st.over
-    everything = over or viewer == OMNISCIENT
-    me = st.seats[viewer] if isinstance(viewer, int) else None
+    players = st.players
+    detective = st.detective
+    everything = st.over or viewer == OMNISCIENT
+    mine = viewer if isinstance(viewer, int) else -1  # the viewer's seat, if it has one
+    me = st.seats[mine] if mine >= 0 else None
     known = me.known_roles if me is not None else None
+    if me is not None:
+        out[GLOBAL + mine * PER_SEAT + 1] = 1.0
+    if asked is not None:
+        out[GLOBAL + asked * PER_SEAT + 14] = 1.0
+    # The Roles this viewer sees that not everyone does (revealed ones and the Detective's
+    # are in ``_public``): its own, all of them at the end, the ones it knows.
+    if everything or known:
+        row = GLOBAL
+        for s, seat in zip(_SEATS[players], st.seats, strict=True):
+            if not seat.revealed and s != detective:
+                role = seat.role if everything or s == mine else None
+                if not role and known:
+                    role = known.get(_SEAT_KEY[s])
+                if role:
+                    out[row + 15 + _ROLE[role]] = 1.0
+            row += PER_SEAT
+        if everything:
+            for r in st.inactive:
+                if not r.revealed:
+                    out[row + 2 + _ROLE[r.role]] = 1.0
+                row += PER_INACTIVE
+        elif known:
+            # the inactive Roles the viewer knows (its known refs are few; "p" ones are above)
+            inactive = st.inactive
+            for ref, role in known.items():
+                if ref[0] == "i":
+                    i = int(ref[1:])
+                    if not inactive[i].revealed:
+                        out[row + i * PER_INACTIVE + 2 + _ROLE[role]] = 1.0
+    elif me is not None and mine != detective and not me.revealed:
+        out[GLOBAL + mine * PER_SEAT + 15 + _ROLE[me.role]] = 1.0
+    if me is not None:
+        # An Action card is one of its number (content: number i + 1 is the i-th), in one
+        # place at a time: a hand, and a look at one, never lists a number twice, so its
+        # slot is set, not added to (a memoryview ``+=`` reads the item back first).
+        base = GLOBAL + players * PER_SEAT + MAX_INACTIVE * PER_INACTIVE - 1
+        for n in me.hand:
+            out[base + n] = 1.0
+        if st.looking is not None and st.current == mine:
+            out[base + CARDS + tile(st, st.looking)["number"]] = 1.0
+        if me.known_hands:
+            hands = base + CARDS + TILES
+            for target, cards in me.known_hands.items():
+                at = hands + int(target) * CARDS
+                for n in cards:
+                    out[at + n] = 1.0
+    return array
+
+
+def _public(st: EnqState) -> np.ndarray:
+    """The slots of ``encode_state`` every viewer sees alike, the others zero: the table,
+    each seat's and inactive Role's public flags and counts, and the Roles shown to all
+    (revealed ones, the Detective's). Read-only (copied)."""
+    players = st.players
+    detective = st.detective
+    template = _TEMPLATES.get((players, detective))
+    if template is None:
+        template = _TEMPLATES[players, detective] = _template(players, detective)
+    array = template.copy()
+    out: Any = array.data
+    limit = SUSPICION_LIMIT[players]
     this_round = st.round
     content = st.content
     last = _LAST_PILES  # ``piles_of(content)``, its usual case written out
@@ -184,14 +249,14 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
         out[11] = 1.0
     if current is not None:
         out[12] = 1.0
-    if over:
+    if st.over:
         out[13] = 1.0
     if st.ending is not None:
         out[14 + _ENDING[st.ending]] = 1.0
     if st.revealed_tile is not None:
         out[14 + len(ENDINGS) + tile(st, st.revealed_tile)["number"] - 1] = 1.0
-    # One seat's flags are written at its row (the Detective's and the viewer's own are in
-    # the template); then each seat's counts and Role. Zeros are not written.
+    # One seat's flags are written at its row (the Detective's are in the template); then
+    # each seat's counts and public Role. Zeros are not written.
     for s in st.alibi:
         out[GLOBAL + s * PER_SEAT + 6] = 1.0
     for s in st.no_draw:
@@ -200,8 +265,6 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
         out[GLOBAL + pawn * PER_SEAT + 8] = 1.0
     if current is not None:
         out[GLOBAL + current * PER_SEAT + 13] = 1.0
-    if asked is not None:
-        out[GLOBAL + asked * PER_SEAT + 14] = 1.0
     row = GLOBAL
     for s, seat, stats in zip(_SEATS[players], st.seats, st.stats, strict=True):
         revealed = seat.revealed
@@ -227,45 +290,17 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
         n = stats["ryuk_plays"]
         if n:
             out[row + 12] = n / 10
-        role = seat.role if (revealed or everything or s in (detective, viewer)) else None
-        if not role and known:
-            role = known.get(_SEAT_KEY[s])
-        if role:
-            out[row + 15 + _ROLE[role]] = 1.0
+        if revealed or s == detective:
+            out[row + 15 + _ROLE[seat.role]] = 1.0
         row += PER_SEAT
     for r in st.inactive:
         if r.revealed:
             out[row] = 1.0
             out[row + 2 + _ROLE[r.role]] = 1.0
-        elif everything:
-            out[row + 2 + _ROLE[r.role]] = 1.0
         if r.dead:
             out[row + 1] = 1.0
         row += PER_INACTIVE
-    if known and not everything:
-        # the inactive Roles the viewer knows (its known refs are few; "p" ones are above)
-        start = GLOBAL + players * PER_SEAT
-        inactive = st.inactive
-        for ref, role in known.items():
-            if ref[0] == "i":
-                i = int(ref[1:])
-                if not inactive[i].revealed:
-                    out[start + i * PER_INACTIVE + 2 + _ROLE[role]] = 1.0
-    if me is not None:
-        # An Action card is one of its number (content: number i + 1 is the i-th), in one
-        # place at a time: a hand, and a look at one, never lists a number twice, so its
-        # slot is set, not added to (a memoryview ``+=`` reads the item back first).
-        base = GLOBAL + players * PER_SEAT + MAX_INACTIVE * PER_INACTIVE - 1
-        for n in me.hand:
-            out[base + n] = 1.0
-        if st.looking is not None and current == viewer:
-            out[base + CARDS + tile(st, st.looking)["number"]] = 1.0
-        if me.known_hands:
-            hands = base + CARDS + TILES
-            for target, cards in me.known_hands.items():
-                at = hands + int(target) * CARDS
-                for n in cards:
-                    out[at + n] = 1.0
+    array.flags.writeable = False
     return array
 
 
@@ -273,9 +308,11 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
 _SEATS = {n: range(n) for n in range(len(ROLE_IDS) + 1)}
 #: the content and its piles ``piles_of`` gave last (a match asks with the same content)
 _LAST_PILES: list[Any] = [None, None]
-#: the start of ``encode_state``'s array by (players, viewer, the Detective's seat): the
-#: slots that stay the same all game set, the rest zero (read-only, copied)
+#: the start of ``_public``'s array by (players, the Detective's seat): the slots that stay
+#: the same all game set, the rest zero (read-only, copied)
 _TEMPLATES: dict[tuple[Any, ...], np.ndarray] = {}
+#: ``_public`` of a state by its ``table_version`` (read-only, copied)
+_PUBLIC: dict[int, np.ndarray] = {}
 
 
 def _piles(content: dict[str, Any]) -> dict[int, frozenset[int]]:
@@ -285,15 +322,13 @@ def _piles(content: dict[str, Any]) -> dict[int, frozenset[int]]:
     return piles
 
 
-def _template(players: int, viewer: Viewer, detective: int) -> np.ndarray:
-    """The slots of ``encode_state`` fixed for a viewer all game (see ``_TEMPLATES``)."""
+def _template(players: int, detective: int) -> np.ndarray:
+    """The slots of ``_public`` fixed all game (see ``_TEMPLATES``)."""
     array = np.zeros(observation_size(players), dtype=np.float32)
     array[6] = SUSPICION_LIMIT[players] / 7
     row = GLOBAL + detective * PER_SEAT
     array[row] = 1.0  # the Detective's seat
     array[row + 2] = 1.0  # shown as revealed
-    if isinstance(viewer, int):
-        array[GLOBAL + viewer * PER_SEAT + 1] = 1.0
     if len(_TEMPLATES) >= 512:
         _TEMPLATES.clear()
     array.flags.writeable = False

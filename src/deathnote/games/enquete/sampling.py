@@ -23,7 +23,7 @@ from deathnote.engine.rng import choice, sample, shuffle
 from .cards import _page_targets, dn_play_options, force_options, others, ransom_options
 from .flow import INVESTIGATOR_ROLES, faction, name, ref_role, role_name, round_order, tile
 from .rounds import give_card_options, give_to_prompt, keep_options
-from .state import EnqState, InactiveRole, SeatState, Step
+from .state import EnqState, InactiveRole, SeatState, Step, new_version
 from .tiles import (
     discard_options,
     matsuda_options,
@@ -54,6 +54,7 @@ def fork_state(st: EnqState) -> EnqState:
     """An independent copy; the content (and the options, never changed) are shared."""
     twin = object.__new__(EnqState)
     twin.__dict__.update(st.__dict__)
+    twin.table_version = new_version()  # its own (see ``EnqState.table_version``)
     twin.seats = [_copy_seat(x) for x in st.seats]
     twin.inactive = [InactiveRole(r.role, r.revealed, r.dead) for r in st.inactive]
     for attr in (

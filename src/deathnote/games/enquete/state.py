@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import count
 from typing import Any
 
 Step = dict[str, Any]
 """One pending piece of resolution on the stack (``k``: "pick", "window" or "call")."""
+
+#: where ``EnqState.table_version`` numbers come from: none is ever given twice
+_VERSIONS = count(1)
+
+
+def new_version() -> int:
+    """A ``table_version`` no state has had."""
+    return next(_VERSIONS)
 
 
 @dataclass
@@ -91,3 +100,9 @@ class EnqState:
     facts: list[list[Any]] = field(default_factory=list)
     #: the players who had played a Lie when Decision was revealed (public).
     decision_liars: list[int] = field(default_factory=list)
+    #: A number no other state or position has had, taken anew whenever anything but the
+    #: resolution stack may change (every carried-out choice except a pass in a window,
+    #: every step function, the ending; a copy gets its own, so a copy changed by hand never
+    #: shares it): the observation's slots every viewer shares are remembered by it
+    #: (``learning.encode_state``). Not part of the game: never compared, never shown.
+    table_version: int = field(default_factory=new_version, compare=False, repr=False)
