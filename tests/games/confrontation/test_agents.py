@@ -268,42 +268,6 @@ def test_evaluate_estimates_at_the_start_of_a_day_only() -> None:
     )
 
 
-def test_suspicion_carried_on_from_kept_notes_equals_a_fresh_reckoning() -> None:
-    """``suspicion`` carries each Suspect's weight on from the last day note it reckoned
-    (``_SUSPICION``): at every step of heuristic games, and in sampled worlds played on
-    past the true notes, it gives the very float reckoned from the first note (nothing
-    kept)."""
-    from deathnote.games.confrontation import agents
-
-    def fresh(state: Any) -> float:
-        agents._SUSPICION.clear()
-        return agents.suspicion(state)
-
-    nights = 0
-    for seed, chapter in ((1, 1), (2, 2)):
-        match = Match.create("confrontation", 2, seed, {"chapter": chapter})
-        bots = [make_agent("confrontation", "heuristic", s) for s in range(2)]
-        rngs = [agent_rng(seed, s) for s in range(2)]
-        draw = random.Random(seed)
-        while match.outcome() is None:
-            kept = agents.suspicion(match.state)
-            assert kept == fresh(match.state)
-            world = match.sample_world(L, draw, False)
-            agents.suspicion(world.state)  # the true notes kept, then the world's own
-            for _ in range(4):
-                if world.outcome() is not None:
-                    break
-                seat = min(world.pending())
-                world.submit(seat, world.legal(seat)[0])
-                carried = agents.suspicion(world.state)
-                assert carried == fresh(world.state)
-                agents.suspicion(match.state)
-            seat = min(match.pending())
-            match.submit(seat, bots[seat].choose(observe(match, seat, rngs[seat])))
-        nights += sum(1 for n in match.state.history if n["killed"] is not None)
-    assert nights >= 4
-
-
 def test_search_prior_each_side_expects_the_other_to_read_its_chases() -> None:
     """The search bot's prior (``Game.search_prior``): its L expects Kira to dodge while L
     looks like he covers the richer scene (as Kira's bot reads the log) and goes to the

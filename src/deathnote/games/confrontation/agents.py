@@ -712,67 +712,41 @@ def suspicion(state: ConfState) -> float:
     L's bot reckons it (``Geometry.posterior``: Kira kills any allowed criminal of the news
     alike), from the kills of the public record."""
     t = state.tables
-    history = state.history
-    # Each Suspect's weight (and nights outside his Local Area) after the latest day note
-    # already reckoned (``_SUSPICION``), carried on over the notes after it: the same
-    # divisions in the same order as from the first note.
-    start = len(history)
-    run: tuple[tuple[float, ...], tuple[int, ...]] | None = None
-    while start:
-        kept = _SUSPICION.get(id(history[start - 1]))
-        if kept is not None and kept[0] is history[start - 1] and kept[1] == (t, start):
-            run = kept[2], kept[3]
-            break
-        start -= 1
-    n = len(t.letters)
-    if run is None:
-        weights, outsides = [1.0] * n, [0] * n
-    else:
-        weights, outsides = list(run[0]), list(run[1])
-    if start < len(history):
-        limit = REGIONAL_LIMIT[t.chapter]
-        masks = t.local_mask
-        index = t.index_of_number
-        if len(_SUSPICION) >= SUSPICION_KEPT:
-            _SUSPICION.clear()
-        for at, night in enumerate(history[start:], start + 1):
-            killed = night["killed"]
-            if killed is not None:
-                news = [masks[index[c]] for c in night["news"]]  # type: ignore[attr-defined]
-                count = len(news)
-                dead = masks[index[killed]]  # type: ignore[index]
-                for s in range(n):
-                    if outsides[s] >= limit:
-                        local = 0
-                        for m in news:
-                            local += m >> s & 1
-                        weights[s] /= max(1, local)
-                    else:
-                        weights[s] /= count
-                    if not dead >> s & 1:
-                        outsides[s] += 1
-            _SUSPICION[id(night)] = (night, (t, at), tuple(weights), tuple(outsides))
+    limit = REGIONAL_LIMIT[t.chapter]
     eliminated = state.eliminated
+    masks = t.local_mask
+    index = t.index_of_number
+    # The nights with a kill: the news criminals' and the victim's local masks (read once;
+    # each Suspect's weight is then divided night by night, in the same order as ever).
+    nights = []
+    for night in state.history:
+        killed = night["killed"]
+        if killed is None:
+            continue
+        news = [masks[index[n]] for n in night["news"]]  # type: ignore[attr-defined]
+        nights.append((news, len(news), masks[index[killed]]))  # type: ignore[index]
     me = state.identity
     total = 0.0
     mine = 0.0
-    for s in range(n):
+    for s in range(len(t.letters)):
         if s in eliminated:
             continue
-        weight = weights[s]
+        weight = 1.0
+        outside = 0
+        for news, count, dead in nights:
+            if outside >= limit:
+                local = 0
+                for m in news:
+                    local += m >> s & 1
+                weight /= max(1, local)
+            else:
+                weight /= count
+            if not dead >> s & 1:
+                outside += 1
         total += weight
         if s == me:
             mine = weight
     return mine / total if total else 0.0
-
-
-#: ``suspicion``'s weights and outside nights of every Suspect after a day note, by the
-#: note's id: (the note, (the tables, the notes up to it), weights, outside nights). The
-#: notes are never changed once written and forks share them, so a note (the same object:
-#: kept here alive, so that no other note takes its id) always follows the same notes. A
-#: search reckons from one history hundreds of times.
-_SUSPICION: dict[int, tuple[object, tuple[object, int], tuple[float, ...], tuple[int, ...]]] = {}
-SUSPICION_KEPT = 4096
 
 
 def evaluate(state: ConfState) -> tuple[float, float] | None:
