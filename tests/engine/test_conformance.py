@@ -375,8 +375,10 @@ def test_view_delta_check_fails_a_delta_that_loses_an_entry(
 ) -> None:
     whole_log = Match.log
 
-    def lossy(self: Match, viewer: Viewer, since: int | None = None) -> list[dict[str, Any]]:
-        entries = whole_log(self, viewer, since)
+    def lossy(
+        self: Match, viewer: Viewer, since: int | None = None, fresh: bool = True
+    ) -> list[dict[str, Any]]:
+        entries = whole_log(self, viewer, since, fresh)
         return entries[1:] if since is not None else entries
 
     c.check_view_deltas(TOY_SETUP)
