@@ -6,6 +6,7 @@ being asked (public in this game), so it can hold nothing the viewer may not see
 
 from __future__ import annotations
 
+import struct
 from functools import cache
 from typing import Any
 
@@ -145,17 +146,23 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
     passes of a window ask one seat after another over the same table (about a quarter of
     the observations in random play), and each one's vector is that copy plus what only it
     sees."""
-    public = _PUBLIC.get(st.table_version)
-    if public is None:
-        if len(_PUBLIC) >= 256:
-            _PUBLIC.clear()  # start again (the running games' tables come back first)
-        public = _PUBLIC[st.table_version] = _public(st)
-    array = public.copy()
+    players = st.players
+    detective = st.detective
+    template = _TEMPLATES.get((players, detective))
+    if template is None:
+        template = _TEMPLATES[players, detective] = _template(players, detective)
+    array = template.copy()
     # Written item by item through a memoryview (far cheaper per item than numpy's own item
     # assignment, nothing to convert at the end); zeros are never written.
     out: Any = array.data
-    players = st.players
-    detective = st.detective
+    public = _PUBLIC.get(st.table_version)
+    if public is None:
+        _public(st, out)
+        if len(_PUBLIC) >= 256:
+            _PUBLIC.clear()  # start again (the running games' tables come back first)
+        _PUBLIC[st.table_version] = array.tobytes()
+    else:
+        _bytes_writer(len(public))(out, 0, public)
     everything = st.over or viewer == OMNISCIENT
     mine = viewer if isinstance(viewer, int) else -1  # the viewer's seat, if it has one
     me = st.seats[mine] if mine >= 0 else None
@@ -209,17 +216,12 @@ def encode_state(st: EnqState, viewer: Viewer, asked: int | None) -> np.ndarray:
     return array
 
 
-def _public(st: EnqState) -> np.ndarray:
-    """The slots of ``encode_state`` every viewer sees alike, the others zero: the table,
-    each seat's and inactive Role's public flags and counts, and the Roles shown to all
-    (revealed ones, the Detective's). Read-only (copied)."""
+def _public(st: EnqState, out: Any) -> None:
+    """Writes the slots of ``encode_state`` every viewer sees alike (into ``out``, a
+    memoryview of the template's copy): the table, each seat's and inactive Role's public
+    flags and counts, and the Roles shown to all (revealed ones, the Detective's)."""
     players = st.players
     detective = st.detective
-    template = _TEMPLATES.get((players, detective))
-    if template is None:
-        template = _TEMPLATES[players, detective] = _template(players, detective)
-    array = template.copy()
-    out: Any = array.data
     limit = SUSPICION_LIMIT[players]
     this_round = st.round
     content = st.content
@@ -300,8 +302,6 @@ def _public(st: EnqState) -> np.ndarray:
         if r.dead:
             out[row + 1] = 1.0
         row += PER_INACTIVE
-    array.flags.writeable = False
-    return array
 
 
 #: the seat numbers of a game of each size
@@ -311,8 +311,15 @@ _LAST_PILES: list[Any] = [None, None]
 #: the start of ``_public``'s array by (players, the Detective's seat): the slots that stay
 #: the same all game set, the rest zero (read-only, copied)
 _TEMPLATES: dict[tuple[Any, ...], np.ndarray] = {}
-#: ``_public`` of a state by its ``table_version`` (read-only, copied)
-_PUBLIC: dict[int, np.ndarray] = {}
+#: the bytes of the array ``_public`` wrote (the template's slots included), by the state's
+#: ``table_version``
+_PUBLIC: dict[int, bytes] = {}
+
+
+@cache
+def _bytes_writer(size: int) -> Any:
+    """``pack_into(buffer, offset, data)`` of ``size`` bytes (one copy, in C)."""
+    return struct.Struct(f"{size}s").pack_into
 
 
 def _piles(content: dict[str, Any]) -> dict[int, frozenset[int]]:
