@@ -107,9 +107,7 @@ class Action:
 
     def labelled_json(self) -> dict[str, Any]:
         """``to_json()`` with the ``label`` last (a view's list of legal actions)."""
-        out: dict[str, Any] = {"kind": self.kind}
-        for k, v in self.args:
-            out[k] = list(v) if isinstance(v, tuple) else v
+        out = self.to_json()
         out["label"] = self.label
         return out
 
