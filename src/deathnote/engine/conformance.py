@@ -736,26 +736,29 @@ def _seen(match: Match, viewer: Viewer) -> bytes:
     return _dump(match.view(viewer))
 
 
-def _canonical(obj: Any, memo: dict[int, Any] | None = None, depth: int = 0) -> Any:
-    """A comparable form of any state (dataclasses, objects, containers, atoms)."""
+def _canonical(obj: Any, memo: dict[int, str] | None = None, depth: int = 0) -> str:
+    """A comparable form of any state (dataclasses, objects, containers, atoms): an atom's
+    repr, else a digest of the node's kind and its children's forms (sets and mappings
+    sorted). Each object is put in form once (``memo``, by identity), so a shared or deeply
+    nested part costs once, not once per enclosing set."""
     memo = {} if memo is None else memo
     if isinstance(obj, _ATOMS):
-        return obj
+        return repr(obj)
     if depth > 60:
         return "..."
     key = id(obj)
     if key in memo:
         return memo[key]
     memo[key] = "<cycle>"
-    out: Any
-    if isinstance(obj, Mapping):
-        out = ("map", sorted((repr(k), _canonical(v, memo, depth + 1)) for k, v in obj.items()))
+    node: Any
+    if type(obj) is dict or isinstance(obj, Mapping):
+        node = ("map", sorted((repr(k), _form(v, memo, depth)) for k, v in obj.items()))
     elif isinstance(obj, list | tuple):
-        out = ("seq", [_canonical(v, memo, depth + 1) for v in obj])
+        node = ("seq", [_form(v, memo, depth) for v in obj])
     elif isinstance(obj, set | frozenset):
-        out = ("set", sorted(repr(_canonical(v, memo, depth + 1)) for v in obj))
+        node = ("set", sorted(_form(v, memo, depth) for v in obj))
     elif callable(obj):
-        out = ("fn", getattr(obj, "__qualname__", "?"))
+        node = ("fn", getattr(obj, "__qualname__", "?"))
     else:
         fields: dict[str, Any] = {}
         if hasattr(obj, "__dict__"):
@@ -764,16 +767,23 @@ def _canonical(obj: Any, memo: dict[int, Any] | None = None, depth: int = 0) -> 
             for name in getattr(cls, "__slots__", ()):
                 if hasattr(obj, name):
                     fields[name] = getattr(obj, name)
-        out = (
+        node = (
             type(obj).__name__,
-            sorted((k, _canonical(v, memo, depth + 1)) for k, v in fields.items()),
+            sorted((k, _form(v, memo, depth)) for k, v in fields.items()),
         )
+    out = "#" + hashlib.blake2b(repr(node).encode(), digest_size=16).hexdigest()
     memo[key] = out
     return out
 
 
+def _form(obj: Any, memo: dict[int, str], depth: int) -> str:
+    """A child's form: an atom's at once (most of a state), else ``_canonical`` one level
+    deeper."""
+    return repr(obj) if isinstance(obj, _ATOMS) else _canonical(obj, memo, depth + 1)
+
+
 def _state_digest(match: Match) -> str:
-    return hashlib.sha256(repr(_canonical(match.state)).encode()).hexdigest()
+    return _canonical(match.state)
 
 
 def _sample(match: Match, viewer: Viewer, rng: random.Random) -> Match:
