@@ -14,7 +14,7 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-START_SECONDS = 30.0
+START_SECONDS = 90.0  # a start takes 1-3 s; under heavy load (load 10+) it took over 30
 SERVE = (sys.executable, "-m", "deathnote", "serve")
 
 
