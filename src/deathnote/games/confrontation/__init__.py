@@ -14,6 +14,7 @@ from deathnote.engine.errors import OptionsError
 from deathnote.engine.game import Game, PlayoutPolicy
 from deathnote.engine.options import GameOptions, lobby
 from deathnote.games.confrontation import content, numbers, rules, sample
+from deathnote.games.confrontation.agents import evaluate as estimate
 from deathnote.games.confrontation.state import ConfState
 from deathnote.games.confrontation.view import (
     RULES_SUMMARY,
@@ -184,9 +185,9 @@ class Confrontation(Game):
     def evaluate(self, state: ConfState) -> tuple[float, float] | None:
         """Kira's and L's chance from the start of a day, for a search bot's play-outs
         (``agents.evaluate``; None at any other point)."""
-        from deathnote.games.confrontation.agents import evaluate
-
-        return evaluate(state)
+        # Imported at the top: an import statement here (some 4 us in CPython 3.11) ran at
+        # every step of every play-out.
+        return estimate(state)
 
     def search_prior(self, seat: int) -> Agent:
         """The search bot's prior: the heuristic bot whose L also expects Kira to read his

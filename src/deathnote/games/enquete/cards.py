@@ -28,6 +28,7 @@ from .flow import (
     pin_all,
     ref_label,
     ref_role,
+    reveal_inactive,
     role_name,
     table_order,
 )
@@ -411,8 +412,6 @@ def ks_mode(ctx: Ctx, step: Step) -> None:
 
 @fn("ks_target")
 def ks_target(ctx: Ctx, step: Step) -> None:
-    from .flow import reveal_inactive
-
     i = step["value"]
     if step["mode"] == "reveal":
         reveal_inactive(ctx, i, step["seat"])

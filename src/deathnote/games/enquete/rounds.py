@@ -6,6 +6,7 @@ from .flow import (
     DISCARD,
     Ctx,
     begin_ending,
+    can_receive,
     card,
     draw,
     fn,
@@ -17,9 +18,12 @@ from .flow import (
     refill,
     ring,
     round_order,
+    table_order,
     tile,
     tiles_gone,
 )
+from .objectives import score
+from .series import series_lines, series_totals
 from .state import EnqState, Step
 
 
@@ -266,8 +270,6 @@ def reveal(ctx: Ctx, step: Step) -> None:
 def eligible(ctx: Ctx) -> list[int]:
     """Players who may receive the Detective's Suspicions now: "among the unrevealed
     players", so a dead unrevealed one (Top Secret) too."""
-    from .flow import can_receive, table_order
-
     return [s for s in table_order(ctx.st) if can_receive(ctx.st, s)]
 
 
@@ -379,9 +381,6 @@ def round_end(ctx: Ctx, step: Step) -> None:
 @fn("finish")
 def finish(ctx: Ctx, step: Step) -> None:
     """Every Role is revealed and Apples are counted."""
-    from .objectives import score
-    from .series import series_lines, series_totals
-
     st = ctx.st
     st.apples, st.apple_lines = score(st)
     if not ctx.loud:

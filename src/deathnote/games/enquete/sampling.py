@@ -21,7 +21,7 @@ from deathnote.engine.actions import OMNISCIENT, Viewer
 from deathnote.engine.rng import choice, sample, shuffle
 
 from .cards import _page_targets, dn_play_options, force_options, others, ransom_options
-from .flow import INVESTIGATOR_ROLES, faction, name, ref_role, role_name, round_order, tile
+from .flow import INVESTIGATOR_ROLES, faction, name, ref_role, role_name, round_order
 from .rounds import give_card_options, give_to_prompt, keep_options
 from .state import EnqState, InactiveRole, SeatState, Step, new_version
 from .tiles import (
@@ -299,14 +299,19 @@ def _sample_tiles(st: EnqState, me: int, rng: random.Random) -> None:
     if st.tile_top[me] is not None:
         known.add(st.tile_top[me])  # type: ignore[arg-type]
     tau: dict[int, int] = {}
-    for pile in range(1, 6):
-        spots: list[tuple[list[int], int]] = []
-        group: list[int] = []
-        for place in (st.tiles, st.tile_discard):
-            for i, t in enumerate(place):
-                if t not in known and tile(st, t)["pile"] == pile:
-                    spots.append((place, i))
-                    group.append(t)
+    # Each unseen tile's place, by pile, in one pass (piles 1 to 5, as the rulebook's).
+    by_pile: dict[int, tuple[list[tuple[list[int], int]], list[int]]] = {
+        pile: ([], []) for pile in range(1, 6)
+    }
+    investigations = st.content["investigations"]
+    for place in (st.tiles, st.tile_discard):
+        for i, t in enumerate(place):
+            if t not in known:
+                mine = by_pile.get(investigations[t - 1]["pile"])
+                if mine is not None:
+                    mine[0].append((place, i))
+                    mine[1].append(t)
+    for spots, group in by_pile.values():
         drawn = sorted(group)
         shuffle(rng, drawn)
         for (place, i), t in zip(spots, drawn, strict=True):

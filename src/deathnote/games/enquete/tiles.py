@@ -6,6 +6,7 @@ from deathnote.engine.rng import choice as rng_choice
 
 from .flow import (
     INVESTIGATOR_ROLES,
+    SUSPICION_LIMIT,
     Ctx,
     acting_faction,
     add_fact,
@@ -824,8 +825,6 @@ def performance_pair(ctx: Ctx, step: Step) -> None:
     sa, sb = st.seats[a], st.seats[b]
     sa.suspicions, sb.suspicions = sb.suspicions, sa.suspicions
     ctx.say(f"Performance: {name(a)} and {name(b)} exchange their Suspicions.")
-    from .flow import SUSPICION_LIMIT
-
     for s in (a, b):
         if st.seats[s].suspicions >= SUSPICION_LIMIT[st.players]:
             reveal_player(ctx, s, "suspicions")

@@ -8,7 +8,8 @@ phases every seat is asked alike; the bot's answer depends only on its own cards
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import random
+from collections.abc import Callable, Collection
 from typing import Any
 
 from deathnote.agents.base import Agent, Observation
@@ -63,9 +64,7 @@ class HeuristicAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         view = obs.view
-        kind = view["decision"]["kind"]
-        handler = HANDLERS[kind]
-        return handler(self, view["state"], legal, obs)
+        return HANDLERS[view["decision"]["kind"]](self, view["state"], legal, obs.rng)
 
     # -- helpers -------------------------------------------------------------------------------
     def _hunted(self, st: dict[str, Any], b: Beliefs) -> dict[int, float]:
@@ -84,7 +83,7 @@ class HeuristicAgent(Agent):
         return b.team_probabilities(goal, seats, living)
 
     # -- decisions -----------------------------------------------------------------------------
-    def _investigate(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
+    def _investigate(self, st: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         me = st["me"]
         chases = [a for a in legal if a.kind == "chase"]
         if chases and me["team"] == "l" and not st["chased"]:
@@ -107,7 +106,7 @@ class HeuristicAgent(Agent):
                 return -0.5
             # Finish what the table started: a player already investigated is closer to
             # showing their Mission.
-            return p + FOCUS * looked[s] + obs.rng.random() * 0.05
+            return p + FOCUS * looked[s] + rng.random() * 0.05
 
         target = max(hunted, key=score)
         kind = None
@@ -121,7 +120,7 @@ class HeuristicAgent(Agent):
             and (kind is None or a.get("type") == kind)
         )
 
-    def _eyes(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
+    def _eyes(self, st: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         # An X-Kira opens the eyes only to see a likely L whose Identity is still in doubt
         # (weighed after the answer): once open he is no decoy any more and can be chased.
         b = beliefs(st)
@@ -131,23 +130,23 @@ class HeuristicAgent(Agent):
             return next(a for a in legal if a.kind == "open_eyes")
         return next(a for a in legal if a.kind == "done")
 
-    def _cover(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
+    def _cover(self, st: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         clues = {a["clue"]: a for a in legal}
         first = cover_first(st["me"]["mission"], clues)
-        return clues[first] if first is not None else choice(obs.rng, legal)
+        return clues[first] if first is not None else choice(rng, legal)
 
-    def _return(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
+    def _return(self, st: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         me = st["me"]
         for a in legal:  # take back the true cards, so the table shows decoys
             if a["clue"] in (me["identity"], me["mission"]):
                 return a
-        return choice(obs.rng, legal)
+        return choice(rng, legal)
 
-    def _reveal(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
+    def _reveal(self, st: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         me = st["me"]
         clues = {a["clue"]: a for a in legal}
         true_first = (me["identity"], me["mission"])
-        if me["mission"] in ("l", "team_member") and obs.rng.random() < 0.3:
+        if me["mission"] in ("l", "team_member") and rng.random() < 0.3:
             true_first = (me["mission"], me["identity"])
         if not any(c in me["picks"] for c in (me["identity"], me["mission"])):
             for c in true_first:
@@ -157,9 +156,9 @@ class HeuristicAgent(Agent):
             if m in clues:
                 return clues[m]
         plain = [a for c, a in clues.items() if c not in true_first]
-        return choice(obs.rng, plain or legal)
+        return choice(rng, plain or legal)
 
-    def _announce(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
+    def _announce(self, st: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         # Mostly the truth (Kira needs L's true Identity for the Death Note): always on a
         # player who may well be L, else a bluff one time in LIE_RATE, naming an Identity the
         # table cannot rule out for that player.
@@ -167,14 +166,14 @@ class HeuristicAgent(Agent):
         seen = st["me"]["looks"][str(target)]
         said = {a["identity"]: a for a in legal if a.kind == "announce"}
         b = beliefs(st)
-        if self._hunted(st, b).get(target, 0.0) < LIE_BELOW_L and obs.rng.random() < LIE_RATE:
+        if self._hunted(st, b).get(target, 0.0) < LIE_BELOW_L and rng.random() < LIE_RATE:
             public = dict(st, claims=[], me=dict(st["me"], looks={}))
             cover = sorted(beliefs(public).identities(target) - {seen})
             if cover:
-                return said[choice(obs.rng, cover)]
+                return said[choice(rng, cover)]
         return said[seen]
 
-    def _arrest(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
+    def _arrest(self, st: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         arrests = [a for a in legal if a.kind == "arrest"]
         if not arrests:
             return legal[0]
@@ -185,7 +184,7 @@ class HeuristicAgent(Agent):
             return next(a for a in arrests if a["target"] == best)
         return next(a for a in legal if a.kind == "pass")
 
-    def _death_note(self, st: dict[str, Any], legal: list[Action], obs: Observation) -> Action:
+    def _death_note(self, st: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         writes = [a for a in legal if a.kind in ("write", "place")]
         if not writes:
             return legal[0]
@@ -193,7 +192,7 @@ class HeuristicAgent(Agent):
         hunted = self._hunted(st, b)
         spare = {x["seat"] for x in st["seats"] if x["mission"] == "x_kira"}
         best: tuple[float, int, str] | None = None
-        draw = obs.rng.random
+        draw = rng.random
         for s, p_l in hunted.items():
             if s in spare:
                 continue
@@ -210,10 +209,10 @@ class HeuristicAgent(Agent):
                 if best is None or value > best[0]:
                     best = (value, s, ident)
         if best is None:
-            return choice(obs.rng, writes)
+            return choice(rng, writes)
         _, seat, ident = best
         if writes[0].kind == "write":
-            return next((a for a in writes if a["identity"] == ident), choice(obs.rng, writes))
+            return next((a for a in writes if a["identity"] == ident), choice(rng, writes))
         chosen = st["me"].get("death_note")
         target = seat
         if chosen is not None and chosen != ident:
@@ -223,10 +222,14 @@ class HeuristicAgent(Agent):
                 return hunted.get(s, 0.0) / len(ids) if chosen in ids else 0.0
 
             target = max(hunted, key=fit)
-        return next((a for a in writes if a["placement"] == target), choice(obs.rng, writes))
+        return next((a for a in writes if a["placement"] == target), choice(rng, writes))
 
 
-HANDLERS = {
+Handler = Callable[["HeuristicAgent", dict[str, Any], list[Action], random.Random], Action]
+"""A decision's answer from the table part of the seat's view, its legal actions and the
+bot's generator (the only things the bot reads)."""
+
+HANDLERS: dict[str, Handler] = {
     "investigate": HeuristicAgent._investigate,
     "cover": HeuristicAgent._cover,
     "return": HeuristicAgent._return,

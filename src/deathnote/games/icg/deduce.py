@@ -275,33 +275,34 @@ def _mission_odds(
         team_members,
         state["me"]["mission"],
     )
-    floor = _FLOORS.get(key)
-    if floor is None:
+    entry = _FLOORS.get((key, n_ids))
+    if entry is None:
         if len(_FLOORS) > 1024:
             _FLOORS.clear()
-        floor = _FLOORS[key] = _floor(*key)
+        entry = _FLOORS[key, n_ids] = (_floor(*key), {})
+    floor, rows = entry
     out: dict[int, dict[str, float]] = {}
     for s, row in options.items():
         # A row's odds depend only on the floor and its masks' sizes: worked out once
         # (the returned rows are shared, and nobody changes them).
-        row_key = (key, n_ids, tuple(row.items()))
-        odds = _ODDS.get(row_key)
+        masks = tuple(row.items())
+        odds = rows.get(masks)
         if odds is None:
-            if len(_ODDS) > 4096:
-                _ODDS.clear()
+            if len(rows) > 4096:
+                rows.clear()
             weights = {m: floor[m] * ids.bit_count() / n_ids for m, ids in row.items()}
             total = sum(weights.values())
-            odds = _ODDS[row_key] = {m: w / total for m, w in weights.items()} if total else {}
+            odds = rows[masks] = {m: w / total for m, w in weights.items()} if total else {}
         out[s] = odds
     return out
 
 
-#: A row's Mission odds by its floor's key, the number of Identities and its masks.
-_ODDS: dict[tuple[object, ...], dict[str, float]] = {}
-
-
-#: ``_floor`` by its arguments (a few per game).
-_FLOORS: dict[tuple[int, int, int, int, int, str], dict[str, float]] = {}
+#: ``_floor`` by its arguments and the number of Identities (a few per game), with the
+#: odds of each row of masks under that floor (by the row's items).
+_FLOORS: dict[
+    tuple[tuple[int, int, int, int, int, str], int],
+    tuple[dict[str, float], dict[tuple[tuple[str, int], ...], dict[str, float]]],
+] = {}
 
 
 def _floor(

@@ -13,13 +13,12 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
 from typing import Any
 
 from deathnote.agents.base import Observation
 from deathnote.engine.actions import Action
 
-from .agents import HeuristicAgent, cover_first
+from .agents import HANDLERS, HeuristicAgent, cover_first
 from .content import MISSION_IDS
 from .game import own_cards, seat_rows
 from .state import IcgState
@@ -27,13 +26,15 @@ from .tables import Tables
 
 
 def playout(state: IcgState, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
-    """The heuristic bot's choice for ``seat`` from its view of ``state`` (``bot_view``)."""
+    """The heuristic bot's choice for ``seat`` from its view of ``state`` (``bot_view``):
+    its answer to the decision's kind, handed the table part of the view straight (what
+    ``HeuristicAgent.choose`` does with the whole view, without the observation around it)."""
     if len(legal) == 1:
         return legal[0]
     bot = _BOTS.get(seat)
     if bot is None:
         bot = _BOTS[seat] = HeuristicAgent(seat)
-    return bot.choose(Observation(seat, legal, partial(bot_view, state, seat), rng))
+    return HANDLERS[DECISION_KINDS[state.phase]](bot, bot_table(state, seat), list(legal), rng)
 
 
 #: The play-outs' heuristic bot of each seat (it keeps nothing between choices).
@@ -60,25 +61,29 @@ def bot_view(state: IcgState, seat: int) -> dict[str, Any]:
     not read are left out): the table's records are the state's own, not copies (the bot
     only reads them, and the view is dropped after one choice), and the seats' rows and the
     Mission box are built when first read (a cover reads neither)."""
-    st = state
-    part = _TablePart(
-        rules=st.rules,
-        turn=st.turn,
-        target=st.target,
-        chased=st.chased,
-        identities=_identity_cards(st.tables),
-        history=st.history,
-        death_notes=st.death_notes,
-        claims=st.claims,
-        me=own_cards(st, seat),
-    )
-    part.state = st
     return {
         "viewer": seat,
-        "state": part,
-        "decision": {"kind": DECISION_KINDS[st.phase]},
+        "state": bot_table(state, seat),
+        "decision": {"kind": DECISION_KINDS[state.phase]},
         "log": [],
     }
+
+
+def bot_table(state: IcgState, seat: int) -> dict[str, Any]:
+    """``bot_view``'s table part (the view's ``state``), all the bot's answers read."""
+    part = _TablePart(
+        rules=state.rules,
+        turn=state.turn,
+        target=state.target,
+        chased=state.chased,
+        identities=_identity_cards(state.tables),
+        history=state.history,
+        death_notes=state.death_notes,
+        claims=state.claims,
+        me=own_cards(state, seat),
+    )
+    part.state = state
+    return part
 
 
 class _TablePart(dict[str, Any]):
