@@ -91,6 +91,32 @@ def test_a_patch_is_the_plain_walk_s_even_where_parts_are_shared(
     assert delta.diff(old, new) == expected
 
 
+@given(JSON, JSON)
+def test_a_decoded_patch_applied_without_copies_gives_the_new_value_and_takes_its_values(
+    old: Any, new: Any
+) -> None:
+    """What a client does with a message it just decoded (the load test): the operations'
+    values become the state's own, and the state is still the new value."""
+    ops = orjson.loads(orjson.dumps(delta.diff(old, new)))  # a message's own objects
+    state = orjson.loads(orjson.dumps(old))
+    for op in ops:
+        state = delta.apply_op(state, op, copy=False)
+    assert state == new
+    # With copies (the default) the same operations give an equal state of fresh objects.
+    again = orjson.loads(orjson.dumps(old))
+    for op in ops:
+        again = delta.apply_op(again, op)
+    assert again == new
+
+
+def test_a_value_set_without_copy_is_the_operation_s_own_object() -> None:
+    item = {"b": [2]}
+    state = delta.apply_op({"a": 1}, ["set", ["c"], item], copy=False)
+    assert state["c"] is item
+    state = delta.apply_op({"a": 1}, ["set", ["c"], item])
+    assert state["c"] == item and state["c"] is not item
+
+
 def test_the_new_values_in_a_patch_are_fresh_copies() -> None:
     new = {"a": [1, {"b": 2}]}
     ops = delta.diff({}, new)

@@ -115,17 +115,21 @@ def patch(old: Any, ops: list[Op]) -> Any:
     return value
 
 
-def apply_op(value: Any, op: Op) -> Any:
-    """Apply one operation to ``value`` in place; returns the (possibly new) root."""
+def apply_op(value: Any, op: Op, copy: bool = True) -> Any:
+    """Apply one operation to ``value`` in place; returns the (possibly new) root.
+
+    ``copy``: the value an operation sets is a fresh copy of the operation's. False: it is
+    the operation's own, for a caller whose operations were just parsed for this one
+    state and are never used again (a client's decoded message)."""
     kind, path = op[0], op[1]
     if kind == "set" and not path:
-        return json_copy(op[2])
+        return json_copy(op[2]) if copy else op[2]
     target = value
     for step in path[:-1]:
         target = target[step]
     last = path[-1] if path else None
     if kind == "set":
-        item = json_copy(op[2])
+        item = json_copy(op[2]) if copy else op[2]
         if type(target) is list and last == len(target):
             target.append(item)
         else:

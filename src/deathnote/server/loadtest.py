@@ -394,8 +394,10 @@ class RoomDriver:
             if old is None:
                 raise RuntimeError("a state patch before any whole state")
             state = old["state"]
+            # The operations were decoded from this message alone: their values are
+            # taken as they are, not copied.
             for op in view.pop("patch"):
-                state = apply_op(state, op)
+                state = apply_op(state, op, copy=False)
             view["state"] = state
         self.views[index] = view
         return view
