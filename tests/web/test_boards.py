@@ -260,6 +260,9 @@ def test_confrontation_map_cells_are_big_enough_to_tap(
         log = page.locator("#log").inner_text()
         assert "L rolls" in log
         assert not re.search(r"\b(knife|gun|bomb)\b|\(\d+, \d+\)|\d pts\b", log), log
+        # The map's key counts points as words do: "(1 pt)", never "(1 pts)".
+        key = page.locator(".board.confrontation").inner_text()
+        assert "(1 pt)" in key and not re.search(r"\b1 pts\b", key), key
         assert errors == []
     finally:
         context.close()

@@ -29,6 +29,11 @@ function facts(state) {
   return h("dl", { class: "facts" }, items.map(([k, v]) => [h("dt", {}, k), h("dd", {}, String(v))]));
 }
 
+// "1 pt", "2 pts": a count of points, as the key and the Lead card show it.
+function pts(n) {
+  return `${n} pt${n === 1 ? "" : "s"}`;
+}
+
 function leadCard(state) {
   if (!state.lead) return null;
   const side = (name) => {
@@ -38,7 +43,7 @@ function leadCard(state) {
       { class: `scene ${s.type}` },
       h("span", { class: "ab" }, name),
       h("span", {}, `${glyph(state, s.type)} ${typeName(state, s.type)}`),
-      h("small", {}, `${s.points} pts${s.apples ? `, ${s.apples} apple${s.apples > 1 ? "s" : ""}` : ""}`),
+      h("small", {}, `${pts(s.points)}${s.apples ? `, ${s.apples} apple${s.apples > 1 ? "s" : ""}` : ""}`),
     );
   };
   return h("div", { class: "lead" }, h("h3", {}, `Lead card ${state.lead.number}`), h("div", { class: "scenes" }, side("A"), side("B")));
@@ -268,7 +273,7 @@ export function render(view, ctx) {
       h(
         "p",
         { class: "legend muted" },
-        Object.keys(state.crime_types).map((t) => h("span", { class: `key ${t}` }, `${glyph(state, t)} = ${typeName(state, t)} (${state.crime_types[t].points} pts)`)),
+        Object.keys(state.crime_types).map((t) => h("span", { class: `key ${t}` }, `${glyph(state, t)} = ${typeName(state, t)} (${pts(state.crime_types[t].points)})`)),
         " ✕ = killed",
       ),
     ),
