@@ -40,22 +40,41 @@ def _copy_step(step: Step) -> Step:
     return {k: (v.copy() if type(v) in _COPY else v) for k, v in step.items()}
 
 
-def _copy_seat(seat: SeatState) -> SeatState:
+def _copy_seat(seat: SeatState, hands: bool = True, roles: bool = True) -> SeatState:
+    """A copy of the seat; with ``hands`` or ``roles`` False, its ``known_hands`` or
+    ``known_roles`` are the original's (for a caller that puts new ones in their place)."""
     twin = object.__new__(SeatState)
     twin.__dict__.update(seat.__dict__)
     twin.hand = seat.hand.copy()
     twin.extra = [e.copy() for e in seat.extra]
-    twin.known_roles = seat.known_roles.copy()
-    twin.known_hands = {k: v.copy() for k, v in seat.known_hands.items()}
+    if roles:
+        twin.known_roles = seat.known_roles.copy()
+    if hands:
+        twin.known_hands = {k: v.copy() for k, v in seat.known_hands.items()}
     return twin
 
 
 def fork_state(st: EnqState) -> EnqState:
     """An independent copy; the content (and the options, never changed) are shared."""
+    return _fork(st)
+
+
+def _fork(st: EnqState, cards_of: int = -1, roles_of: int = -1, tiles_of: int = -1) -> EnqState:
+    """``fork_state``; for a sample, what the sample makes anew for every viewer but one
+    is not copied but left the original's: every other viewer's ``pins`` and seat's
+    ``known_hands`` (but ``cards_of``'s), every other seat's ``known_roles`` (but
+    ``roles_of``'s), every other viewer's ``tile_known`` (but ``tiles_of``'s); -1: all
+    copied."""
     twin = object.__new__(EnqState)
     twin.__dict__.update(st.__dict__)
     twin.table_version = new_version()  # its own (see ``EnqState.table_version``)
-    twin.seats = [_copy_seat(x) for x in st.seats]
+    if cards_of < 0 and roles_of == -1:
+        twin.seats = [_copy_seat(x) for x in st.seats]
+    else:
+        twin.seats = [
+            _copy_seat(x, cards_of < 0 or s == cards_of, roles_of == -1 or s == roles_of)
+            for s, x in enumerate(st.seats)
+        ]
     twin.inactive = [InactiveRole(r.role, r.revealed, r.dead) for r in st.inactive]
     for attr in (
         "deck",
@@ -80,8 +99,16 @@ def fork_state(st: EnqState) -> EnqState:
     twin.kills = [k.copy() for k in st.kills]
     twin.stats = [x.copy() for x in st.stats]
     twin.apple_lines = [x.copy() for x in st.apple_lines]
-    twin.pins = [x.copy() for x in st.pins]
-    twin.tile_known = [x.copy() for x in st.tile_known]
+    if cards_of < 0:
+        twin.pins = [x.copy() for x in st.pins]
+    else:
+        twin.pins = st.pins.copy()
+        twin.pins[cards_of] = st.pins[cards_of].copy()
+    if tiles_of < 0:
+        twin.tile_known = [x.copy() for x in st.tile_known]
+    else:
+        twin.tile_known = st.tile_known.copy()
+        twin.tile_known[tiles_of] = st.tile_known[tiles_of].copy()
     twin.facts = [x.copy() for x in st.facts]
     twin.stack = [_copy_step(s) for s in st.stack]
     return twin
@@ -131,11 +158,17 @@ def rebuild_options(st: EnqState, step: Step) -> None:
 # -- sampling ----------------------------------------------------------------------------------
 def sample_state(st: EnqState, viewer: Viewer, rng: random.Random) -> EnqState:
     """A copy in which all that ``viewer`` cannot see is drawn anew (see the module doc)."""
-    twin = fork_state(st)
     if viewer == OMNISCIENT:
-        return twin
+        return fork_state(st)
     me = viewer if isinstance(viewer, int) else st.players
     plan = plan_of(st, viewer, me)
+    # What the redraw below makes anew for the other viewers is not copied first.
+    twin = _fork(
+        st,
+        -1 if plan.cards is None else me,
+        -1 if plan.roles is None else (viewer if isinstance(viewer, int) else st.players),
+        me if plan.tiles else -1,
+    )
     _redraw_choices(twin, viewer, me, rng)
     _sample_roles(twin, viewer, plan.roles, rng)
     _sample_cards(twin, me, plan.cards, rng)
@@ -442,10 +475,12 @@ def _redraw_choices(st: EnqState, viewer: Viewer, me: int, rng: random.Random) -
         old, new = top["target"], choice(rng, pool)
         if new != old:
             top["target"] = new
+            # (copies first: a sample shares these with the original until it redraws)
             mine = st.seats[seat]
-            mine.known_hands.pop(old, None)
-            mine.known_hands[new] = sorted(st.seats[new].hand)
-            pins = st.pins[seat]
+            known = mine.known_hands = mine.known_hands.copy()
+            known.pop(old, None)
+            known[new] = sorted(st.seats[new].hand)
+            pins = st.pins[seat] = st.pins[seat].copy()
             for n in [n for n, h in pins.items() if h == old]:
                 del pins[n]
             for n in st.seats[new].hand:
