@@ -46,11 +46,12 @@ def _copy_seat(seat: SeatState, hands: bool = True, roles: bool = True) -> SeatS
     twin = object.__new__(SeatState)
     twin.__dict__.update(seat.__dict__)
     twin.hand = seat.hand.copy()
-    twin.extra = [e.copy() for e in seat.extra]
+    twin.extra = [e.copy() for e in seat.extra] if seat.extra else []
     if roles:
         twin.known_roles = seat.known_roles.copy()
     if hands:
-        twin.known_hands = {k: v.copy() for k, v in seat.known_hands.items()}
+        known = seat.known_hands
+        twin.known_hands = {k: v.copy() for k, v in known.items()} if known else {}
     return twin
 
 
@@ -76,29 +77,27 @@ def _fork(st: EnqState, cards_of: int = -1, roles_of: int = -1, tiles_of: int = 
             for s, x in enumerate(st.seats)
         ]
     twin.inactive = [InactiveRole(r.role, r.revealed, r.dead) for r in st.inactive]
-    for attr in (
-        "deck",
-        "discard",
-        "tiles",
-        "tile_discard",
-        "alibi",
-        "no_draw",
-        "no_draw_next",
-        "lying",
-        "silence_exempt",
-        "tile_flags",
-        "apples",
-        "tile_top",
-        "decision_liars",
-        "search_bonus",
-        "preset",
-        "given",
-        "revealed_by",
-    ):
-        setattr(twin, attr, getattr(st, attr).copy())
-    twin.kills = [k.copy() for k in st.kills]
+    # (one by one, not by name in a loop: a fork is a sizeable share of a sampled world)
+    twin.deck = st.deck.copy()
+    twin.discard = st.discard.copy()
+    twin.tiles = st.tiles.copy()
+    twin.tile_discard = st.tile_discard.copy()
+    twin.alibi = st.alibi.copy()
+    twin.no_draw = st.no_draw.copy()
+    twin.no_draw_next = st.no_draw_next.copy()
+    twin.lying = st.lying.copy()
+    twin.silence_exempt = st.silence_exempt.copy()
+    twin.tile_flags = st.tile_flags.copy()
+    twin.apples = st.apples.copy()
+    twin.tile_top = st.tile_top.copy()
+    twin.decision_liars = st.decision_liars.copy()
+    twin.search_bonus = st.search_bonus.copy()
+    twin.preset = st.preset.copy()
+    twin.given = st.given.copy()
+    twin.revealed_by = st.revealed_by.copy()
+    twin.kills = [k.copy() for k in st.kills] if st.kills else []
     twin.stats = [x.copy() for x in st.stats]
-    twin.apple_lines = [x.copy() for x in st.apple_lines]
+    twin.apple_lines = [x.copy() for x in st.apple_lines] if st.apple_lines else []
     if cards_of < 0:
         twin.pins = [x.copy() for x in st.pins]
     else:
@@ -109,7 +108,7 @@ def _fork(st: EnqState, cards_of: int = -1, roles_of: int = -1, tiles_of: int = 
     else:
         twin.tile_known = st.tile_known.copy()
         twin.tile_known[tiles_of] = st.tile_known[tiles_of].copy()
-    twin.facts = [x.copy() for x in st.facts]
+    twin.facts = [x.copy() for x in st.facts] if st.facts else []
     twin.stack = [_copy_step(s) for s in st.stack]
     return twin
 
@@ -283,7 +282,8 @@ def _sample_roles(st: EnqState, viewer: Viewer, plan: _RolePlan, rng: random.Ran
         k["role"] = sigma.get(k["role"], k["role"])
     for s, x in enumerate(st.seats):
         if s != viewer:
-            x.known_roles = {r: sigma.get(v, v) for r, v in x.known_roles.items()}
+            known = x.known_roles
+            x.known_roles = {r: sigma.get(v, v) for r, v in known.items()} if known else {}
     if st.light_silenced:
         st.silence_exempt = [s for s in st.decision_liars if st.seats[s].role == "light"]
     for step in st.stack:
@@ -308,9 +308,13 @@ def _draw_roles(
     for _ in range(64):
         drawn = sorted(roles)
         shuffle(rng, drawn)
+        if not _seated(slots, drawn):
+            continue
+        if not facts:
+            return drawn
         at = dict(fixed)
         at.update(zip(slots, drawn, strict=True))
-        if _seated(slots, drawn) and all(_holds_fact(at.__getitem__, f) for f in facts):
+        if all(_holds_fact(at.__getitem__, f) for f in facts):
             return drawn
     # Depth-first over the slots, each trying the Roles left in a random order.
     at = dict(fixed)
@@ -394,10 +398,11 @@ def _sample_cards(st: EnqState, me: int, plan: _CardPlan, rng: random.Random) ->
     pi = dict(zip(cards, drawn, strict=True))
     for k, pins in enumerate(st.pins):
         if k != me:
-            st.pins[k] = {pi.get(n, n): h for n, h in pins.items()}
+            st.pins[k] = {pi.get(n, n): h for n, h in pins.items()} if pins else {}
     for s, x in enumerate(st.seats):
         if s != me:
-            x.known_hands = {t: [pi.get(n, n) for n in h] for t, h in x.known_hands.items()}
+            seen = x.known_hands
+            x.known_hands = {t: [pi.get(n, n) for n in h] for t, h in seen.items()} if seen else {}
     for step in st.stack:
         if step.get("fn") == "give_to":
             step["card"] = pi.get(step["card"], step["card"])
@@ -439,7 +444,8 @@ def _sample_tiles(st: EnqState, me: int, plan: _TilePlan, rng: random.Random) ->
             if k != me:
                 top = st.tile_top[k]
                 st.tile_top[k] = None if top is None else tau.get(top, top)
-                st.tile_known[k] = [tau.get(t, t) for t in st.tile_known[k]]
+                known = st.tile_known[k]
+                st.tile_known[k] = [tau.get(t, t) for t in known] if known else []
     if st.looking is not None:
         st.looking = st.tiles[0]
 
