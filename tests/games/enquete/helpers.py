@@ -7,7 +7,7 @@ from typing import Any
 
 from deathnote.engine import Action, Match
 from deathnote.games.enquete.flow import card
-from deathnote.games.enquete.state import EnqState
+from deathnote.games.enquete.state import EnqState, new_version
 
 
 def new(players: int = 6, seed: int = 0, **options: Any) -> Match:
@@ -22,9 +22,11 @@ def st(m: Match) -> EnqState:
 
 
 def poke(m: Match) -> None:
-    """Forget the match's caches after a test edits the state."""
+    """Forget the match's caches after a test edits the state (and the state's own: a
+    new ``table_version``)."""
     m._legal.clear()
     m._pending = None
+    m.state.table_version = new_version()
 
 
 def top(m: Match) -> dict[str, Any]:

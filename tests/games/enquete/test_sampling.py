@@ -10,7 +10,7 @@ import pytest
 from deathnote.agents import RandomAgent, agent_rng, observe
 from deathnote.engine import OMNISCIENT, SPECTATOR, Match
 from deathnote.games.enquete.flow import DISCARD, ref_role
-from deathnote.games.enquete.sampling import _holds_fact
+from deathnote.games.enquete.sampling import _holds_fact, fork_state, sample_state
 from deathnote.games.enquete.state import EnqState
 
 from .helpers import st
@@ -161,3 +161,68 @@ def test_every_hidden_role_and_card_appears_in_samples(players: int) -> None:
         # Each hidden card turns up in every place that hides cards from this viewer.
         spots = {h for n in hidden for h in [holders(s)[n]]}
         assert all(places[n] == spots for n in hidden), viewer
+
+
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_a_remembered_sample_plan_samples_as_a_fresh_one(players: int) -> None:
+    """``plan_of`` remembers what a position hides from a viewer (ENQ-SAMPLE-03): worlds
+    drawn with the plan remembered, again and again along a game (window passes, choices,
+    step functions), are the worlds drawn from a copy that works the plan out anew; and a
+    world played on leaves the original as it was (a sample shares with the original what
+    it makes anew, ``_fork``)."""
+    checked = 0
+    for seed in range(3):
+        for viewer in [*range(players), SPECTATOR]:
+            m = Match.create("enquete", players, seed)
+            agents = [RandomAgent(s) for s in range(players)]
+            k = 0
+            while m.outcome() is None:
+                s = st(m)
+                memo = [sample_state(s, viewer, random.Random(k)) for _ in range(2)]
+                plain = fork_state(s)
+                plain.__dict__.pop("_sample_plan", None)
+                fresh = sample_state(plain, viewer, random.Random(k))
+                assert memo[0] == fresh and memo[1] == fresh, (seed, viewer, k)
+                assert s.__dict__["_sample_plan"].key[2] == viewer
+                if k % 5 == 0:
+                    # A world shares nothing it changes with the original: played on, the
+                    # original is as it was.
+                    game = m.game
+                    world = memo[0]
+                    for j in range(20):
+                        mover, legal = game.moves(world)
+                        if mover is None:
+                            break
+                        game.apply_quiet(world, mover, legal[j % len(legal)], random.Random(j))
+                    assert s == plain, (seed, viewer, k)
+                checked += 1
+                seat = min(m.pending())
+                m.submit(seat, agents[seat].choose(observe(m, seat, random.Random(k))))
+                k += 1
+    assert checked > 1000
+
+
+def test_a_redrawn_designation_leaves_the_original_as_it_was() -> None:
+    """A Death Note or Blackmail designation not yet announced is drawn again in a sample
+    (``_redraw_choices``), which changes the designating seat's look and certainties in the
+    sample only: the original's stay as they were."""
+    found = 0
+    for seed in range(200):
+        m = Match.create("enquete", 6, seed)
+        agents = [RandomAgent(s) for s in range(6)]
+        while m.outcome() is None and found < 10:
+            s = st(m)
+            top = s.stack[-1]
+            if top["k"] == "pick" and top["fn"] in ("dn_play", "bm_force"):
+                found += 1
+                plain = fork_state(s)
+                for viewer in range(6):
+                    if viewer != top["seat"]:
+                        for k in range(8):
+                            sample_state(s, viewer, random.Random(k))
+                assert s == plain, seed
+            seat = min(m.pending())
+            m.submit(seat, agents[seat].choose(observe(m, seat, random.Random(len(m.actions)))))
+        if found >= 10:
+            break
+    assert found >= 10

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from deathnote.engine import Event
+from deathnote.agents import RandomAgent, observe
+from deathnote.engine import Event, Match
 from deathnote.games.enquete.flow import (
     Ctx,
     die,
@@ -300,3 +301,28 @@ def test_detective_may_give_suspicions_to_a_dead_unrevealed_player() -> None:
     s.stack[-1] = give_one(ctx_of(m), 1, 1)
     poke(m)
     assert victim in [a["v"] for a in m.legal(0)]
+
+
+def test_a_pass_reads_the_end_conditions_as_the_plain_loop() -> None:
+    """``advance`` after a pass in a window reads the end conditions again only if the
+    table changed since they were last found unmet (``EnqState.end_read``): at every window
+    of random games, and of worlds sampled from them, where it would skip them and the
+    plain loop would read them (no ending begun, no hold), they are not met."""
+    checked = 0
+    for players, seed in ((4, 11), (5, 12), (6, 13), (7, 14), (8, 15), (5, 16), (6, 17)):
+        m = Match.create("enquete", players, seed)
+        agents = [RandomAgent(x) for x in range(players)]
+        rng = random.Random(seed)
+        while m.outcome() is None:
+            mover = min(m.pending())
+            for state in (st(m), m.sample_world(mover, rng).state):
+                if (
+                    state.stack[-1]["k"] == "window"
+                    and state.ending is None
+                    and not state.holds
+                    and state.end_read == state.table_version
+                ):
+                    assert end_condition(state) is None
+                    checked += 1
+            m.submit(mover, agents[mover].choose(observe(m, mover, rng)))
+    assert checked > 500

@@ -574,20 +574,26 @@ def window_seat_ok(st: EnqState, window: Step, seat: int) -> bool:
 
 
 # -- the loop ---------------------------------------------------------------------------
-def advance(ctx: Ctx) -> None:
-    """Run steps until one needs a seat's decision or the game is over."""
+def advance(ctx: Ctx, changed: bool = True) -> None:
+    """Run steps until one needs a seat's decision or the game is over (``changed``
+    False: the action carried out changed nothing the end conditions read, a pass in a
+    window, so they are not read again before a step function runs if they were read on
+    this table: ``EnqState.end_read``)."""
     st = ctx.st
+    if not changed and st.end_read != st.table_version:
+        changed = True
     stack = st.stack  # the same list throughout (``begin_ending`` clears it in place)
     # The end conditions (and ``holds``) change only by the action carried out before this
     # call and by step functions: they are read again after those, not each time a window
     # or an answered choice leaves the stack.
-    changed = True
     while not st.over:
         if changed and st.ending is None and st.holds == 0:
             cond = end_condition(st)
             if cond:
                 st.table_version = new_version()
                 begin_ending(ctx, cond)
+            else:
+                st.end_read = st.table_version
         changed = False
         if not stack:
             raise RuntimeError("enquete: empty resolution stack before the end")

@@ -222,13 +222,15 @@ def _carry_out(ctx: Ctx, seat: Seat, action: Action) -> None:
     top = stack[-1]
     if top["k"] == "window":
         if action.kind == "pass":
-            # only the window's seats change (``EnqState.table_version`` is kept)
+            # only the window's seats change (``EnqState.table_version`` is kept), and
+            # the end conditions were read on the same table when the window asked
             top["seats"].pop(0)
             if ctx.loud:
                 ctx.say(f"Player {seat + 1} passes.", seat=seat)
-        else:
-            st.table_version = new_version()
-            window_play(ctx, top, seat, action["card"])
+            advance(ctx, False)
+            return
+        st.table_version = new_version()
+        window_play(ctx, top, seat, action["card"])
     else:
         st.table_version = new_version()
         stack.pop()

@@ -40,49 +40,75 @@ def _copy_step(step: Step) -> Step:
     return {k: (v.copy() if type(v) in _COPY else v) for k, v in step.items()}
 
 
-def _copy_seat(seat: SeatState) -> SeatState:
+def _copy_seat(seat: SeatState, hands: bool = True, roles: bool = True) -> SeatState:
+    """A copy of the seat; with ``hands`` or ``roles`` False, its ``known_hands`` or
+    ``known_roles`` are the original's (for a caller that puts new ones in their place)."""
     twin = object.__new__(SeatState)
     twin.__dict__.update(seat.__dict__)
     twin.hand = seat.hand.copy()
-    twin.extra = [e.copy() for e in seat.extra]
-    twin.known_roles = seat.known_roles.copy()
-    twin.known_hands = {k: v.copy() for k, v in seat.known_hands.items()}
+    twin.extra = [e.copy() for e in seat.extra] if seat.extra else []
+    if roles:
+        twin.known_roles = seat.known_roles.copy()
+    if hands:
+        known = seat.known_hands
+        twin.known_hands = {k: v.copy() for k, v in known.items()} if known else {}
     return twin
 
 
 def fork_state(st: EnqState) -> EnqState:
     """An independent copy; the content (and the options, never changed) are shared."""
+    return _fork(st)
+
+
+def _fork(st: EnqState, cards_of: int = -1, roles_of: int = -1, tiles_of: int = -1) -> EnqState:
+    """``fork_state``; for a sample, what the sample makes anew for every viewer but one
+    is not copied but left the original's: every other viewer's ``pins`` and seat's
+    ``known_hands`` (but ``cards_of``'s), every other seat's ``known_roles`` (but
+    ``roles_of``'s), every other viewer's ``tile_known`` (but ``tiles_of``'s); -1: all
+    copied."""
     twin = object.__new__(EnqState)
     twin.__dict__.update(st.__dict__)
     twin.table_version = new_version()  # its own (see ``EnqState.table_version``)
-    twin.seats = [_copy_seat(x) for x in st.seats]
+    if cards_of < 0 and roles_of == -1:
+        twin.seats = [_copy_seat(x) for x in st.seats]
+    else:
+        twin.seats = [
+            _copy_seat(x, cards_of < 0 or s == cards_of, roles_of == -1 or s == roles_of)
+            for s, x in enumerate(st.seats)
+        ]
     twin.inactive = [InactiveRole(r.role, r.revealed, r.dead) for r in st.inactive]
-    for attr in (
-        "deck",
-        "discard",
-        "tiles",
-        "tile_discard",
-        "alibi",
-        "no_draw",
-        "no_draw_next",
-        "lying",
-        "silence_exempt",
-        "tile_flags",
-        "apples",
-        "tile_top",
-        "decision_liars",
-        "search_bonus",
-        "preset",
-        "given",
-        "revealed_by",
-    ):
-        setattr(twin, attr, getattr(st, attr).copy())
-    twin.kills = [k.copy() for k in st.kills]
+    # (one by one, not by name in a loop: a fork is a sizeable share of a sampled world)
+    twin.deck = st.deck.copy()
+    twin.discard = st.discard.copy()
+    twin.tiles = st.tiles.copy()
+    twin.tile_discard = st.tile_discard.copy()
+    twin.alibi = st.alibi.copy()
+    twin.no_draw = st.no_draw.copy()
+    twin.no_draw_next = st.no_draw_next.copy()
+    twin.lying = st.lying.copy()
+    twin.silence_exempt = st.silence_exempt.copy()
+    twin.tile_flags = st.tile_flags.copy()
+    twin.apples = st.apples.copy()
+    twin.tile_top = st.tile_top.copy()
+    twin.decision_liars = st.decision_liars.copy()
+    twin.search_bonus = st.search_bonus.copy()
+    twin.preset = st.preset.copy()
+    twin.given = st.given.copy()
+    twin.revealed_by = st.revealed_by.copy()
+    twin.kills = [k.copy() for k in st.kills] if st.kills else []
     twin.stats = [x.copy() for x in st.stats]
-    twin.apple_lines = [x.copy() for x in st.apple_lines]
-    twin.pins = [x.copy() for x in st.pins]
-    twin.tile_known = [x.copy() for x in st.tile_known]
-    twin.facts = [x.copy() for x in st.facts]
+    twin.apple_lines = [x.copy() for x in st.apple_lines] if st.apple_lines else []
+    if cards_of < 0:
+        twin.pins = [x.copy() for x in st.pins]
+    else:
+        twin.pins = st.pins.copy()
+        twin.pins[cards_of] = st.pins[cards_of].copy()
+    if tiles_of < 0:
+        twin.tile_known = [x.copy() for x in st.tile_known]
+    else:
+        twin.tile_known = st.tile_known.copy()
+        twin.tile_known[tiles_of] = st.tile_known[tiles_of].copy()
+    twin.facts = [x.copy() for x in st.facts] if st.facts else []
     twin.stack = [_copy_step(s) for s in st.stack]
     return twin
 
@@ -131,18 +157,68 @@ def rebuild_options(st: EnqState, step: Step) -> None:
 # -- sampling ----------------------------------------------------------------------------------
 def sample_state(st: EnqState, viewer: Viewer, rng: random.Random) -> EnqState:
     """A copy in which all that ``viewer`` cannot see is drawn anew (see the module doc)."""
-    twin = fork_state(st)
     if viewer == OMNISCIENT:
-        return twin
+        return fork_state(st)
     me = viewer if isinstance(viewer, int) else st.players
+    plan = plan_of(st, viewer, me)
+    # What the redraw below makes anew for the other viewers is not copied first.
+    twin = _fork(
+        st,
+        -1 if plan.cards is None else me,
+        -1 if plan.roles is None else (viewer if isinstance(viewer, int) else st.players),
+        me if plan.tiles else -1,
+    )
     _redraw_choices(twin, viewer, me, rng)
-    _sample_roles(twin, viewer, rng)
-    _sample_cards(twin, me, rng)
-    _sample_tiles(twin, me, rng)
+    _sample_roles(twin, viewer, plan.roles, rng)
+    _sample_cards(twin, me, plan.cards, rng)
+    _sample_tiles(twin, me, plan.tiles, rng)
     for step in twin.stack:
         if step["k"] == "pick" and step["seat"] != viewer:
             rebuild_options(twin, step)
     return twin
+
+
+_RolePlan = tuple[list[str], list[str], list[list[Any]], dict[str, str]] | None
+#: the unseen cards: (place, indices in it) per place (a place: the hand of seat s ``s``,
+#: the set-up pair of the stack's step j ``-1 - j``, the draw pile ``_DECK``, the discard
+#: ``_DISCARD``), the cards in the order of those spots, and the same sorted
+_CardPlan = tuple[list[tuple[int, list[int]]], list[int], list[int]] | None
+#: per pile with two unseen tiles or more: (place (0 the pile, 1 the discard), index) of
+#: each unseen tile, the tiles in that order, and the same sorted
+_TilePlan = list[tuple[list[tuple[int, int]], list[int], list[int]]]
+_DECK, _DISCARD = -1000, -1001
+
+
+class SamplePlan:
+    """What ``sample_state`` reads of a position for one viewer before it draws anything:
+    which slots, cards and tiles are unknown (where they are, their sorted list). It
+    depends on the position and the viewer only, so a search sampling many worlds of one
+    position works it out once (``plan_of``)."""
+
+    __slots__ = ("cards", "key", "roles", "tiles")
+
+    def __init__(self, st: EnqState, viewer: Viewer, me: int) -> None:
+        self.key = _plan_key(st, viewer)
+        self.roles = _role_plan(st, viewer)
+        self.cards = _card_plan(st, me)
+        self.tiles = _tile_plan(st, me)
+
+
+def _plan_key(st: EnqState, viewer: Viewer) -> tuple[int, int, Viewer]:
+    # ``table_version`` changes whenever anything but the resolution stack may change;
+    # the stack's steps change with it too, except the top ones leaving it (a window's
+    # seats passing, a choice with no option): its length tells those.
+    return (st.table_version, len(st.stack), viewer)
+
+
+def plan_of(st: EnqState, viewer: Viewer, me: int) -> SamplePlan:
+    """``SamplePlan(st, viewer, me)``, remembered on the state for its last viewer (a fork
+    or sampled world has a ``table_version`` of its own, so never uses its source's)."""
+    plan: SamplePlan | None = st.__dict__.get("_sample_plan")
+    if plan is None or plan.key != _plan_key(st, viewer):
+        plan = SamplePlan(st, viewer, me)
+        st.__dict__["_sample_plan"] = plan
+    return plan
 
 
 def _fact_refs(fact: list[Any]) -> list[str]:
@@ -168,10 +244,11 @@ def _holds_fact(role_at: Callable[[str], str], fact: list[Any]) -> bool:
     raise ValueError(f"unknown fact {fact!r}")
 
 
-def _sample_roles(st: EnqState, viewer: Viewer, rng: random.Random) -> None:
-    """Permute the Roles the viewer does not know among their slots, keeping the facts."""
+def _role_plan(st: EnqState, viewer: Viewer) -> _RolePlan:
+    """The slots of the Roles the viewer does not know, their Roles, the facts about them
+    and the Roles those facts name (None: nothing to permute)."""
     if st.over:
-        return  # every Role is turned over at the end
+        return None  # every Role is turned over at the end
     known: set[str] = set()
     if isinstance(viewer, int):
         known = {f"p{viewer}", *st.seats[viewer].known_roles}
@@ -182,10 +259,18 @@ def _sample_roles(st: EnqState, viewer: Viewer, rng: random.Random) -> None:
     ]
     slots += [f"i{i}" for i, r in enumerate(st.inactive) if not r.revealed and f"i{i}" not in known]
     if len(slots) < 2:
-        return
+        return None
     roles = [ref_role(st, x) for x in slots]
     facts = [f for f in st.facts if any(x in slots for x in _fact_refs(f))]
     fixed = {x: ref_role(st, x) for f in facts for x in _fact_refs(f)}
+    return slots, roles, facts, fixed
+
+
+def _sample_roles(st: EnqState, viewer: Viewer, plan: _RolePlan, rng: random.Random) -> None:
+    """Permute the Roles the viewer does not know among their slots, keeping the facts."""
+    if plan is None:
+        return
+    slots, roles, facts, fixed = plan
     drawn = _draw_roles(slots, roles, facts, fixed, rng)
     sigma = dict(zip(roles, drawn, strict=True))
     for ref, role in zip(slots, drawn, strict=True):
@@ -197,7 +282,8 @@ def _sample_roles(st: EnqState, viewer: Viewer, rng: random.Random) -> None:
         k["role"] = sigma.get(k["role"], k["role"])
     for s, x in enumerate(st.seats):
         if s != viewer:
-            x.known_roles = {r: sigma.get(v, v) for r, v in x.known_roles.items()}
+            known = x.known_roles
+            x.known_roles = {r: sigma.get(v, v) for r, v in known.items()} if known else {}
     if st.light_silenced:
         st.silence_exempt = [s for s in st.decision_liars if st.seats[s].role == "light"]
     for step in st.stack:
@@ -222,9 +308,13 @@ def _draw_roles(
     for _ in range(64):
         drawn = sorted(roles)
         shuffle(rng, drawn)
+        if not _seated(slots, drawn):
+            continue
+        if not facts:
+            return drawn
         at = dict(fixed)
         at.update(zip(slots, drawn, strict=True))
-        if _seated(slots, drawn) and all(_holds_fact(at.__getitem__, f) for f in facts):
+        if all(_holds_fact(at.__getitem__, f) for f in facts):
             return drawn
     # Depth-first over the slots, each trying the Roles left in a random order.
     at = dict(fixed)
@@ -262,66 +352,100 @@ def _seated(slots: list[str], drawn: list[str]) -> bool:
     return "light" not in drawn or slots[drawn.index("light")][0] == "p"
 
 
-def _sample_cards(st: EnqState, me: int, rng: random.Random) -> None:
-    """Deal the cards the viewer cannot place anew into the same places."""
+def _card_plan(st: EnqState, me: int) -> _CardPlan:
+    """Where the cards the viewer cannot place are (None: fewer than two)."""
     known = st.pins[me]
-    places: list[list[int]] = [x.hand for s, x in enumerate(st.seats) if s != me]
-    places += [s["drawn"] for s in st.stack if s.get("fn") == "setup_keep" and s["seat"] != me]
-    places += [st.deck, st.discard]
-    spots: list[tuple[list[int], int]] = []
+    places: list[tuple[int, list[int]]] = [(s, x.hand) for s, x in enumerate(st.seats) if s != me]
+    places += [
+        (-1 - j, step["drawn"])
+        for j, step in enumerate(st.stack)
+        if step.get("fn") == "setup_keep" and step["seat"] != me
+    ]
+    places += [(_DECK, st.deck), (_DISCARD, st.discard)]
+    spots: list[tuple[int, list[int]]] = []
     cards: list[int] = []
-    for place in places:
-        for i, n in enumerate(place):
-            if n not in known:
-                spots.append((place, i))
-                cards.append(n)
+    for where, place in places:
+        at = [i for i, n in enumerate(place) if n not in known]
+        if at:
+            spots.append((where, at))
+            cards += [place[i] for i in at]
     if len(cards) < 2:
+        return None
+    return spots, cards, sorted(cards)
+
+
+def _sample_cards(st: EnqState, me: int, plan: _CardPlan, rng: random.Random) -> None:
+    """Deal the cards the viewer cannot place anew into the same places."""
+    if plan is None:
         return
-    drawn = sorted(cards)
+    spots, cards, ordered = plan
+    drawn = ordered.copy()
     shuffle(rng, drawn)
+    seats, stack = st.seats, st.stack
+    k = 0
+    for where, at in spots:
+        if where >= 0:
+            place = seats[where].hand
+        elif where == _DECK:
+            place = st.deck
+        elif where == _DISCARD:
+            place = st.discard
+        else:
+            place = stack[-1 - where]["drawn"]
+        for i in at:
+            place[i] = drawn[k]
+            k += 1
     pi = dict(zip(cards, drawn, strict=True))
-    for (place, i), n in zip(spots, drawn, strict=True):
-        place[i] = n
     for k, pins in enumerate(st.pins):
         if k != me:
-            st.pins[k] = {pi.get(n, n): h for n, h in pins.items()}
+            st.pins[k] = {pi.get(n, n): h for n, h in pins.items()} if pins else {}
     for s, x in enumerate(st.seats):
         if s != me:
-            x.known_hands = {t: [pi.get(n, n) for n in h] for t, h in x.known_hands.items()}
+            seen = x.known_hands
+            x.known_hands = {t: [pi.get(n, n) for n in h] for t, h in seen.items()} if seen else {}
     for step in st.stack:
         if step.get("fn") == "give_to":
             step["card"] = pi.get(step["card"], step["card"])
 
 
-def _sample_tiles(st: EnqState, me: int, rng: random.Random) -> None:
-    """Shuffle the Investigations the viewer has not seen within their pile's places."""
+def _tile_plan(st: EnqState, me: int) -> _TilePlan:
+    """Where the Investigations the viewer has not seen are, pile by pile."""
     known = set(st.tile_known[me])
     if st.tile_top[me] is not None:
         known.add(st.tile_top[me])  # type: ignore[arg-type]
-    tau: dict[int, int] = {}
     # Each unseen tile's place, by pile, in one pass (piles 1 to 5, as the rulebook's).
-    by_pile: dict[int, tuple[list[tuple[list[int], int]], list[int]]] = {
+    by_pile: dict[int, tuple[list[tuple[int, int]], list[int]]] = {
         pile: ([], []) for pile in range(1, 6)
     }
     investigations = st.content["investigations"]
-    for place in (st.tiles, st.tile_discard):
+    for where, place in enumerate((st.tiles, st.tile_discard)):
         for i, t in enumerate(place):
             if t not in known:
                 mine = by_pile.get(investigations[t - 1]["pile"])
                 if mine is not None:
-                    mine[0].append((place, i))
+                    mine[0].append((where, i))
                     mine[1].append(t)
-    for spots, group in by_pile.values():
-        drawn = sorted(group)
-        shuffle(rng, drawn)
-        for (place, i), t in zip(spots, drawn, strict=True):
-            place[i] = t
-        tau.update(zip(group, drawn, strict=True))
-    for k in range(len(st.tile_top)):
-        if k != me:
-            top = st.tile_top[k]
-            st.tile_top[k] = None if top is None else tau.get(top, top)
-            st.tile_known[k] = [tau.get(t, t) for t in st.tile_known[k]]
+    # A pile with one unseen tile or none keeps it where it is (its shuffle draws nothing).
+    return [(spots, group, sorted(group)) for spots, group in by_pile.values() if len(group) > 1]
+
+
+def _sample_tiles(st: EnqState, me: int, plan: _TilePlan, rng: random.Random) -> None:
+    """Shuffle the Investigations the viewer has not seen within their pile's places."""
+    if plan:  # else every tile stays where it is, and every viewer's knowledge with it
+        tau: dict[int, int] = {}
+        places = (st.tiles, st.tile_discard)
+        for spots, group, ordered in plan:
+            drawn = ordered.copy()
+            shuffle(rng, drawn)
+            for (where, i), t in zip(spots, drawn, strict=True):
+                places[where][i] = t
+            tau.update(zip(group, drawn, strict=True))
+        for k in range(len(st.tile_top)):
+            if k != me:
+                top = st.tile_top[k]
+                st.tile_top[k] = None if top is None else tau.get(top, top)
+                known = st.tile_known[k]
+                st.tile_known[k] = [tau.get(t, t) for t in known] if known else []
     if st.looking is not None:
         st.looking = st.tiles[0]
 
@@ -357,10 +481,12 @@ def _redraw_choices(st: EnqState, viewer: Viewer, me: int, rng: random.Random) -
         old, new = top["target"], choice(rng, pool)
         if new != old:
             top["target"] = new
+            # (copies first: a sample shares these with the original until it redraws)
             mine = st.seats[seat]
-            mine.known_hands.pop(old, None)
-            mine.known_hands[new] = sorted(st.seats[new].hand)
-            pins = st.pins[seat]
+            known = mine.known_hands = mine.known_hands.copy()
+            known.pop(old, None)
+            known[new] = sorted(st.seats[new].hand)
+            pins = st.pins[seat] = st.pins[seat].copy()
             for n in [n for n, h in pins.items() if h == old]:
                 del pins[n]
             for n in st.seats[new].hand:

@@ -106,3 +106,8 @@ class EnqState:
     #: shares it): the observation's slots every viewer shares are remembered by it
     #: (``learning.encode_state``). Not part of the game: never compared, never shown.
     table_version: int = field(default_factory=new_version, compare=False, repr=False)
+    #: The ``table_version`` at which ``advance`` last found no end condition met (0:
+    #: none): a pass in a window, which changes nothing they read, reads them again only
+    #: if the table has changed since (a copy or a test's edit takes a new version). Not
+    #: part of the game: never compared, never shown.
+    end_read: int = field(default=0, compare=False, repr=False)
