@@ -180,10 +180,10 @@ def test_a_remembered_sample_plan_samples_as_a_fresh_one(players: int) -> None:
                 s = st(m)
                 memo = [sample_state(s, viewer, random.Random(k)) for _ in range(2)]
                 plain = fork_state(s)
-                plain.__dict__.pop("_sample_plan", None)
+                plain.sample_plan = None
                 fresh = sample_state(plain, viewer, random.Random(k))
                 assert memo[0] == fresh and memo[1] == fresh, (seed, viewer, k)
-                assert s.__dict__["_sample_plan"].key[2] == viewer
+                assert s.sample_plan.key[2] == viewer
                 if k % 5 == 0:
                     # A world shares nothing it changes with the original: played on, the
                     # original is as it was.

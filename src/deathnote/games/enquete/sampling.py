@@ -69,11 +69,11 @@ def _fork(st: EnqState, cards_of: int = -1, roles_of: int = -1, tiles_of: int = 
     twin = object.__new__(EnqState)
     twin.__dict__.update(st.__dict__)
     twin.table_version = new_version()  # its own (see ``EnqState.table_version``)
-    if cards_of < 0 and roles_of == -1:
+    if cards_of < 0 and roles_of < 0:
         twin.seats = [_copy_seat(x) for x in st.seats]
     else:
         twin.seats = [
-            _copy_seat(x, cards_of < 0 or s == cards_of, roles_of == -1 or s == roles_of)
+            _copy_seat(x, cards_of < 0 or s == cards_of, roles_of < 0 or s == roles_of)
             for s, x in enumerate(st.seats)
         ]
     twin.inactive = [InactiveRole(r.role, r.revealed, r.dead) for r in st.inactive]
@@ -214,10 +214,9 @@ def _plan_key(st: EnqState, viewer: Viewer) -> tuple[int, int, Viewer]:
 def plan_of(st: EnqState, viewer: Viewer, me: int) -> SamplePlan:
     """``SamplePlan(st, viewer, me)``, remembered on the state for its last viewer (a fork
     or sampled world has a ``table_version`` of its own, so never uses its source's)."""
-    plan: SamplePlan | None = st.__dict__.get("_sample_plan")
+    plan: SamplePlan | None = st.sample_plan
     if plan is None or plan.key != _plan_key(st, viewer):
-        plan = SamplePlan(st, viewer, me)
-        st.__dict__["_sample_plan"] = plan
+        plan = st.sample_plan = SamplePlan(st, viewer, me)
     return plan
 
 

@@ -111,3 +111,8 @@ class EnqState:
     #: if the table has changed since (a copy or a test's edit takes a new version). Not
     #: part of the game: never compared, never shown.
     end_read: int = field(default=0, compare=False, repr=False)
+    #: What ``sampling.sample_state`` last worked out this position hides from one viewer
+    #: (a ``sampling.SamplePlan``, keyed by ``table_version``, stack length and viewer; a
+    #: copy keeps it, and its own version tells it is not its own). Not part of the game:
+    #: never compared, never shown.
+    sample_plan: Any = field(default=None, compare=False, repr=False)
