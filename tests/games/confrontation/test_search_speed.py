@@ -1,0 +1,75 @@
+"""The search's fast paths (issue 14) against the plain computations they replace."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from deathnote.engine import rng as draw
+from deathnote.engine.actions import SPECTATOR
+from deathnote.games.confrontation import agents
+from deathnote.games.confrontation.rules import REGIONAL_LIMIT
+from deathnote.games.confrontation.state import KIRA, ConfState, L
+
+from .test_covert import Filler
+from .test_sample import mid_games
+
+
+def plain_suspicion(state: ConfState) -> float:
+    """``agents.suspicion`` as first written: the whole history read at every call."""
+    t = state.tables
+    limit = REGIONAL_LIMIT[t.chapter]
+    masks = t.local_mask
+    index = t.index_of_number
+    nights = []
+    for night in state.history:
+        killed = night["killed"]
+        if killed is None:
+            continue
+        news = [masks[index[n]] for n in night["news"]]  # type: ignore[attr-defined]
+        nights.append((news, len(news), masks[index[killed]]))  # type: ignore[index]
+    total = mine = 0.0
+    for s in range(len(t.letters)):
+        if s in state.eliminated:
+            continue
+        weight = 1.0
+        outside = 0
+        for news, count, dead in nights:
+            if outside >= limit:
+                local = 0
+                for m in news:
+                    local += m >> s & 1
+                weight /= max(1, local)
+            else:
+                weight /= count
+            if not dead >> s & 1:
+                outside += 1
+        total += weight
+        if s == state.identity:
+            mine = weight
+    return mine / total if total else 0.0
+
+
+@pytest.mark.parametrize("chapter", [1, 2])
+def test_suspicion_from_kept_history_starts_equals_the_plain_reading(chapter: int) -> None:
+    """``suspicion`` reads the weights of a history's start from its memo and divides in
+    the nights after: equal (to the bit) to the whole history read afresh, at positions of
+    random games and in worlds sampled from them and played on for a few nights (their new
+    notes on the shared start), for every viewer's worlds, asked in turn."""
+    filler = Filler()
+    rng = random.Random(3)
+    checked = 0
+    for match in mid_games(chapter, 25, seed=11):
+        for viewer in (KIRA, L, SPECTATOR):
+            for _ in range(3):
+                world = match.sample_world(viewer, rng, False)
+                state = world.state
+                for _step in range(draw.below(rng, 40)):
+                    assert agents.suspicion(state) == plain_suspicion(state)
+                    checked += 1
+                    if world.outcome() is not None:
+                        break
+                    seat = min(world.pending())
+                    world.submit(seat, filler.choose(world, seat, rng))
+    assert checked > 500
