@@ -73,3 +73,31 @@ def test_suspicion_from_kept_history_starts_equals_the_plain_reading(chapter: in
                     seat = min(world.pending())
                     world.submit(seat, filler.choose(world, seat, rng))
     assert checked > 500
+
+
+@pytest.mark.parametrize("chapter", [1, 2])
+def test_quiet_apply_changes_the_state_as_apply_does(chapter: int) -> None:
+    """``apply_quiet`` (the search's steps, no events made): along random games, each step
+    applied both ways to copies with copies of one generator leaves equal states and
+    generators, and the quiet events list keeps nothing."""
+    from deathnote.engine.match import Match
+    from deathnote.games.confrontation import GAME, rules
+
+    filler = Filler()
+    steps = 0
+    for seed in range(12):
+        match = Match.create("confrontation", 2, seed=seed, options={"chapter": chapter})
+        rng = random.Random(seed)
+        while match.outcome() is None:
+            seat = min(match.pending())
+            action = filler.choose(match, seat, rng)
+            loud, quiet = match.state.fork(), match.state.fork()
+            loud_rng, quiet_rng = random.Random(seed + steps), random.Random(seed + steps)
+            GAME.apply(loud, seat, action, loud_rng)
+            GAME.apply_quiet(quiet, seat, action, quiet_rng)
+            assert quiet == loud
+            assert quiet_rng.getstate() == loud_rng.getstate()
+            match.submit(seat, action)
+            steps += 1
+    assert not rules.QUIET
+    assert steps > 300
