@@ -101,3 +101,43 @@ def test_quiet_apply_changes_the_state_as_apply_does(chapter: int) -> None:
             steps += 1
     assert not rules.QUIET
     assert steps > 300
+
+
+@pytest.mark.parametrize("chapter", [1, 2])
+def test_kept_l_plan_follows_the_state(chapter: int) -> None:
+    """L's samples draw Kira among ``_candidates`` less his notebook and deal the cards he
+    has not drawn; the last answer is kept (``sample._l_plan``): asked in turn about many
+    positions, each twice, and about copies changed by hand (one more Suspect in the
+    notebook, one more outside kill, one more card drawn, tonight's news changed), it
+    answers as worked out afresh."""
+    from deathnote.games.confrontation import sample
+
+    def plain(state: ConfState) -> tuple[list[int], list[int]]:
+        candidates = [s for s in sample._candidates(state) if s not in state.eliminated]
+        undrawn = [s for s in range(len(state.tables.letters)) if s not in state.cards_drawn]
+        return candidates, undrawn
+
+    differs = 0
+    for match in mid_games(chapter, 30, seed=5):
+        state = match.state
+        for _ in range(2):
+            assert sample._l_plan(state) == plain(state)
+        changed = []
+        for change in ("eliminated", "outside", "cards_drawn", "news"):
+            twin = state.fork()
+            left = [s for s in range(len(twin.tables.letters)) if s not in twin.eliminated]
+            if change == "eliminated" and left:
+                twin.eliminated[left[-1]] = "card"
+            elif change == "outside":
+                twin.outside[left[0] if left else 0] += 1
+            elif change == "cards_drawn" and twin.suspect_deck:
+                twin.cards_drawn.append(twin.suspect_deck[-1])
+            elif change == "news" and twin.news:
+                twin.news.pop()
+            changed.append(twin)
+        for twin in changed:
+            fresh = plain(twin)
+            differs += fresh != plain(state)
+            assert sample._l_plan(state) == plain(state)
+            assert sample._l_plan(twin) == fresh
+    assert differs
