@@ -710,3 +710,32 @@ def test_a_werewolf_level_searches_by_the_paired_search_in_every_seat() -> None:
         assert moves[:2] == moves[2:]
         assert moves[1][:2] == (True, 0.05)
     assert len(teams) == 2
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_the_bare_search_samples_states_as_the_matchs_worlds(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``Observation.state_sampler``: the state alone, drawn as ``sample_world`` draws its
+    world's (equal states, the same draws from ``rng``); the bare search that samples so
+    gives exactly the statistics of the one that samples whole worlds (the sampler hidden)."""
+    match = heuristic_position(game_id, GAMES[game_id], 2, 5)
+    seat = min(match.pending())
+    if len(match.legal(seat)) < 2 or match.outcome() is not None:
+        pytest.skip("no real choice at this position")
+    obs = observe(match, seat, random.Random(1))
+    sampler = obs.state_sampler
+    assert sampler is not None
+    rng_a, rng_b = random.Random(2), random.Random(2)
+    for _ in range(5):
+        game, state = sampler(rng_a)
+        world = obs.sample_world(rng_b, False, random.Random(3))
+        assert game is world.game and state == world.state
+        assert rng_a.getstate() == rng_b.getstate()
+    bare = IsmctsAgent(seat, game_id, sims=60, seconds=None, rollout="game")
+    fast = bare.search(observe(match, seat, random.Random(9)), time.perf_counter()).stats
+    monkeypatch.setattr(Observation, "state_sampler", property(lambda self: None))
+    assert observe(match, seat, random.Random(9)).state_sampler is None
+    whole = IsmctsAgent(seat, game_id, sims=60, seconds=None, rollout="game")
+    stats = whole.search(observe(match, seat, random.Random(9)), time.perf_counter()).stats
+    assert fast == stats and bare.last_sims == whole.last_sims == 60

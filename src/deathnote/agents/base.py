@@ -11,6 +11,7 @@ from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.rng import below
 
 if TYPE_CHECKING:
+    from deathnote.engine.game import Game
     from deathnote.engine.match import Match
 
 WorldSampler = Callable[..., "Match"]
@@ -27,6 +28,10 @@ def world_sampler(match: Match, seat: Seat) -> WorldSampler:
     ) -> Match:
         return match.sample_world(seat, rng, log, world_rng)
 
+    def state_only(rng: random.Random) -> tuple[Game, Any]:
+        return match.game, match.sample_state(seat, rng)
+
+    sample.state_only = state_only  # type: ignore[attr-defined]
     return sample
 
 
@@ -71,6 +76,14 @@ class Observation:
         if world_rng is None:
             return self._sampler(rng, log)
         return self._sampler(rng, log, world_rng)
+
+    @property
+    def state_sampler(self) -> Callable[[random.Random], tuple[Game, Any]] | None:
+        """Draws the game and the state of one world from ``rng`` as ``sample_world`` draws
+        it (the same state, the same draws), without the Match around it: for a search that
+        plays on the bare state with a generator of its own (``sample_world``'s
+        ``world_rng``). None where this observation's sampler offers none."""
+        return getattr(self._sampler, "state_only", None)
 
     @property
     def view(self) -> dict[str, Any]:

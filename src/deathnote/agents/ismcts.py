@@ -575,8 +575,10 @@ class IsmctsAgent(Agent):
         each sampled world's state through the game's own functions (``pending``,
         ``legal``, ``apply``, ``outcome``, ``observation_tensor``), without the Match's
         bookkeeping (log, record, caches, snapshots) that nothing reads in a play-out, and
-        on worlds sampled without the log (``sample_world(rng, log=False)``), all drawing
-        their chance from one generator of the search (``world_rng``)."""
+        on worlds sampled without the log (``sample_world(rng, log=False)``; where the
+        observation offers it, the state alone, ``Observation.state_sampler``: the same
+        state and draws without the Match around it), all drawing their chance from one
+        generator of the search (``world_rng``)."""
         rng = obs.rng
         sample = obs.sample_world
         seat = self.seat
@@ -590,17 +592,23 @@ class IsmctsAgent(Agent):
         estimate = False
         values: Sequence[float] | None = None
         world_rng = new_rng(rng.getrandbits(64))  # as in ``search``
+        bare = obs.state_sampler
         by_policy = self.others == "policy"
         others_play: PlayoutPolicy | None = None
         prng = self._rng
         game: Any = None
         while done < limit and (done == 0 or clock() < deadline):
-            world = sample(rng, False, world_rng)
-            state, wrng = world.state, world.rng
-            if world.game is not game:
+            if bare is not None:
+                # the state alone (no Match around it): the same state and draws
+                world_game, state = bare(rng)
+                wrng = world_rng
+            else:
+                world = sample(rng, False, world_rng)
+                state, wrng, world_game = world.state, world.rng, world.game
+            if world_game is not game:
                 # The game's functions, looked up once (every world of a search is one
                 # game's; the check is for safety only).
-                game = world.game
+                game = world_game
                 pending_of, legal_of, outcome_of = game.pending, game.legal, game.outcome
                 kind = type(game)
                 # Where the game has its own: ``mover`` (who moves, no decisions made) and

@@ -366,6 +366,11 @@ class Match:
         twin._sent = {}
         return twin
 
+    def sample_state(self, viewer: Viewer, rng: random.Random) -> Any:
+        """The state of ``sample_world(viewer, rng, ...)`` alone (the same draws from
+        ``rng``), for a search that plays on the bare state with its own generator."""
+        return self.game.sample_state(self.state, viewer, rng)
+
     def sample_world(
         self,
         viewer: Viewer,

@@ -21,11 +21,13 @@ import math
 import random
 from collections.abc import Sequence
 from itertools import product
+from operator import add, is_, truediv
 from typing import Any, ClassVar
 
 from deathnote.agents.base import Agent, Observation
 from deathnote.engine import rng as draw
 from deathnote.engine.actions import Action
+from deathnote.games.confrontation.content import Tables
 from deathnote.games.confrontation.rules import REGIONAL_LIMIT, TARGET_POINTS
 from deathnote.games.confrontation.state import DAY, KILL, ConfState
 
@@ -713,27 +715,32 @@ def suspicion(state: ConfState) -> float:
     alike), from the kills of the public record."""
     t = state.tables
     limit = REGIONAL_LIMIT[t.chapter]
+    history = state.history
+    # Each Suspect's weight and count of kills outside its Local Area before the last
+    # night, remembered (``_start_of``: a search's worlds share that much of the history
+    # and add a night or so); then the last night divided in, for the Suspects left in
+    # L's notebook only (each weight is divided night by night, in the same order as ever).
+    before = _start_of(t, history, len(history) - 1) if history else None
+    news: list[int] = []
+    if history and history[-1]["killed"] is not None:
+        masks = t.local_mask
+        index = t.index_of_number
+        news = [masks[index[k]] for k in history[-1]["news"]]  # type: ignore[attr-defined]
+    count = len(news)
     eliminated = state.eliminated
-    masks = t.local_mask
-    index = t.index_of_number
-    # The nights with a kill: the news criminals' and the victim's local masks (read once;
-    # each Suspect's weight is then divided night by night, in the same order as ever).
-    nights = []
-    for night in state.history:
-        killed = night["killed"]
-        if killed is None:
-            continue
-        news = [masks[index[n]] for n in night["news"]]  # type: ignore[attr-defined]
-        nights.append((news, len(news), masks[index[killed]]))  # type: ignore[index]
     me = state.identity
     total = 0.0
     mine = 0.0
     for s in range(len(t.letters)):
         if s in eliminated:
             continue
-        weight = 1.0
-        outside = 0
-        for news, count, dead in nights:
+        if before is None:
+            weight = 1.0
+            outside = 0
+        else:
+            weight = before[0][s]
+            outside = before[1][s]
+        if count:
             if outside >= limit:
                 local = 0
                 for m in news:
@@ -741,12 +748,81 @@ def suspicion(state: ConfState) -> float:
                 weight /= max(1, local)
             else:
                 weight /= count
-            if not dead >> s & 1:
-                outside += 1
         total += weight
         if s == me:
             mine = weight
     return mine / total if total else 0.0
+
+
+#: ``_start_of`` the last few histories, by (tables, length, last note): (the tables, the
+#: notes, the answer). As ``sample._ELIMINATED``: the notes are never changed once written
+#: and forks share them, so the same notes (the same objects, kept alive here) give the
+#: same answer.
+_STARTS: dict[
+    tuple[int, int, int], tuple[object, tuple[object, ...], tuple[list[float], list[int]]]
+] = {}
+STARTS_KEPT = 256
+
+
+def _start_of(
+    t: Tables, history: list[dict[str, object]], m: int
+) -> tuple[list[float], list[int]] | None:
+    """Each Suspect's weight in ``suspicion`` (before L's notebook is read) and its count
+    of kills outside its Local Area after the nights ``history[:m]`` (None: before any
+    night), remembered (``_STARTS``). The answer is not to be changed."""
+    if not m:
+        return None
+    key = (id(t), m, id(history[m - 1]))
+    kept = _STARTS.get(key)
+    if kept is not None and kept[0] is t and all(map(is_, kept[1], history)):
+        return kept[2]
+    out = _divide(t, history, m - 1, _start_of(t, history, m - 1), m)
+    if len(_STARTS) >= STARTS_KEPT:
+        _STARTS.clear()
+    _STARTS[key] = (t, tuple(history[:m]), out)
+    return out
+
+
+def _divide(
+    t: Tables,
+    history: list[dict[str, object]],
+    start: int,
+    before: tuple[list[float], list[int]] | None,
+    end: int | None = None,
+) -> tuple[list[float], list[int]]:
+    """The weights and outside counts ``before`` (None: 1 and 0 for every Suspect) carried
+    through the nights ``history[start:end]``, each Suspect's night by night in order."""
+    limit = REGIONAL_LIMIT[t.chapter]
+    index = t.index_of_number
+    outside_add = t.outside_add
+    if before is None:
+        weights = [1.0] * len(t.letters)
+        outsides = [0] * len(t.letters)
+    else:
+        weights, outsides = before
+    changed = False
+    for night in history[start:end]:
+        killed = night["killed"]
+        if killed is None:
+            continue
+        # Each Suspect's divisor tonight: the news criminals while its Regional Kills
+        # last, else those in its Local Area (at least 1); every Suspect's in one list.
+        rows = [outside_add[index[n]] for n in night["news"]]  # type: ignore[attr-defined]
+        count = len(rows)
+        if max(outsides) < limit:
+            weights = [w / count for w in weights]
+        else:
+            away = map(sum, zip(*rows, strict=True))  # per Suspect: the criminals outside
+            divisors = [
+                count if o < limit else max(1, count - x)
+                for o, x in zip(outsides, away, strict=True)
+            ]
+            weights = list(map(truediv, weights, divisors))
+        outsides = list(map(add, outsides, outside_add[index[killed]]))  # type: ignore[index]
+        changed = True
+    if not changed and before is not None:
+        return before  # (not changed: no copy)
+    return weights, outsides
 
 
 def evaluate(state: ConfState) -> tuple[float, float] | None:

@@ -543,9 +543,32 @@ def _use(state: ConfState, seat: Seat, ability: str) -> None:
 
 
 # -- carrying out an action ------------------------------------------------------------------
+class _Dropped(list[Event]):
+    """An event list that keeps nothing (``QUIET``)."""
+
+    def append(self, event: Event) -> None:
+        """Dropped."""
+
+
+#: The events list of a quiet application (``apply_quiet``): it keeps nothing, and the
+#: events made at every night of a play-out are not even made when they would go to it.
+QUIET: list[Event] = _Dropped()
+
+
 def apply(state: ConfState, seat: Seat, action: Action, rng: random.Random) -> list[Event]:
     """Carry out a legal action and every automatic step after it."""
     ev: list[Event] = []
+    run(state, seat, action, rng, ev)
+    return ev
+
+
+def apply_quiet(state: ConfState, seat: Seat, action: Action, rng: random.Random) -> None:
+    """``apply`` without the events (``Game.apply_quiet``): the same steps and draws."""
+    run(state, seat, action, rng, QUIET)
+
+
+def run(state: ConfState, seat: Seat, action: Action, rng: random.Random, ev: list[Event]) -> None:
+    """``apply``, its events added to ``ev``."""
     phase = state.phase
     t = state.tables
     # (the phases by how often they come: news picks first)
@@ -601,7 +624,6 @@ def apply(state: ConfState, seat: Seat, action: Action, rng: random.Random) -> l
         _place_apple(state, action["row"], ev, rng)
     elif phase == STARS:
         _place_stars(state, action["rows"], ev, rng)
-    return ev
 
 
 def _reveal_lead(state: ConfState, ev: list[Event], rng: random.Random) -> None:
@@ -615,19 +637,20 @@ def _reveal_lead(state: ConfState, ev: list[Event], rng: random.Random) -> None:
         draw.shuffle(rng, state.lead_deck)
         ev.append(Event.public("The Lead deck ran out: the used Lead cards are reshuffled."))
     lead = state.lead = state.lead_deck.pop()
-    key = ("lead", lead, state.day)
-    event = t.memo.get(key)
-    if event is None:
-        (ta, aa), (tb, ab) = t.leads[lead]
-        event = t.memo[key] = Event(
-            f"Day {state.day}: {_lead_text(t, lead)}",
-            {
-                "lead": t.lead_numbers[lead],
-                "scenes": {"A": [t.points[ta], aa], "B": [t.points[tb], ab]},
-            },
-            None,
-        )
-    ev.append(event)
+    if ev is not QUIET:
+        key = ("lead", lead, state.day)
+        event = t.memo.get(key)
+        if event is None:
+            (ta, aa), (tb, ab) = t.leads[lead]
+            event = t.memo[key] = Event(
+                f"Day {state.day}: {_lead_text(t, lead)}",
+                {
+                    "lead": t.lead_numbers[lead],
+                    "scenes": {"A": [t.points[ta], aa], "B": [t.points[tb], ab]},
+                },
+                None,
+            )
+        ev.append(event)
     state.chase[0] = state.chase[1] = NO_CHOICE
     state.switch_offered[0] = state.switch_offered[1] = False
     state.phase = CHASE
@@ -681,16 +704,17 @@ def _resolve_chase(state: ConfState, ev: list[Event], rng: random.Random) -> Non
         state.points += pts
         state.chase_points += pts
         state.points_by_type[kind] += pts
-        key = ("chase", kind, side, state.points)
-        event = t.memo.get(key)
-        if event is None:
-            event = t.memo[key] = Event.public(
-                f"Kira wins the Chase and kills the {t.type_names[kind]} at crime scene "
-                f"{SIDES[side]}: +{points_text(pts)} ({state.points} in all).",
-                winner="kira",
-                points=pts,
-            )
-        ev.append(event)
+        if ev is not QUIET:
+            key = ("chase", kind, side, state.points)
+            event = t.memo.get(key)
+            if event is None:
+                event = t.memo[key] = Event.public(
+                    f"Kira wins the Chase and kills the {t.type_names[kind]} at crime scene "
+                    f"{SIDES[side]}: +{points_text(pts)} ({state.points} in all).",
+                    winner="kira",
+                    points=pts,
+                )
+            ev.append(event)
         if _check_points(state, ev):
             return
         if apples:
@@ -716,14 +740,15 @@ def _draw_suspect(state: ConfState, ev: list[Event]) -> bool:
     state.cards_drawn.append(s)
     state.card_days.append(state.day)
     stars = t.stars[s]
-    key = ("draw", s)
-    event = t.memo.get(key)
-    if event is None:
-        star_text = f" with {stars} Star{'s' if stars != 1 else ''}" if t.chapter == 2 else ""
-        event = t.memo[key] = Event(
-            f"You draw Suspect {t.letters[s]}{star_text}.", {"suspect": t.letters[s]}, ONLY_L
-        )
-    ev.append(event)
+    if ev is not QUIET:
+        key = ("draw", s)
+        event = t.memo.get(key)
+        if event is None:
+            star_text = f" with {stars} Star{'s' if stars != 1 else ''}" if t.chapter == 2 else ""
+            event = t.memo[key] = Event(
+                f"You draw Suspect {t.letters[s]}{star_text}.", {"suspect": t.letters[s]}, ONLY_L
+            )
+        ev.append(event)
     _eliminate(state, s, BY_CARD, ev, public=False)
     if t.chapter != 2:
         return False
@@ -824,13 +849,14 @@ def _place_stars(
 def _start_night(state: ConfState, ev: list[Event], rng: random.Random) -> None:
     t = state.tables
     dice = state.dice = roll(rng, t.dice)
-    key = ("night", state.day, *dice)
-    event = t.memo.get(key)
-    if event is None:
-        event = t.memo[key] = Event(
-            f"Night {state.day}: L rolls {faces_text(dice)}.", {"dice": list(dice)}, None
-        )
-    ev.append(event)
+    if ev is not QUIET:
+        key = ("night", state.day, *dice)
+        event = t.memo.get(key)
+        if event is None:
+            event = t.memo[key] = Event(
+                f"Night {state.day}: L rolls {faces_text(dice)}.", {"dice": list(dice)}, None
+            )
+        ev.append(event)
     if t.chapter == 2:
         # Decision: L may change the dice first, then Kira ("L must use the resulting dice").
         # Both are asked every night, whatever they hold ("keep" is then the only choice),
@@ -893,14 +919,15 @@ def _pick_news(state: ConfState, c: int, ev: list[Event]) -> None:
     news.append(c)
     if faces:
         return
-    names, numbers = t.news_names, t.numbers
-    ev.append(
-        Event(
-            "Nightly News: criminals " + ", ".join([names[k] for k in news]) + ".",
-            {"news": [numbers[k] for k in news]},
-            None,
+    if ev is not QUIET:
+        names, numbers = t.news_names, t.numbers
+        ev.append(
+            Event(
+                "Nightly News: criminals " + ", ".join([names[k] for k in news]) + ".",
+                {"news": [numbers[k] for k in news]},
+                None,
+            )
         )
-    )
     if state.regional_used < REGIONAL_LIMIT[t.chapter] or _local_news(state):
         state.phase = KILL  # (Kira may kill: ``kill_options`` is not empty)
     else:
@@ -920,13 +947,14 @@ def _quiet_night(state: ConfState, ev: list[Event]) -> None:
     state.history.append(
         {"day": state.day, "news": [t.numbers[c] for c in state.news], "killed": None}
     )
-    ev.append(
-        Event.public(
-            f"Kira declares a Quiet Night ({state.quiet_nights} so far, "
-            f"{state.quiet_allowed} allowed).",
-            quiet_nights=state.quiet_nights,
+    if ev is not QUIET:
+        ev.append(
+            Event.public(
+                f"Kira declares a Quiet Night ({state.quiet_nights} so far, "
+                f"{state.quiet_allowed} allowed).",
+                quiet_nights=state.quiet_nights,
+            )
         )
-    )
     # Method 3: every Suspect with a news criminal in its Local Area is cleared, and so is
     # every Suspect that still had a Regional Kill to spend (Kira had none left).
     near = 0
@@ -956,16 +984,17 @@ def _kill(state: ConfState, c: int, ev: list[Event]) -> None:
     state.history.append(
         {"day": state.day, "news": [t.numbers[k] for k in state.news], "killed": t.numbers[c]}
     )
-    key = ("kill", c, state.points)
-    event = t.memo.get(key)
-    if event is None:
-        event = t.memo[key] = Event(
-            f"Kira kills criminal {t.numbers[c]} ({t.type_names[kind]}): +{points_text(pts)} "
-            f"({state.points} in all).",
-            {"criminal": t.numbers[c], "points": pts},
-            None,
-        )
-    ev.append(event)
+    if ev is not QUIET:
+        key = ("kill", c, state.points)
+        event = t.memo.get(key)
+        if event is None:
+            event = t.memo[key] = Event(
+                f"Kira kills criminal {t.numbers[c]} ({t.type_names[kind]}): "
+                f"+{points_text(pts)} ({state.points} in all).",
+                {"criminal": t.numbers[c], "points": pts},
+                None,
+            )
+        ev.append(event)
     # Method 2: every Suspect with more Regional Kills than allowed is cleared.
     over = REGIONAL_LIMIT[t.chapter] + 1
     # every Suspect's count of kills outside its Local Area, this one added (in C)
@@ -984,7 +1013,7 @@ def _eliminate(state: ConfState, s: int, reason: str, ev: list[Event], public: b
     if s in state.eliminated:
         return
     state.eliminated[s] = reason
-    if public:
+    if public and ev is not QUIET:
         t = state.tables
         key = ("eliminated", s, reason)
         event = t.memo.get(key)

@@ -58,9 +58,12 @@ def sample(state: ConfState, viewer: Viewer, rng: random.Random) -> ConfState:
     if not sees_l:
         _redraw_token(world, L, rng)
     if sees_l:
-        candidates = [s for s in _candidates(state) if s not in state.eliminated]
-        world.identity = candidates[draw.below(rng, len(candidates))]
-        _deal_rest(world, rng)
+        candidates, undrawn = _l_plan(state)
+        me = world.identity = candidates[draw.below(rng, len(candidates))]
+        # ``_deal_rest``: the cards not drawn, but Kira's, in a random order
+        deck = [s for s in undrawn if s != me]
+        draw.shuffle(rng, deck)
+        world.suspect_deck = deck
     elif sees_kira:
         _redraw_cards(world, [state.identity], rng)
     else:
@@ -144,6 +147,49 @@ def _candidates(state: ConfState) -> list[int]:
             continue  # no kill allowed to this Suspect tonight
         out.append(s)
     return out
+
+
+#: the last ``_l_plan``: (what it was read from, the history's notes, the answer)
+_L_PLAN: list[tuple[tuple[object, ...], tuple[object, ...], tuple[list[int], list[int]]]] = []
+
+
+def _l_plan(state: ConfState) -> tuple[list[int], list[int]]:
+    """What L's samples of ``state`` draw from: the Suspects L cannot rule out as Kira
+    (``_candidates`` less his notebook) and the Suspect cards he has not drawn, in order.
+    The last answer is kept with what it was read from (a search samples hundreds of worlds
+    from one position): the history's notes (never changed once written: the same objects
+    give the same answer), the phase, tonight's news, the outside kills, L's notebook and
+    his cards. The answer is not to be changed."""
+    history = state.history
+    killing = state.phase == KILL
+    read = (
+        len(history),
+        killing,
+        state.news if killing else None,
+        state.outside,
+        state.eliminated,
+        state.cards_drawn,
+    )
+    if _L_PLAN:
+        before, notes, answer = _L_PLAN[0]
+        if notes[0] is state.tables and before == read and all(map(is_, notes[1:], history)):
+            return answer
+    eliminated = state.eliminated
+    drawn = set(state.cards_drawn)
+    answer = (
+        [s for s in _candidates(state) if s not in eliminated],
+        [s for s in range(len(state.tables.letters)) if s not in drawn],
+    )
+    kept = (  # copies of the lists and the dict read (the state may change them)
+        len(history),
+        killing,
+        list(state.news) if killing else None,
+        list(state.outside),
+        dict(eliminated),
+        list(state.cards_drawn),
+    )
+    _L_PLAN[:] = [(kept, (state.tables, *history), answer)]
+    return answer
 
 
 def _deal_rest(world: ConfState, rng: random.Random) -> None:

@@ -1,0 +1,143 @@
+"""The search's fast paths (issue 14) against the plain computations they replace."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from deathnote.engine import rng as draw
+from deathnote.engine.actions import SPECTATOR
+from deathnote.games.confrontation import agents
+from deathnote.games.confrontation.rules import REGIONAL_LIMIT
+from deathnote.games.confrontation.state import KIRA, ConfState, L
+
+from .test_covert import Filler
+from .test_sample import mid_games
+
+
+def plain_suspicion(state: ConfState) -> float:
+    """``agents.suspicion`` as first written: the whole history read at every call."""
+    t = state.tables
+    limit = REGIONAL_LIMIT[t.chapter]
+    masks = t.local_mask
+    index = t.index_of_number
+    nights = []
+    for night in state.history:
+        killed = night["killed"]
+        if killed is None:
+            continue
+        news = [masks[index[n]] for n in night["news"]]  # type: ignore[attr-defined]
+        nights.append((news, len(news), masks[index[killed]]))  # type: ignore[index]
+    total = mine = 0.0
+    for s in range(len(t.letters)):
+        if s in state.eliminated:
+            continue
+        weight = 1.0
+        outside = 0
+        for news, count, dead in nights:
+            if outside >= limit:
+                local = 0
+                for m in news:
+                    local += m >> s & 1
+                weight /= max(1, local)
+            else:
+                weight /= count
+            if not dead >> s & 1:
+                outside += 1
+        total += weight
+        if s == state.identity:
+            mine = weight
+    return mine / total if total else 0.0
+
+
+@pytest.mark.parametrize("chapter", [1, 2])
+def test_suspicion_from_kept_history_starts_equals_the_plain_reading(chapter: int) -> None:
+    """``suspicion`` reads the weights of a history's start from its memo and divides in
+    the nights after: equal (to the bit) to the whole history read afresh, at positions of
+    random games and in worlds sampled from them and played on for a few nights (their new
+    notes on the shared start), for every viewer's worlds, asked in turn."""
+    filler = Filler()
+    rng = random.Random(3)
+    checked = 0
+    for match in mid_games(chapter, 25, seed=11):
+        for viewer in (KIRA, L, SPECTATOR):
+            for _ in range(3):
+                world = match.sample_world(viewer, rng, False)
+                state = world.state
+                for _step in range(draw.below(rng, 40)):
+                    assert agents.suspicion(state) == plain_suspicion(state)
+                    checked += 1
+                    if world.outcome() is not None:
+                        break
+                    seat = min(world.pending())
+                    world.submit(seat, filler.choose(world, seat, rng))
+    assert checked > 500
+
+
+@pytest.mark.parametrize("chapter", [1, 2])
+def test_quiet_apply_changes_the_state_as_apply_does(chapter: int) -> None:
+    """``apply_quiet`` (the search's steps, no events made): along random games, each step
+    applied both ways to copies with copies of one generator leaves equal states and
+    generators, and the quiet events list keeps nothing."""
+    from deathnote.engine.match import Match
+    from deathnote.games.confrontation import GAME, rules
+
+    filler = Filler()
+    steps = 0
+    for seed in range(12):
+        match = Match.create("confrontation", 2, seed=seed, options={"chapter": chapter})
+        rng = random.Random(seed)
+        while match.outcome() is None:
+            seat = min(match.pending())
+            action = filler.choose(match, seat, rng)
+            loud, quiet = match.state.fork(), match.state.fork()
+            loud_rng, quiet_rng = random.Random(seed + steps), random.Random(seed + steps)
+            GAME.apply(loud, seat, action, loud_rng)
+            GAME.apply_quiet(quiet, seat, action, quiet_rng)
+            assert quiet == loud
+            assert quiet_rng.getstate() == loud_rng.getstate()
+            match.submit(seat, action)
+            steps += 1
+    assert not rules.QUIET
+    assert steps > 300
+
+
+@pytest.mark.parametrize("chapter", [1, 2])
+def test_kept_l_plan_follows_the_state(chapter: int) -> None:
+    """L's samples draw Kira among ``_candidates`` less his notebook and deal the cards he
+    has not drawn; the last answer is kept (``sample._l_plan``): asked in turn about many
+    positions, each twice, and about copies changed by hand (one more Suspect in the
+    notebook, one more outside kill, one more card drawn, tonight's news changed), it
+    answers as worked out afresh."""
+    from deathnote.games.confrontation import sample
+
+    def plain(state: ConfState) -> tuple[list[int], list[int]]:
+        candidates = [s for s in sample._candidates(state) if s not in state.eliminated]
+        undrawn = [s for s in range(len(state.tables.letters)) if s not in state.cards_drawn]
+        return candidates, undrawn
+
+    differs = 0
+    for match in mid_games(chapter, 30, seed=5):
+        state = match.state
+        for _ in range(2):
+            assert sample._l_plan(state) == plain(state)
+        changed = []
+        for change in ("eliminated", "outside", "cards_drawn", "news"):
+            twin = state.fork()
+            left = [s for s in range(len(twin.tables.letters)) if s not in twin.eliminated]
+            if change == "eliminated" and left:
+                twin.eliminated[left[-1]] = "card"
+            elif change == "outside":
+                twin.outside[left[0] if left else 0] += 1
+            elif change == "cards_drawn" and twin.suspect_deck:
+                twin.cards_drawn.append(twin.suspect_deck[-1])
+            elif change == "news" and twin.news:
+                twin.news.pop()
+            changed.append(twin)
+        for twin in changed:
+            fresh = plain(twin)
+            differs += fresh != plain(state)
+            assert sample._l_plan(state) == plain(state)
+            assert sample._l_plan(twin) == fresh
+    assert differs
