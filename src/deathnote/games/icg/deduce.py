@@ -214,42 +214,48 @@ def _open_missions(
 
 
 def _propagate(options: dict[int, dict[str, int]]) -> None:
-    """An Identity certainly held by one seat is held by no other."""
-    for row in options.values():
+    """An Identity certainly held by one seat is held by no other.
+
+    Seat by seat in ``options`` order, each seat down to one Identity takes it from every
+    other seat still holding two or more (row by row, each seat's union of Identities kept
+    up to date), pass after pass. Another pass is run only when one made a new seat certain:
+    rows only lose Identities, so a pass after one that made none would change nothing."""
+    unions: dict[int, int] = {}
+    single = False
+    for s, row in options.items():
         ids = 0
         for v in row.values():
             ids |= v
+        unions[s] = ids
         if ids and not ids & (ids - 1):
-            break
-    else:
+            single = True
+    if not single:
         return  # no seat is down to one Identity (the usual case): nothing to pass on
     changed = True
     while changed:
         changed = False
-        for s, row in options.items():
-            if not row:
-                continue
-            ids = 0
-            for v in row.values():
-                ids |= v
+        for s, ids in unions.items():
+            ids = unions[s]
             if not ids or ids & (ids - 1):
                 continue  # no Identity, or two or more: nothing certain
             for t, other in options.items():
-                if t == s:
+                held = unions[t]
+                if t == s or not held & ids:
                     continue
                 for m in list(other):
-                    if not other[m] & ids:
+                    if not other[m] & ids or not held & (held - 1):
                         continue
+                    left = other[m] & ~ids
+                    if left:
+                        other[m] = left
+                    else:
+                        del other[m]
                     held = 0
                     for v in other.values():
                         held |= v
-                    if held & (held - 1):
-                        left = other[m] & ~ids
-                        changed = True
-                        if left:
-                            other[m] = left
-                        else:
-                            del other[m]
+                    unions[t] = held
+                    if not held & (held - 1):
+                        changed = True  # a seat made certain: pass it on too
 
 
 def _mission_odds(
