@@ -142,16 +142,20 @@ def beliefs(state: dict[str, Any]) -> Beliefs:
                     taken_kira = True
                 elif shown == "l":
                     taken_l = True
-    for k, v in me["looks"].items():
-        known_id[int(k)] = bit[v]
+    looks = me["looks"]
+    if looks:
+        for k, v in looks.items():
+            known_id[int(k)] = bit[v]
     # An X-Kira's announcement may be a bluff: it narrows a player's Identity only where the
     # table still allows it (the latest claim about each player counts).
     claims = state["claims"]
     claimed = {c["seat"]: c["identity"] for c in claims} if claims else {}
     misses: dict[int, int] = {}
-    for d in state["death_notes"]:
-        if d["seat"] != mine and not d["hit"] and d["identity"]:
-            misses[d["seat"]] = misses.get(d["seat"], 0) | bit.get(d["identity"], 0)
+    notes = state["death_notes"]
+    if notes:
+        for d in notes:
+            if d["seat"] != mine and not d["hit"] and d["identity"]:
+                misses[d["seat"]] = misses.get(d["seat"], 0) | bit.get(d["identity"], 0)
 
     options: dict[int, dict[str, int]] = {}
     pool = ((1 << len(names)) - 1) & ~bit.get(me["identity"], 0)
@@ -169,9 +173,12 @@ def beliefs(state: dict[str, Any]) -> Beliefs:
         if light:
             covered = x["covered"]
             hidden = base
-            for c in covered:
-                hidden &= ~bit.get(c, 0)
-            row = {m: hidden for m in missions if m not in covered} if hidden else {}
+            if not covered:  # nothing covered yet: every Mission with every Identity
+                row = dict.fromkeys(missions, hidden) if hidden else {}
+            else:
+                for c in covered:
+                    hidden &= ~bit.get(c, 0)
+                row = {m: hidden for m in missions if m not in covered} if hidden else {}
         else:
             row = dict.fromkeys(missions, base)
             for h in state["history"]:
