@@ -9,7 +9,7 @@ phases every seat is asked alike; the bot's answer depends only on its own cards
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from deathnote.agents.base import Agent, Observation
@@ -51,6 +51,15 @@ def cover_first(mission: str, clues: Collection[str]) -> str | None:
     """The Mission-Clue the bot covers first among ``clues`` (``COVER_ORDER``); None: no
     Mission-Clue among them (it covers ID-Clues at random)."""
     return next((m for m in COVER_ORDER[mission] if m in clues), None)
+
+
+def cover_choice(mission: str, legal: Sequence[Action], rng: random.Random) -> Action:
+    """The bot's cover (Light rules): the first Mission-Clue of its Mission's
+    ``COVER_ORDER`` among ``legal``, else a Clue at random. It reads only the seat's own
+    Mission (the play-outs call it without building the view)."""
+    clues = {a["clue"]: a for a in legal}
+    first = cover_first(mission, clues)
+    return clues[first] if first is not None else choice(rng, legal)
 
 
 class HeuristicAgent(Agent):
@@ -131,9 +140,7 @@ class HeuristicAgent(Agent):
         return next(a for a in legal if a.kind == "done")
 
     def _cover(self, st: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-        clues = {a["clue"]: a for a in legal}
-        first = cover_first(st["me"]["mission"], clues)
-        return clues[first] if first is not None else choice(rng, legal)
+        return cover_choice(st["me"]["mission"], legal, rng)
 
     def _return(self, st: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         me = st["me"]

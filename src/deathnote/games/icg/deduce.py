@@ -142,16 +142,20 @@ def beliefs(state: dict[str, Any]) -> Beliefs:
                     taken_kira = True
                 elif shown == "l":
                     taken_l = True
-    for k, v in me["looks"].items():
-        known_id[int(k)] = bit[v]
+    looks = me["looks"]
+    if looks:
+        for k, v in looks.items():
+            known_id[int(k)] = bit[v]
     # An X-Kira's announcement may be a bluff: it narrows a player's Identity only where the
     # table still allows it (the latest claim about each player counts).
     claims = state["claims"]
     claimed = {c["seat"]: c["identity"] for c in claims} if claims else {}
     misses: dict[int, int] = {}
-    for d in state["death_notes"]:
-        if d["seat"] != mine and not d["hit"] and d["identity"]:
-            misses[d["seat"]] = misses.get(d["seat"], 0) | bit.get(d["identity"], 0)
+    notes = state["death_notes"]
+    if notes:
+        for d in notes:
+            if d["seat"] != mine and not d["hit"] and d["identity"]:
+                misses[d["seat"]] = misses.get(d["seat"], 0) | bit.get(d["identity"], 0)
 
     options: dict[int, dict[str, int]] = {}
     pool = ((1 << len(names)) - 1) & ~bit.get(me["identity"], 0)
@@ -169,9 +173,12 @@ def beliefs(state: dict[str, Any]) -> Beliefs:
         if light:
             covered = x["covered"]
             hidden = base
-            for c in covered:
-                hidden &= ~bit.get(c, 0)
-            row = {m: hidden for m in missions if m not in covered} if hidden else {}
+            if not covered:  # nothing covered yet: every Mission with every Identity
+                row = dict.fromkeys(missions, hidden) if hidden else {}
+            else:
+                for c in covered:
+                    hidden &= ~bit.get(c, 0)
+                row = {m: hidden for m in missions if m not in covered} if hidden else {}
         else:
             row = dict.fromkeys(missions, base)
             for h in state["history"]:
@@ -214,42 +221,48 @@ def _open_missions(
 
 
 def _propagate(options: dict[int, dict[str, int]]) -> None:
-    """An Identity certainly held by one seat is held by no other."""
-    for row in options.values():
+    """An Identity certainly held by one seat is held by no other.
+
+    Seat by seat in ``options`` order, each seat down to one Identity takes it from every
+    other seat still holding two or more (row by row, each seat's union of Identities kept
+    up to date), pass after pass. Another pass is run only when one made a new seat certain:
+    rows only lose Identities, so a pass after one that made none would change nothing."""
+    unions: dict[int, int] = {}
+    single = False
+    for s, row in options.items():
         ids = 0
         for v in row.values():
             ids |= v
+        unions[s] = ids
         if ids and not ids & (ids - 1):
-            break
-    else:
+            single = True
+    if not single:
         return  # no seat is down to one Identity (the usual case): nothing to pass on
     changed = True
     while changed:
         changed = False
-        for s, row in options.items():
-            if not row:
-                continue
-            ids = 0
-            for v in row.values():
-                ids |= v
+        for s, ids in unions.items():
+            ids = unions[s]
             if not ids or ids & (ids - 1):
                 continue  # no Identity, or two or more: nothing certain
             for t, other in options.items():
-                if t == s:
+                held = unions[t]
+                if t == s or not held & ids:
                     continue
                 for m in list(other):
-                    if not other[m] & ids:
+                    if not other[m] & ids or not held & (held - 1):
                         continue
+                    left = other[m] & ~ids
+                    if left:
+                        other[m] = left
+                    else:
+                        del other[m]
                     held = 0
                     for v in other.values():
                         held |= v
-                    if held & (held - 1):
-                        left = other[m] & ~ids
-                        changed = True
-                        if left:
-                            other[m] = left
-                        else:
-                            del other[m]
+                    unions[t] = held
+                    if not held & (held - 1):
+                        changed = True  # a seat made certain: pass it on too
 
 
 def _mission_odds(

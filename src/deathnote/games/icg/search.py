@@ -18,7 +18,7 @@ from typing import Any
 from deathnote.agents.base import Observation
 from deathnote.engine.actions import Action
 
-from .agents import HANDLERS, HeuristicAgent, cover_first
+from .agents import HANDLERS, HeuristicAgent, cover_choice, cover_first
 from .content import MISSION_IDS
 from .game import own_cards, seat_rows
 from .state import IcgState
@@ -31,10 +31,15 @@ def playout(state: IcgState, seat: int, legal: Sequence[Action], rng: random.Ran
     ``HeuristicAgent.choose`` does with the whole view, without the observation around it)."""
     if len(legal) == 1:
         return legal[0]
+    kind = DECISION_KINDS[state.phase]
+    if kind == "cover":
+        # The bot's cover reads only the seat's own Mission: no view built (a third of the
+        # play-outs' choices under the Light rules).
+        return cover_choice(state.seats[seat].mission, legal, rng)
     bot = _BOTS.get(seat)
     if bot is None:
         bot = _BOTS[seat] = HeuristicAgent(seat)
-    return HANDLERS[DECISION_KINDS[state.phase]](bot, bot_table(state, seat), list(legal), rng)
+    return HANDLERS[kind](bot, bot_table(state, seat), list(legal), rng)
 
 
 #: The play-outs' heuristic bot of each seat (it keeps nothing between choices).
