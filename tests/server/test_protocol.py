@@ -152,11 +152,15 @@ def test_a_slow_example_client_is_timed_like_a_person_and_takes_its_seat_back(
     """The same clocks apply to a program: thinking 2 s a move, longer than a decision's
     seconds and the whole reserve together (1.5 s), it runs out at its first open decision
     (with 0.5 s a move that took six open decisions, and some games ended sooner), a bot
-    takes its seat, and it takes the seat back with its link and plays on to the end."""
+    takes its seat, and it takes the seat back with its link and plays on to the end.
+    The deal is seeded: the bots draw from the room's seed, and with seed 1 Player 1 has
+    an open decision at the first step of a long game (with a random seed the bots ended
+    some games before Player 1 was asked anything, and the test failed)."""
     live = live_clocked
     seats = [{"kind": "human"}] + [{"kind": "bot", "agent": "random"}] * 3
     created = live.post(
-        "/api/rooms", {"game": "werewolf", "players": 4, "clock": "fast", "seats": seats}
+        "/api/rooms",
+        {"game": "werewolf", "players": 4, "clock": "fast", "seats": seats, "seed": 1},
     )
     result = subprocess.run(
         [sys.executable, str(CLIENT), live.base + created["links"]["seats"][0], "--think", "2"],
