@@ -259,6 +259,18 @@ class Event:
         return {"text": self.text, "data": json_copy(self.data) if self.data else {}}
 
 
+class _Dropped(list[Event]):
+    """An event list that keeps nothing (``QUIET``)."""
+
+    def append(self, event: Event) -> None:
+        """Dropped."""
+
+
+#: The events list of a quiet application (a game's ``apply_quiet``): it keeps nothing,
+#: and a game need not even make the events that would go to it (``ev is QUIET``).
+QUIET: list[Event] = _Dropped()
+
+
 _set_text = Event.__dict__["text"].__set__
 _set_data = Event.__dict__["data"].__set__
 _set_audience = Event.__dict__["audience"].__set__

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from deathnote.engine import rng as draw
-from deathnote.engine.actions import SPECTATOR
+from deathnote.engine.actions import QUIET, SPECTATOR
 from deathnote.games.confrontation import agents
 from deathnote.games.confrontation.rules import REGIONAL_LIMIT
 from deathnote.games.confrontation.state import KIRA, ConfState, L
@@ -81,7 +81,7 @@ def test_quiet_apply_changes_the_state_as_apply_does(chapter: int) -> None:
     applied both ways to copies with copies of one generator leaves equal states and
     generators, and the quiet events list keeps nothing."""
     from deathnote.engine.match import Match
-    from deathnote.games.confrontation import GAME, rules
+    from deathnote.games.confrontation import GAME
 
     filler = Filler()
     steps = 0
@@ -99,7 +99,7 @@ def test_quiet_apply_changes_the_state_as_apply_does(chapter: int) -> None:
             assert quiet_rng.getstate() == loud_rng.getstate()
             match.submit(seat, action)
             steps += 1
-    assert not rules.QUIET
+    assert not QUIET
     assert steps > 300
 
 

@@ -15,7 +15,7 @@ from itertools import combinations_with_replacement
 from operator import add
 
 from deathnote.engine import rng as draw
-from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat
+from deathnote.engine.actions import QUIET, Action, Decision, Event, Outcome, Seat
 from deathnote.games.confrontation.content import CRIME_TYPES, Tables, points_text
 from deathnote.games.confrontation.state import (
     ACCUSE,
@@ -543,18 +543,6 @@ def _use(state: ConfState, seat: Seat, ability: str) -> None:
 
 
 # -- carrying out an action ------------------------------------------------------------------
-class _Dropped(list[Event]):
-    """An event list that keeps nothing (``QUIET``)."""
-
-    def append(self, event: Event) -> None:
-        """Dropped."""
-
-
-#: The events list of a quiet application (``apply_quiet``): it keeps nothing, and the
-#: events made at every night of a play-out are not even made when they would go to it.
-QUIET: list[Event] = _Dropped()
-
-
 def apply(state: ConfState, seat: Seat, action: Action, rng: random.Random) -> list[Event]:
     """Carry out a legal action and every automatic step after it."""
     ev: list[Event] = []

@@ -10,7 +10,16 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field
 
 from deathnote.engine import rng as rand
-from deathnote.engine.actions import OMNISCIENT, Action, Decision, Event, Outcome, Seat, Viewer
+from deathnote.engine.actions import (
+    OMNISCIENT,
+    QUIET,
+    Action,
+    Decision,
+    Event,
+    Outcome,
+    Seat,
+    Viewer,
+)
 from deathnote.engine.game import Game, PlayoutPolicy
 from deathnote.engine.options import GameOptions, lobby
 from deathnote.engine.spaces import TableSpace
@@ -155,7 +164,7 @@ class IcgGame(Game):
 
     def apply_quiet(self, state: IcgState, seat: Seat, action: Action, rng: random.Random) -> None:
         """``apply`` without making the events (``Game.apply_quiet``)."""
-        rules.apply(state, seat, action, rules.QUIET)
+        rules.apply(state, seat, action, QUIET)
 
     # -- views -------------------------------------------------------------------------------
     def view(self, state: IcgState, viewer: Viewer) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from deathnote.engine.actions import Action, Decision, Event, Seat
+from deathnote.engine.actions import QUIET, Action, Decision, Event, Seat
 
 from .content import MISSION_IDS
 from .state import IcgState
@@ -428,18 +428,6 @@ def reveal_options(st: IcgState, seat: Seat) -> list[str]:
 
 
 # -- transitions -----------------------------------------------------------------------------
-class _Dropped(list[Event]):
-    """An event list that keeps nothing (``QUIET``)."""
-
-    def append(self, event: Event) -> None:
-        """Dropped."""
-
-
-#: The events list of a quiet application (``IcgGame.apply_quiet``): it keeps nothing, and
-#: the most frequent events are not even made when they would go to it.
-QUIET: list[Event] = _Dropped()
-
-
 def apply(st: IcgState, seat: Seat, action: Action, events: list[Event]) -> None:
     """Carry out a legal action, then run the game on until the next decision."""
     kind = action.kind
