@@ -59,11 +59,8 @@ def sample(state: ConfState, viewer: Viewer, rng: random.Random) -> ConfState:
         _redraw_token(world, L, rng)
     if sees_l:
         candidates, undrawn = _l_plan(state)
-        me = world.identity = candidates[draw.below(rng, len(candidates))]
-        # ``_deal_rest``: the cards not drawn, but Kira's, in a random order
-        deck = [s for s in undrawn if s != me]
-        draw.shuffle(rng, deck)
-        world.suspect_deck = deck
+        world.identity = candidates[draw.below(rng, len(candidates))]
+        _deal_rest(world, rng, undrawn)
     elif sees_kira:
         _redraw_cards(world, [state.identity], rng)
     else:
@@ -192,10 +189,15 @@ def _l_plan(state: ConfState) -> tuple[list[int], list[int]]:
     return answer
 
 
-def _deal_rest(world: ConfState, rng: random.Random) -> None:
-    """The Suspect deck: every card not Kira's and not drawn, in a random order."""
-    drawn = set(world.cards_drawn)
-    deck = [s for s in range(len(world.tables.letters)) if s != world.identity and s not in drawn]
+def _deal_rest(world: ConfState, rng: random.Random, undrawn: list[int] | None = None) -> None:
+    """The Suspect deck: every card not Kira's and not drawn, in a random order
+    (``undrawn``: the cards not drawn, in order, where the caller has them)."""
+    me = world.identity
+    if undrawn is None:
+        drawn = set(world.cards_drawn)
+        deck = [s for s in range(len(world.tables.letters)) if s != me and s not in drawn]
+    else:
+        deck = [s for s in undrawn if s != me]
     draw.shuffle(rng, deck)
     world.suspect_deck = deck
 
