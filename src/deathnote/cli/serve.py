@@ -134,12 +134,11 @@ def serve(
     ] = False,
 ) -> None:
     """Run the web app: rooms, invite links, bots, spectators; prints the address to open."""
-    import gc
-
     import uvicorn
 
     from deathnote.engine.errors import DeathNoteError
     from deathnote.server.app import create_app
+    from deathnote.server.collector import settle
 
     try:
         limits = Limits(
@@ -178,18 +177,9 @@ def serve(
         raise typer.Exit(2) from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"deathnote: open http://{shown}:{port}/ in a browser (rooms stored in {db})")
-    # The collector: what was made at start-up (modules, content, tables) is never
-    # garbage, so it is left out of every later collection (freeze). Young objects are
-    # collected every 50,000 allocations (instead of Python's 700): each action makes and
-    # drops a few hundred (views, messages, futures), and most are gone by then instead of
-    # being traversed and promoted; the middle generation every 2 young collections, so
-    # one of its collections stays short. Measured by gc callbacks in `deathnote loadtest
-    # --rooms 1000 --actions 20`: 116-129 us of collection per action with (7000, 10, 10)
-    # (each full collection a pause of 0.4-0.6 s), 51-68 us with these; 50 rooms: 41-44
-    # against 30-31 us.
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 2, 10)
+    # The collector: start-up's objects frozen, young ones collected less often
+    # (server.collector says why and what it measured).
+    settle()
     uvicorn.run(
         app,
         host=host,
