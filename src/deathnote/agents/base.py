@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from deathnote.engine.actions import Action, Seat
 from deathnote.engine.errors import DeathNoteError
@@ -14,9 +14,21 @@ if TYPE_CHECKING:
     from deathnote.engine.game import Game
     from deathnote.engine.match import Match
 
-WorldSampler = Callable[..., "Match"]
-"""Draws one world the seat cannot tell apart from the true one (``Match.sample_world``
-bound to that seat): the only way an agent reaches beyond its view."""
+
+class WorldSampler(Protocol):
+    """Draws one world the seat cannot tell apart from the true one (``Match.sample_world``
+    bound to that seat): the only way an agent reaches beyond its view."""
+
+    def __call__(
+        self, rng: random.Random, log: bool = ..., world_rng: random.Random | None = ...
+    ) -> Match: ...
+
+
+class _StateSampler(WorldSampler, Protocol):
+    """A world sampler that also draws the same world's game and bare state alone
+    (``Match.sample_state`` bound to that seat; ``Observation.state_sampler``)."""
+
+    state_only: Callable[[random.Random], tuple[Game, Any]]
 
 
 def world_sampler(match: Match, seat: Seat) -> WorldSampler:
@@ -31,8 +43,9 @@ def world_sampler(match: Match, seat: Seat) -> WorldSampler:
     def state_only(rng: random.Random) -> tuple[Game, Any]:
         return match.game, match.sample_state(seat, rng)
 
-    sample.state_only = state_only  # type: ignore[attr-defined]
-    return sample
+    sampler = cast(_StateSampler, sample)
+    sampler.state_only = state_only
+    return sampler
 
 
 class Observation:
