@@ -739,3 +739,36 @@ def test_the_bare_search_samples_states_as_the_matchs_worlds(
     whole = IsmctsAgent(seat, game_id, sims=60, seconds=None, rollout="game")
     stats = whole.search(observe(match, seat, random.Random(9)), time.perf_counter()).stats
     assert fast == stats and bare.last_sims == whole.last_sims == 60
+
+
+@pytest.mark.parametrize("game_id", ["icg", "werewolf"])
+def test_a_belief_search_samples_bare_states_as_its_weighed_worlds(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``belief=K`` on the bare search: the K states drawn and the one picked are the
+    states of the K worlds ``_believing``'s world sampler draws and picks (the same draws
+    from ``rng``), so the search's statistics are the same as on whole worlds."""
+    match = heuristic_position(game_id, GAMES[game_id], 2, 5)
+    seat = min(match.pending())
+    if len(match.legal(seat)) < 2 or match.outcome() is not None:
+        pytest.skip("no real choice at this position")
+    bot = IsmctsAgent(seat, game_id, sims=40, seconds=None, rollout="game", belief=8)
+    weighed = bot._believing(observe(match, seat, random.Random(1)))
+    sampler = weighed.state_sampler
+    assert sampler is not None
+    rng_a, rng_b = random.Random(2), random.Random(2)
+    picked = set()
+    for _ in range(8):
+        game, state = sampler(rng_a)
+        world = weighed.sample_world(rng_b, False, random.Random(3))
+        assert game is world.game and state == world.state
+        assert rng_a.getstate() == rng_b.getstate()
+        picked.add(repr(state))
+    assert len(picked) > 1
+    fast = bot.search(weighed, time.perf_counter()).stats
+    monkeypatch.setattr(Observation, "state_sampler", property(lambda self: None))
+    whole = IsmctsAgent(seat, game_id, sims=40, seconds=None, rollout="game", belief=8)
+    slow = whole._believing(observe(match, seat, random.Random(1)))
+    assert slow.state_sampler is None
+    assert fast == whole.search(slow, time.perf_counter()).stats
+    assert bot.last_sims == whole.last_sims == 40

@@ -43,6 +43,16 @@ def world_sampler(match: Match, seat: Seat) -> WorldSampler:
     def state_only(rng: random.Random) -> tuple[Game, Any]:
         return match.game, match.sample_state(seat, rng)
 
+    return with_states(sample, state_only)
+
+
+def with_states(
+    sample: Callable[[random.Random, bool, random.Random | None], Match],
+    state_only: Callable[[random.Random], tuple[Game, Any]],
+) -> WorldSampler:
+    """The world sampler ``sample`` that also draws a world's game and bare state alone
+    with ``state_only`` (the same state and the same draws from the generator as
+    ``sample``'s world: ``Observation.state_sampler``)."""
     sampler = cast(_StateSampler, sample)
     sampler.state_only = state_only
     return sampler

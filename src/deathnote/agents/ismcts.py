@@ -98,9 +98,9 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from deathnote.agents.base import Agent, Observation
+from deathnote.agents.base import Agent, Observation, with_states
 from deathnote.engine.actions import Action, Decision, Seat
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.game import Game
@@ -401,17 +401,25 @@ class IsmctsAgent(Agent):
         if weigh is None:
             return obs
         draw = obs.sample_world
+        bare = obs.state_sampler
         count = self.belief
 
         def sample(
             rng: random.Random, log: bool = True, world_rng: random.Random | None = None
         ) -> Match:
             worlds = [draw(rng, log, world_rng) for _ in range(count)]
-            logs = [weigh(world.state) for world in worlds]
-            top = max(logs)
-            return rng.choices(worlds, [math.exp(x - top) for x in logs])[0]
+            return _pick(rng, worlds, [weigh(world.state) for world in worlds])
 
-        return Observation(obs.seat, obs.legal, lambda: obs.view, obs.rng, sample)
+        if bare is None:
+            return Observation(obs.seat, obs.legal, lambda: obs.view, obs.rng, sample)
+
+        def state_only(rng: random.Random) -> tuple[Game, Any]:
+            # As ``sample`` on the bare states: the same draws, weights and pick.
+            states = [bare(rng) for _ in range(count)]
+            return _pick(rng, states, [weigh(state) for _, state in states])
+
+        sampler = with_states(sample, state_only)
+        return Observation(obs.seat, obs.legal, lambda: obs.view, obs.rng, sampler)
 
     def _overrule(
         self, anchored: Action, best: Action, stats: Mapping[Action, list[float]]
@@ -945,6 +953,16 @@ def _heuristic_bot(game_id: str, seat: Seat) -> Agent:
         return make_agent(game_id, "heuristic", seat)
     except DeathNoteError:
         return make_agent(game_id, "random", seat)
+
+
+_World = TypeVar("_World")
+
+
+def _pick(rng: random.Random, worlds: list[_World], logs: list[float]) -> _World:
+    """One of ``worlds`` drawn from ``rng`` with odds proportional to ``exp`` of its log
+    weight in ``logs`` (``IsmctsAgent._believing``)."""
+    top = max(logs)
+    return rng.choices(worlds, [math.exp(x - top) for x in logs])[0]
 
 
 def _random_play(state: Any, seat: Seat, legal: Sequence[Action], rng: random.Random) -> Action:
