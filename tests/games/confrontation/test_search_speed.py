@@ -7,10 +7,10 @@ import random
 import pytest
 
 from deathnote.engine import rng as draw
-from deathnote.engine.actions import QUIET, SPECTATOR
+from deathnote.engine.actions import QUIET, SPECTATOR, Action
 from deathnote.games.confrontation import agents
 from deathnote.games.confrontation.rules import REGIONAL_LIMIT
-from deathnote.games.confrontation.state import KIRA, ConfState, L
+from deathnote.games.confrontation.state import DAY, KILL, KIRA, ConfState, L
 
 from .test_covert import Filler
 from .test_sample import mid_games
@@ -141,3 +141,65 @@ def test_kept_l_plan_follows_the_state(chapter: int) -> None:
             assert sample._l_plan(state) == plain(state)
             assert sample._l_plan(twin) == fresh
     assert differs
+
+
+def plain_playout(state: ConfState, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    """``agents.playout`` as first written: its last draw through ``draw.below``."""
+    t = state.tables
+    if state.phase == DAY and len(legal) > 1:
+        want = "accuse" if len(t.letters) - len(state.eliminated) <= 1 else "follow"
+        return next(a for a in legal if a.kind == want)
+    if state.phase == KILL and len(legal) > 1:
+        local = [c for c in state.news if t.local_mask[c] >> state.identity & 1]
+        if local:
+            return t.kill_actions[local[draw.below(rng, len(local))]]
+    return legal[draw.below(rng, len(legal))]
+
+
+@pytest.mark.parametrize("chapter", [1, 2])
+def test_playout_draws_as_the_plain_policy(chapter: int) -> None:
+    """The play-out policy's last draw, written out: at every step of random games it picks
+    the same action as the plain policy from copies of one generator, and leaves the
+    generators alike."""
+    from deathnote.engine.match import Match
+
+    steps = 0
+    for seed in range(60):
+        match = Match.create("confrontation", 2, seed=seed, options={"chapter": chapter})
+        rng = random.Random(seed)
+        while match.outcome() is None:
+            seat = min(match.pending())
+            legal = list(match.legal(seat))
+            fast_rng, plain_rng = random.Random(seed + steps), random.Random(seed + steps)
+            got = agents.playout(match.state, seat, legal, fast_rng)
+            assert got == plain_playout(match.state, seat, legal, plain_rng)
+            assert fast_rng.getstate() == plain_rng.getstate()
+            match.submit(seat, legal[draw.below(rng, len(legal))])
+            steps += 1
+    assert steps > 300
+
+
+@pytest.mark.parametrize("chapter", [1, 2])
+def test_deal_rest_from_the_undrawn_cards_deals_as_the_plain_filter(chapter: int) -> None:
+    """L's worlds deal the Suspect deck from the undrawn cards less Kira's, taken out with
+    ``list.remove``: at positions of random games, for every Suspect as Kira, the same deck
+    as the plain filter shuffled with a copy of the same generator."""
+    from deathnote.games.confrontation import sample
+
+    checked = 0
+    for match in mid_games(chapter, 20, seed=7):
+        state = match.state
+        undrawn = [s for s in range(len(state.tables.letters)) if s not in state.cards_drawn]
+        for me in undrawn:
+            world = state.fork()
+            world.identity = me
+            fast_rng, plain_rng = random.Random(me), random.Random(me)
+            sample._deal_rest(world, fast_rng, undrawn)
+            plain = [s for s in undrawn if s != me]
+            draw.shuffle(plain_rng, plain)
+            assert world.suspect_deck == plain
+            assert undrawn == [
+                s for s in range(len(state.tables.letters)) if s not in state.cards_drawn
+            ]
+            checked += 1
+    assert checked > 100

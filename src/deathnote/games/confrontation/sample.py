@@ -197,7 +197,9 @@ def _deal_rest(world: ConfState, rng: random.Random, undrawn: list[int] | None =
         drawn = set(world.cards_drawn)
         deck = [s for s in range(len(world.tables.letters)) if s != me and s not in drawn]
     else:
-        deck = [s for s in undrawn if s != me]
+        deck = list(undrawn)  # every card appears once: Kira's taken out (in C)
+        if me in deck:
+            deck.remove(me)
     draw.shuffle(rng, deck)
     world.suspect_deck = deck
 
