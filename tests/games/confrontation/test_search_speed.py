@@ -7,10 +7,10 @@ import random
 import pytest
 
 from deathnote.engine import rng as draw
-from deathnote.engine.actions import QUIET, SPECTATOR, Action
+from deathnote.engine.actions import QUIET, SPECTATOR
 from deathnote.games.confrontation import agents
 from deathnote.games.confrontation.rules import REGIONAL_LIMIT
-from deathnote.games.confrontation.state import DAY, KILL, KIRA, ConfState, L
+from deathnote.games.confrontation.state import KIRA, ConfState, L
 
 from .test_covert import Filler
 from .test_sample import mid_games
@@ -143,42 +143,6 @@ def test_kept_l_plan_follows_the_state(chapter: int) -> None:
     assert differs
 
 
-def plain_playout(state: ConfState, seat: int, legal: list[Action], rng: random.Random) -> Action:
-    """``agents.playout`` as first written: its last draw through ``draw.below``."""
-    t = state.tables
-    if state.phase == DAY and len(legal) > 1:
-        want = "accuse" if len(t.letters) - len(state.eliminated) <= 1 else "follow"
-        return next(a for a in legal if a.kind == want)
-    if state.phase == KILL and len(legal) > 1:
-        local = [c for c in state.news if t.local_mask[c] >> state.identity & 1]
-        if local:
-            return t.kill_actions[local[draw.below(rng, len(local))]]
-    return legal[draw.below(rng, len(legal))]
-
-
-@pytest.mark.parametrize("chapter", [1, 2])
-def test_playout_draws_as_the_plain_policy(chapter: int) -> None:
-    """The play-out policy's last draw, written out: at every step of random games it picks
-    the same action as the plain policy from copies of one generator, and leaves the
-    generators alike."""
-    from deathnote.engine.match import Match
-
-    steps = 0
-    for seed in range(60):
-        match = Match.create("confrontation", 2, seed=seed, options={"chapter": chapter})
-        rng = random.Random(seed)
-        while match.outcome() is None:
-            seat = min(match.pending())
-            legal = list(match.legal(seat))
-            fast_rng, plain_rng = random.Random(seed + steps), random.Random(seed + steps)
-            got = agents.playout(match.state, seat, legal, fast_rng)
-            assert got == plain_playout(match.state, seat, legal, plain_rng)
-            assert fast_rng.getstate() == plain_rng.getstate()
-            match.submit(seat, legal[draw.below(rng, len(legal))])
-            steps += 1
-    assert steps > 300
-
-
 @pytest.mark.parametrize("chapter", [1, 2])
 def test_deal_rest_from_the_undrawn_cards_deals_as_the_plain_filter(chapter: int) -> None:
     """L's worlds deal the Suspect deck from the undrawn cards less Kira's, taken out with
@@ -203,3 +167,81 @@ def test_deal_rest_from_the_undrawn_cards_deals_as_the_plain_filter(chapter: int
             ]
             checked += 1
     assert checked > 100
+
+
+def plain_sample(state: ConfState, viewer: int, rng: random.Random) -> ConfState:
+    """``sample.sample`` as first written: the Suspect deck and the Suspects L's cards are
+    drawn among made by filtering list comprehensions."""
+    from deathnote.games.confrontation import sample
+
+    def deal_rest(world: ConfState, undrawn: list[int] | None = None) -> None:
+        me = world.identity
+        if undrawn is None:
+            drawn = set(world.cards_drawn)
+            deck = [s for s in range(len(world.tables.letters)) if s != me and s not in drawn]
+        else:
+            deck = [s for s in undrawn if s != me]
+        draw.shuffle(rng, deck)
+        world.suspect_deck = deck
+
+    def redraw_cards(world: ConfState, identities: list[int]) -> None:
+        n = len(world.tables.letters)
+        k = len(world.cards_drawn)
+        for _ in range(sample.TRIES):
+            me = identities[draw.below(rng, len(identities))]
+            cards = draw.sample(rng, [s for s in range(n) if s != me], k)
+            if sample._stars_agree(world, cards):
+                break
+        else:
+            me, cards = sample._search_cards(world, identities, rng)
+        world.identity = me
+        world.cards_drawn = cards
+        deal_rest(world)
+        sample._rebuild_notebook(world)
+        sample._redraw_stars(world, rng)
+
+    world = state.fork()
+    world.lead_deck.sort()
+    draw.shuffle(rng, world.lead_deck)
+    if viewer != KIRA:
+        sample._redraw_token(world, KIRA, rng)
+        sample._redraw_apples(world, rng)
+    if viewer != L:
+        sample._redraw_token(world, L, rng)
+    if viewer == L:
+        candidates = [s for s in sample._candidates(state) if s not in state.eliminated]
+        world.identity = candidates[draw.below(rng, len(candidates))]
+        deal_rest(
+            world, [s for s in range(len(state.tables.letters)) if s not in state.cards_drawn]
+        )
+    elif viewer == KIRA:
+        redraw_cards(world, [state.identity])
+    else:
+        redraw_cards(world, sample._candidates(state))
+    world.regional_used = world.outside[world.identity]
+    return world
+
+
+@pytest.mark.parametrize("chapter", [1, 2])
+def test_sample_draws_as_the_plain_code(chapter: int) -> None:
+    """A sampled world (the Suspects but Kira's, among which L's cards are drawn, and the
+    Suspect deck made without filtering list comprehensions) equals the plain code's from a copy of the
+    same generator, for every viewer at positions of random games, and leaves the
+    generators alike."""
+    from deathnote.games.confrontation import sample
+    from deathnote.games.confrontation.state import OVER
+
+    checked = 0
+    for match in mid_games(chapter, 40, seed=13):
+        state = match.state
+        if state.phase == OVER:
+            continue
+        for viewer in (KIRA, L, SPECTATOR):
+            for k in range(3):
+                fast_rng, plain_rng = random.Random(k), random.Random(k)
+                assert sample.sample(state, viewer, fast_rng) == plain_sample(
+                    state, viewer, plain_rng
+                )
+                assert fast_rng.getstate() == plain_rng.getstate()
+                checked += 1
+    assert checked > 150

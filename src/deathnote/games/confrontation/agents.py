@@ -693,17 +693,7 @@ def playout(state: ConfState, seat: int, legal: Sequence[Action], rng: random.Ra
         local = [c for c in state.news if t.local_mask[c] >> me & 1]
         if local:
             return t.kill_actions[local[draw.below(rng, len(local))]]
-    # ``legal[draw.below(rng, len(legal))]`` written out (a step of every play-out): the
-    # same draws from the plain generator the search gives it
-    n = len(legal)
-    if type(rng) is not random.Random or not n:
-        return legal[draw.below(rng, n)]
-    k = n.bit_length()
-    bits = rng.getrandbits
-    r = bits(k)
-    while r >= n:
-        r = bits(k)
-    return legal[r]
+    return legal[draw.below(rng, len(legal))]
 
 
 #: per chapter: the logistic model of L's chance to win from a day's start, heuristic

@@ -212,7 +212,8 @@ def _redraw_cards(world: ConfState, identities: list[int], rng: random.Random) -
     k = len(world.cards_drawn)
     for _ in range(TRIES):
         me = identities[draw.below(rng, len(identities))]
-        others = [s for s in range(n) if s != me]
+        others = list(range(n))
+        del others[me]  # every Suspect but Kira's, in order
         cards = draw.sample(rng, others, k)
         if _stars_agree(world, cards):
             break
