@@ -178,7 +178,18 @@ class Node:
                 if value > best_value:
                     best, best_value = action, value
         if untried is not None:
-            action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+            n = len(untried)
+            if n == 1:
+                action = untried[0]
+            elif type(rng) is random.Random:
+                # ``rng.randrange(n)`` written out (the same draws: ``Random._randbelow``)
+                k = n.bit_length()
+                r = rng.getrandbits(k)
+                while r >= n:
+                    r = rng.getrandbits(k)
+                action = untried[r]
+            else:
+                action = untried[rng.randrange(n)]
             self.stats[action] = [0.0, 0.0, 1.0]
             return action, True
         assert best is not None

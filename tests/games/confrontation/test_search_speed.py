@@ -141,3 +141,107 @@ def test_kept_l_plan_follows_the_state(chapter: int) -> None:
             assert sample._l_plan(state) == plain(state)
             assert sample._l_plan(twin) == fresh
     assert differs
+
+
+@pytest.mark.parametrize("chapter", [1, 2])
+def test_deal_rest_from_the_undrawn_cards_deals_as_the_plain_filter(chapter: int) -> None:
+    """L's worlds deal the Suspect deck from the undrawn cards less Kira's, taken out with
+    ``list.remove``: at positions of random games, for every Suspect as Kira, the same deck
+    as the plain filter shuffled with a copy of the same generator."""
+    from deathnote.games.confrontation import sample
+
+    checked = 0
+    for match in mid_games(chapter, 20, seed=7):
+        state = match.state
+        undrawn = [s for s in range(len(state.tables.letters)) if s not in state.cards_drawn]
+        for me in undrawn:
+            world = state.fork()
+            world.identity = me
+            fast_rng, plain_rng = random.Random(me), random.Random(me)
+            sample._deal_rest(world, fast_rng, undrawn)
+            plain = [s for s in undrawn if s != me]
+            draw.shuffle(plain_rng, plain)
+            assert world.suspect_deck == plain
+            assert undrawn == [
+                s for s in range(len(state.tables.letters)) if s not in state.cards_drawn
+            ]
+            checked += 1
+    assert checked > 100
+
+
+def plain_sample(state: ConfState, viewer: int, rng: random.Random) -> ConfState:
+    """``sample.sample`` as first written: the Suspect deck and the Suspects L's cards are
+    drawn among made by filtering list comprehensions."""
+    from deathnote.games.confrontation import sample
+
+    def deal_rest(world: ConfState, undrawn: list[int] | None = None) -> None:
+        me = world.identity
+        if undrawn is None:
+            drawn = set(world.cards_drawn)
+            deck = [s for s in range(len(world.tables.letters)) if s != me and s not in drawn]
+        else:
+            deck = [s for s in undrawn if s != me]
+        draw.shuffle(rng, deck)
+        world.suspect_deck = deck
+
+    def redraw_cards(world: ConfState, identities: list[int]) -> None:
+        n = len(world.tables.letters)
+        k = len(world.cards_drawn)
+        for _ in range(sample.TRIES):
+            me = identities[draw.below(rng, len(identities))]
+            cards = draw.sample(rng, [s for s in range(n) if s != me], k)
+            if sample._stars_agree(world, cards):
+                break
+        else:
+            me, cards = sample._search_cards(world, identities, rng)
+        world.identity = me
+        world.cards_drawn = cards
+        deal_rest(world)
+        sample._rebuild_notebook(world)
+        sample._redraw_stars(world, rng)
+
+    world = state.fork()
+    world.lead_deck.sort()
+    draw.shuffle(rng, world.lead_deck)
+    if viewer != KIRA:
+        sample._redraw_token(world, KIRA, rng)
+        sample._redraw_apples(world, rng)
+    if viewer != L:
+        sample._redraw_token(world, L, rng)
+    if viewer == L:
+        candidates = [s for s in sample._candidates(state) if s not in state.eliminated]
+        world.identity = candidates[draw.below(rng, len(candidates))]
+        deal_rest(
+            world, [s for s in range(len(state.tables.letters)) if s not in state.cards_drawn]
+        )
+    elif viewer == KIRA:
+        redraw_cards(world, [state.identity])
+    else:
+        redraw_cards(world, sample._candidates(state))
+    world.regional_used = world.outside[world.identity]
+    return world
+
+
+@pytest.mark.parametrize("chapter", [1, 2])
+def test_sample_draws_as_the_plain_code(chapter: int) -> None:
+    """A sampled world (the Suspects but Kira's, among which L's cards are drawn, and the
+    Suspect deck made without filtering list comprehensions) equals the plain code's from a copy of the
+    same generator, for every viewer at positions of random games, and leaves the
+    generators alike."""
+    from deathnote.games.confrontation import sample
+    from deathnote.games.confrontation.state import OVER
+
+    checked = 0
+    for match in mid_games(chapter, 40, seed=13):
+        state = match.state
+        if state.phase == OVER:
+            continue
+        for viewer in (KIRA, L, SPECTATOR):
+            for k in range(3):
+                fast_rng, plain_rng = random.Random(k), random.Random(k)
+                assert sample.sample(state, viewer, fast_rng) == plain_sample(
+                    state, viewer, plain_rng
+                )
+                assert fast_rng.getstate() == plain_rng.getstate()
+                checked += 1
+    assert checked > 150

@@ -550,13 +550,10 @@ def apply(state: ConfState, seat: Seat, action: Action, rng: random.Random) -> l
     return ev
 
 
-def apply_quiet(state: ConfState, seat: Seat, action: Action, rng: random.Random) -> None:
-    """``apply`` without the events (``Game.apply_quiet``): the same steps and draws."""
-    run(state, seat, action, rng, QUIET)
-
-
-def run(state: ConfState, seat: Seat, action: Action, rng: random.Random, ev: list[Event]) -> None:
-    """``apply``, its events added to ``ev``."""
+def run(
+    state: ConfState, seat: Seat, action: Action, rng: random.Random, ev: list[Event] = QUIET
+) -> None:
+    """``apply``, its events added to ``ev`` (by default none are made: ``apply_quiet``)."""
     phase = state.phase
     t = state.tables
     # (the phases by how often they come: news picks first)
@@ -612,6 +609,11 @@ def run(state: ConfState, seat: Seat, action: Action, rng: random.Random, ev: li
         _place_apple(state, action["row"], ev, rng)
     elif phase == STARS:
         _place_stars(state, action["rows"], ev, rng)
+
+
+#: ``apply`` without the events (``Game.apply_quiet``): the same steps and draws. It is
+#: ``run`` itself with its default events list (a play-out makes one call per action).
+apply_quiet = run
 
 
 def _reveal_lead(state: ConfState, ev: list[Event], rng: random.Random) -> None:

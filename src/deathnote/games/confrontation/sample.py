@@ -197,7 +197,9 @@ def _deal_rest(world: ConfState, rng: random.Random, undrawn: list[int] | None =
         drawn = set(world.cards_drawn)
         deck = [s for s in range(len(world.tables.letters)) if s != me and s not in drawn]
     else:
-        deck = [s for s in undrawn if s != me]
+        deck = list(undrawn)  # every card appears once: Kira's taken out (in C)
+        if me in deck:
+            deck.remove(me)
     draw.shuffle(rng, deck)
     world.suspect_deck = deck
 
@@ -210,7 +212,8 @@ def _redraw_cards(world: ConfState, identities: list[int], rng: random.Random) -
     k = len(world.cards_drawn)
     for _ in range(TRIES):
         me = identities[draw.below(rng, len(identities))]
-        others = [s for s in range(n) if s != me]
+        others = list(range(n))
+        del others[me]  # every Suspect but Kira's, in order
         cards = draw.sample(rng, others, k)
         if _stars_agree(world, cards):
             break
