@@ -182,12 +182,8 @@ class Node:
             if n == 1:
                 action = untried[0]
             elif type(rng) is random.Random:
-                # ``rng.randrange(n)`` written out (the same draws: ``Random._randbelow``)
-                k = n.bit_length()
-                r = rng.getrandbits(k)
-                while r >= n:
-                    r = rng.getrandbits(k)
-                action = untried[r]
+                # ``rng.randrange(n)``'s draws (``Random._randbelow``) without its frames
+                action = untried[below(rng, n)]
             else:
                 action = untried[rng.randrange(n)]
             self.stats[action] = [0.0, 0.0, 1.0]
