@@ -186,11 +186,15 @@ def living(st: EnqState) -> list[int]:
 
 def ring(st: EnqState, start: int, direction: str, include_start: bool = True) -> list[int]:
     """Living players from ``start`` going round the table in ``direction``."""
-    d = step_dir(direction)
+    d = 1 if direction == "clockwise" else -1  # ``step_dir``
+    n = st.players
+    detective, seats = st.detective, st.seats
+    # (n steps in a row from 0 or from 1: each seat once)
+    first = 0 if include_start else 1
     out = []
-    for i in range(0 if include_start else 1, st.players + (0 if include_start else 1)):
-        s = (start + d * i) % st.players
-        if s != st.detective and not st.seats[s].dead and s not in out:
+    for i in range(first, n + first):
+        s = (start + d * i) % n
+        if s != detective and not seats[s].dead:
             out.append(s)
     return out
 

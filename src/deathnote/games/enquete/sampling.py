@@ -395,9 +395,20 @@ def _sample_cards(st: EnqState, me: int, plan: _CardPlan, rng: random.Random) ->
             place[i] = drawn[k]
             k += 1
     pi = dict(zip(cards, drawn, strict=True))
-    for k, pins in enumerate(st.pins):
+    moving = pi.keys()
+    all_pins = st.pins
+    for k, pins in enumerate(all_pins):
         if k != me:
-            st.pins[k] = {pi.get(n, n): h for n, h in pins.items()} if pins else {}
+            # A copy with the few cards both ``k`` and this permutation touch renamed (a
+            # pin's order means nothing: they are looked up, never listed in order).
+            renamed = pins.copy()
+            moved = moving & pins.keys()
+            if moved:
+                for n in moved:
+                    del renamed[n]
+                for n in moved:
+                    renamed[pi[n]] = pins[n]
+            all_pins[k] = renamed
     for s, x in enumerate(st.seats):
         if s != me:
             seen = x.known_hands
