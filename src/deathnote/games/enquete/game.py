@@ -476,13 +476,11 @@ class EnqueteGame(Game):
         seats = tuple(i for i in range(len(state.seats)) if state.apples[i] > 0)
         return Outcome(winners, state.ending or "round5", reason, scores, seats)
 
-    def evaluate(self, state: EnqState) -> list[float] | None:
-        """Each seat's expected Apples (scaled as ``search_rewards``) from the start of a
-        round, for a search bot's play-outs (``value.evaluate``, ENQ-BOT-02; None at any
-        other point)."""
-        # Imported at the top: an import statement here (some 4 us in CPython 3.11) ran at
-        # every step of every play-out.
-        return estimate(state)
+    #: Each seat's expected Apples (scaled as ``search_rewards``) from the start of a
+    #: round, for a search bot's play-outs (``value.evaluate``, ENQ-BOT-02; None at any
+    #: other point). The function itself, not a method calling it: the search asks at
+    #: every step of every play-out.
+    evaluate = staticmethod(estimate)
 
     def search_rewards(self, state: EnqState) -> list[float] | None:
         """A search bot's reward per seat once over: its Apples, scaled to 0..1

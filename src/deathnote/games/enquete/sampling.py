@@ -34,24 +34,33 @@ from .tiles import (
 )
 
 _COPY = (list, dict)
+_new = object.__new__
 
 
 def _copy_step(step: Step) -> Step:
-    return {k: (v.copy() if type(v) in _COPY else v) for k, v in step.items()}
+    twin = step.copy()
+    for k, v in step.items():
+        if type(v) in _COPY:
+            twin[k] = v.copy()
+    return twin
 
 
 def _copy_seat(seat: SeatState, hands: bool = True, roles: bool = True) -> SeatState:
     """A copy of the seat; with ``hands`` or ``roles`` False, its ``known_hands`` or
     ``known_roles`` are the original's (for a caller that puts new ones in their place)."""
-    twin = object.__new__(SeatState)
-    twin.__dict__.update(seat.__dict__)
-    twin.hand = seat.hand.copy()
-    twin.extra = [e.copy() for e in seat.extra] if seat.extra else []
+    # (its attributes written into a copy of the original's ``__dict__``, then given to the
+    # twin: cheaper than setting them one by one on the twin)
+    twin = _new(SeatState)
+    d = seat.__dict__.copy()
+    d["hand"] = seat.hand.copy()
+    extra = seat.extra
+    d["extra"] = [e.copy() for e in extra] if extra else []
     if roles:
-        twin.known_roles = seat.known_roles.copy()
+        d["known_roles"] = seat.known_roles.copy()
     if hands:
         known = seat.known_hands
-        twin.known_hands = {k: v.copy() for k, v in known.items()} if known else {}
+        d["known_hands"] = {k: v.copy() for k, v in known.items()} if known else {}
+    twin.__dict__ = d
     return twin
 
 
@@ -66,50 +75,58 @@ def _fork(st: EnqState, cards_of: int = -1, roles_of: int = -1, tiles_of: int = 
     ``known_hands`` (but ``cards_of``'s), every other seat's ``known_roles`` (but
     ``roles_of``'s), every other viewer's ``tile_known`` (but ``tiles_of``'s); -1: all
     copied."""
-    twin = object.__new__(EnqState)
-    twin.__dict__.update(st.__dict__)
-    twin.table_version = new_version()  # its own (see ``EnqState.table_version``)
+    # Written into a copy of the original's ``__dict__``, then given to the twin (cheaper
+    # than setting the attributes one by one on the twin; one by one, not by name in a
+    # loop: a fork is a sizeable share of a sampled world).
+    twin = _new(EnqState)
+    d = st.__dict__.copy()
+    d["table_version"] = new_version()  # its own (see ``EnqState.table_version``)
     if cards_of < 0 and roles_of < 0:
-        twin.seats = [_copy_seat(x) for x in st.seats]
+        d["seats"] = [_copy_seat(x) for x in st.seats]
     else:
-        twin.seats = [
+        d["seats"] = [
             _copy_seat(x, cards_of < 0 or s == cards_of, roles_of < 0 or s == roles_of)
             for s, x in enumerate(st.seats)
         ]
-    twin.inactive = [InactiveRole(r.role, r.revealed, r.dead) for r in st.inactive]
-    # (one by one, not by name in a loop: a fork is a sizeable share of a sampled world)
-    twin.deck = st.deck.copy()
-    twin.discard = st.discard.copy()
-    twin.tiles = st.tiles.copy()
-    twin.tile_discard = st.tile_discard.copy()
-    twin.alibi = st.alibi.copy()
-    twin.no_draw = st.no_draw.copy()
-    twin.no_draw_next = st.no_draw_next.copy()
-    twin.lying = st.lying.copy()
-    twin.silence_exempt = st.silence_exempt.copy()
-    twin.tile_flags = st.tile_flags.copy()
-    twin.apples = st.apples.copy()
-    twin.tile_top = st.tile_top.copy()
-    twin.decision_liars = st.decision_liars.copy()
-    twin.search_bonus = st.search_bonus.copy()
-    twin.preset = st.preset.copy()
-    twin.given = st.given.copy()
-    twin.revealed_by = st.revealed_by.copy()
-    twin.kills = [k.copy() for k in st.kills] if st.kills else []
-    twin.stats = [x.copy() for x in st.stats]
-    twin.apple_lines = [x.copy() for x in st.apple_lines] if st.apple_lines else []
+    inactive = []
+    for r in st.inactive:
+        copy = _new(InactiveRole)
+        copy.__dict__ = r.__dict__.copy()
+        inactive.append(copy)
+    d["inactive"] = inactive
+    d["deck"] = st.deck.copy()
+    d["discard"] = st.discard.copy()
+    d["tiles"] = st.tiles.copy()
+    d["tile_discard"] = st.tile_discard.copy()
+    d["alibi"] = st.alibi.copy()
+    d["no_draw"] = st.no_draw.copy()
+    d["no_draw_next"] = st.no_draw_next.copy()
+    d["lying"] = st.lying.copy()
+    d["silence_exempt"] = st.silence_exempt.copy()
+    d["tile_flags"] = st.tile_flags.copy()
+    d["apples"] = st.apples.copy()
+    d["tile_top"] = st.tile_top.copy()
+    d["decision_liars"] = st.decision_liars.copy()
+    d["search_bonus"] = st.search_bonus.copy()
+    d["preset"] = st.preset.copy()
+    d["given"] = st.given.copy()
+    d["revealed_by"] = st.revealed_by.copy()
+    d["kills"] = [k.copy() for k in st.kills] if st.kills else []
+    d["stats"] = [x.copy() for x in st.stats]
+    d["apple_lines"] = [x.copy() for x in st.apple_lines] if st.apple_lines else []
     if cards_of < 0:
-        twin.pins = [x.copy() for x in st.pins]
+        d["pins"] = [x.copy() for x in st.pins]
     else:
-        twin.pins = st.pins.copy()
-        twin.pins[cards_of] = st.pins[cards_of].copy()
+        pins = d["pins"] = st.pins.copy()
+        pins[cards_of] = st.pins[cards_of].copy()
     if tiles_of < 0:
-        twin.tile_known = [x.copy() for x in st.tile_known]
+        d["tile_known"] = [x.copy() for x in st.tile_known]
     else:
-        twin.tile_known = st.tile_known.copy()
-        twin.tile_known[tiles_of] = st.tile_known[tiles_of].copy()
-    twin.facts = [x.copy() for x in st.facts] if st.facts else []
-    twin.stack = [_copy_step(s) for s in st.stack]
+        known = d["tile_known"] = st.tile_known.copy()
+        known[tiles_of] = st.tile_known[tiles_of].copy()
+    d["facts"] = [x.copy() for x in st.facts] if st.facts else []
+    d["stack"] = [_copy_step(s) for s in st.stack]
+    twin.__dict__ = d
     return twin
 
 
@@ -179,10 +196,11 @@ def sample_state(st: EnqState, viewer: Viewer, rng: random.Random) -> EnqState:
 
 
 _RolePlan = tuple[list[str], list[str], list[list[Any]], dict[str, str]] | None
-#: the unseen cards: (place, indices in it) per place (a place: the hand of seat s ``s``,
-#: the set-up pair of the stack's step j ``-1 - j``, the draw pile ``_DECK``, the discard
-#: ``_DISCARD``), the cards in the order of those spots, and the same sorted
-_CardPlan = tuple[list[tuple[int, list[int]]], list[int], list[int]] | None
+#: the unseen cards: (place, indices in it (None: all), their number) per place (a place:
+#: the hand of seat s ``s``, the set-up pair of the stack's step j ``-1 - j``, the draw
+#: pile ``_DECK``, the discard ``_DISCARD``), the cards in the order of those spots, and
+#: the same sorted
+_CardPlan = tuple[list[tuple[int, list[int] | None, int]], list[int], list[int]] | None
 #: per pile with two unseen tiles or more: (place (0 the pile, 1 the discard), index) of
 #: each unseen tile, the tiles in that order, and the same sorted
 _TilePlan = list[tuple[list[tuple[int, int]], list[int], list[int]]]
@@ -361,12 +379,13 @@ def _card_plan(st: EnqState, me: int) -> _CardPlan:
         if step.get("fn") == "setup_keep" and step["seat"] != me
     ]
     places += [(_DECK, st.deck), (_DISCARD, st.discard)]
-    spots: list[tuple[int, list[int]]] = []
+    spots: list[tuple[int, list[int] | None, int]] = []
     cards: list[int] = []
     for where, place in places:
         at = [i for i, n in enumerate(place) if n not in known]
         if at:
-            spots.append((where, at))
+            # (None: the whole place, dealt in one slice)
+            spots.append((where, None if len(at) == len(place) else at, len(at)))
             cards += [place[i] for i in at]
     if len(cards) < 2:
         return None
@@ -382,7 +401,7 @@ def _sample_cards(st: EnqState, me: int, plan: _CardPlan, rng: random.Random) ->
     shuffle(rng, drawn)
     seats, stack = st.seats, st.stack
     k = 0
-    for where, at in spots:
+    for where, at, size in spots:
         if where >= 0:
             place = seats[where].hand
         elif where == _DECK:
@@ -391,9 +410,13 @@ def _sample_cards(st: EnqState, me: int, plan: _CardPlan, rng: random.Random) ->
             place = st.discard
         else:
             place = stack[-1 - where]["drawn"]
-        for i in at:
-            place[i] = drawn[k]
-            k += 1
+        if at is None:
+            place[:] = drawn[k : k + size]
+            k += size
+        else:
+            for i in at:
+                place[i] = drawn[k]
+                k += 1
     pi = dict(zip(cards, drawn, strict=True))
     moving = pi.keys()
     all_pins = st.pins
