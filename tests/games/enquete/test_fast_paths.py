@@ -9,7 +9,7 @@ import random
 import pytest
 
 from deathnote.engine import Match
-from deathnote.games.enquete.flow import ring
+from deathnote.games.enquete.flow import ring, role_info
 from deathnote.games.enquete.sampling import fork_state
 from deathnote.games.enquete.state import EnqState
 
@@ -84,3 +84,12 @@ def test_ring_lists_the_living_players_as_the_plain_walk(players: int) -> None:
                 for include in (True, False):
                     got = ring(state, start, direction, include)
                     assert got == _plain_ring(state, start, direction, include)
+
+
+def test_role_info_is_the_role_card_with_that_id() -> None:
+    state = st(Match.create("enquete", 6, 2))
+    cards = state.content["roles"]
+    for card in cards:
+        assert role_info(state, card["id"]) is next(r for r in cards if r["id"] == card["id"])
+    with pytest.raises(KeyError):
+        role_info(state, "ryuk")

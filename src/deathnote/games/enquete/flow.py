@@ -143,12 +143,19 @@ def pile_tiles(st: EnqState, pile: int) -> frozenset[int]:
     return piles_of(st.content).get(pile, frozenset())
 
 
+#: per content (by id, the content kept alive): each Role card by its id
+_ROLES: dict[int, tuple[Any, dict[str, dict[str, Any]]]] = {}
+
+
 def role_info(st: EnqState, role: str) -> dict[str, Any]:
     """The Role card with this id."""
-    for r in st.content["roles"]:
-        if r["id"] == role:
-            return r
-    raise KeyError(role)
+    content = st.content
+    hit = _ROLES.get(id(content))
+    if hit is None or hit[0] is not content:
+        if len(_ROLES) > 64:
+            _ROLES.clear()
+        hit = _ROLES[id(content)] = (content, {r["id"]: r for r in content["roles"]})
+    return hit[1][role]
 
 
 def role_name(st: EnqState, role: str) -> str:

@@ -238,7 +238,9 @@ def _carry_out(ctx: Ctx, seat: Seat, action: Action) -> None:
     else:
         st.table_version = new_version()
         stack.pop()
-        top["value"] = action["v"]
+        # A legal choice's only argument is ``v`` (read without ``Action.__getitem__``'s call)
+        first = action.args[0] if action.args else ("", None)
+        top["value"] = first[1] if first[0] == "v" else action["v"]
         FN[top["fn"]](ctx, top)
     advance(ctx)
 

@@ -34,7 +34,6 @@ from .tiles import (
 )
 
 _COPY = (list, dict)
-_new = object.__new__
 
 
 def _copy_step(step: Step) -> Step:
@@ -48,19 +47,15 @@ def _copy_step(step: Step) -> Step:
 def _copy_seat(seat: SeatState, hands: bool = True, roles: bool = True) -> SeatState:
     """A copy of the seat; with ``hands`` or ``roles`` False, its ``known_hands`` or
     ``known_roles`` are the original's (for a caller that puts new ones in their place)."""
-    # (its attributes written into a copy of the original's ``__dict__``, then given to the
-    # twin: cheaper than setting them one by one on the twin)
-    twin = _new(SeatState)
-    d = seat.__dict__.copy()
-    d["hand"] = seat.hand.copy()
-    extra = seat.extra
-    d["extra"] = [e.copy() for e in extra] if extra else []
+    twin = object.__new__(SeatState)
+    twin.__dict__.update(seat.__dict__)
+    twin.hand = seat.hand.copy()
+    twin.extra = [e.copy() for e in seat.extra] if seat.extra else []
     if roles:
-        d["known_roles"] = seat.known_roles.copy()
+        twin.known_roles = seat.known_roles.copy()
     if hands:
         known = seat.known_hands
-        d["known_hands"] = {k: v.copy() for k, v in known.items()} if known else {}
-    twin.__dict__ = d
+        twin.known_hands = {k: v.copy() for k, v in known.items()} if known else {}
     return twin
 
 
@@ -75,58 +70,50 @@ def _fork(st: EnqState, cards_of: int = -1, roles_of: int = -1, tiles_of: int = 
     ``known_hands`` (but ``cards_of``'s), every other seat's ``known_roles`` (but
     ``roles_of``'s), every other viewer's ``tile_known`` (but ``tiles_of``'s); -1: all
     copied."""
-    # Written into a copy of the original's ``__dict__``, then given to the twin (cheaper
-    # than setting the attributes one by one on the twin; one by one, not by name in a
-    # loop: a fork is a sizeable share of a sampled world).
-    twin = _new(EnqState)
-    d = st.__dict__.copy()
-    d["table_version"] = new_version()  # its own (see ``EnqState.table_version``)
+    twin = object.__new__(EnqState)
+    twin.__dict__.update(st.__dict__)
+    twin.table_version = new_version()  # its own (see ``EnqState.table_version``)
     if cards_of < 0 and roles_of < 0:
-        d["seats"] = [_copy_seat(x) for x in st.seats]
+        twin.seats = [_copy_seat(x) for x in st.seats]
     else:
-        d["seats"] = [
+        twin.seats = [
             _copy_seat(x, cards_of < 0 or s == cards_of, roles_of < 0 or s == roles_of)
             for s, x in enumerate(st.seats)
         ]
-    inactive = []
-    for r in st.inactive:
-        copy = _new(InactiveRole)
-        copy.__dict__ = r.__dict__.copy()
-        inactive.append(copy)
-    d["inactive"] = inactive
-    d["deck"] = st.deck.copy()
-    d["discard"] = st.discard.copy()
-    d["tiles"] = st.tiles.copy()
-    d["tile_discard"] = st.tile_discard.copy()
-    d["alibi"] = st.alibi.copy()
-    d["no_draw"] = st.no_draw.copy()
-    d["no_draw_next"] = st.no_draw_next.copy()
-    d["lying"] = st.lying.copy()
-    d["silence_exempt"] = st.silence_exempt.copy()
-    d["tile_flags"] = st.tile_flags.copy()
-    d["apples"] = st.apples.copy()
-    d["tile_top"] = st.tile_top.copy()
-    d["decision_liars"] = st.decision_liars.copy()
-    d["search_bonus"] = st.search_bonus.copy()
-    d["preset"] = st.preset.copy()
-    d["given"] = st.given.copy()
-    d["revealed_by"] = st.revealed_by.copy()
-    d["kills"] = [k.copy() for k in st.kills] if st.kills else []
-    d["stats"] = [x.copy() for x in st.stats]
-    d["apple_lines"] = [x.copy() for x in st.apple_lines] if st.apple_lines else []
+    twin.inactive = [InactiveRole(r.role, r.revealed, r.dead) for r in st.inactive]
+    # (one by one, not by name in a loop: a fork is a sizeable share of a sampled world)
+    twin.deck = st.deck.copy()
+    twin.discard = st.discard.copy()
+    twin.tiles = st.tiles.copy()
+    twin.tile_discard = st.tile_discard.copy()
+    twin.alibi = st.alibi.copy()
+    twin.no_draw = st.no_draw.copy()
+    twin.no_draw_next = st.no_draw_next.copy()
+    twin.lying = st.lying.copy()
+    twin.silence_exempt = st.silence_exempt.copy()
+    twin.tile_flags = st.tile_flags.copy()
+    twin.apples = st.apples.copy()
+    twin.tile_top = st.tile_top.copy()
+    twin.decision_liars = st.decision_liars.copy()
+    twin.search_bonus = st.search_bonus.copy()
+    twin.preset = st.preset.copy()
+    twin.given = st.given.copy()
+    twin.revealed_by = st.revealed_by.copy()
+    twin.kills = [k.copy() for k in st.kills] if st.kills else []
+    twin.stats = [x.copy() for x in st.stats]
+    twin.apple_lines = [x.copy() for x in st.apple_lines] if st.apple_lines else []
     if cards_of < 0:
-        d["pins"] = [x.copy() for x in st.pins]
+        twin.pins = [x.copy() for x in st.pins]
     else:
-        pins = d["pins"] = st.pins.copy()
-        pins[cards_of] = st.pins[cards_of].copy()
+        twin.pins = st.pins.copy()
+        twin.pins[cards_of] = st.pins[cards_of].copy()
     if tiles_of < 0:
-        d["tile_known"] = [x.copy() for x in st.tile_known]
+        twin.tile_known = [x.copy() for x in st.tile_known]
     else:
-        known = d["tile_known"] = st.tile_known.copy()
-        known[tiles_of] = st.tile_known[tiles_of].copy()
-    d["facts"] = [x.copy() for x in st.facts] if st.facts else []
-    d["stack"] = [_copy_step(s) for s in st.stack]
-    twin.__dict__ = d
+        twin.tile_known = st.tile_known.copy()
+        twin.tile_known[tiles_of] = st.tile_known[tiles_of].copy()
+    twin.facts = [x.copy() for x in st.facts] if st.facts else []
+    twin.stack = [_copy_step(s) for s in st.stack]
     return twin
 
 
@@ -201,9 +188,10 @@ _RolePlan = tuple[list[str], list[str], list[list[Any]], dict[str, str]] | None
 #: pile ``_DECK``, the discard ``_DISCARD``), the cards in the order of those spots, and
 #: the same sorted
 _CardPlan = tuple[list[tuple[int, list[int] | None, int]], list[int], list[int]] | None
-#: per pile with two unseen tiles or more: (place (0 the pile, 1 the discard), index) of
-#: each unseen tile, the tiles in that order, and the same sorted
-_TilePlan = list[tuple[list[tuple[int, int]], list[int], list[int]]]
+#: per pile with two unseen tiles or more: the runs of its unseen tiles' places, each
+#: (place (0 the pile, 1 the discard), first index, end index), the tiles in that order,
+#: and the same sorted
+_TilePlan = list[tuple[list[tuple[int, int, int]], list[int], list[int]]]
 _DECK, _DISCARD = -1000, -1001
 
 
@@ -459,7 +447,21 @@ def _tile_plan(st: EnqState, me: int) -> _TilePlan:
                     mine[0].append((where, i))
                     mine[1].append(t)
     # A pile with one unseen tile or none keeps it where it is (its shuffle draws nothing).
-    return [(spots, group, sorted(group)) for spots, group in by_pile.values() if len(group) > 1]
+    return [
+        (_runs(spots), group, sorted(group)) for spots, group in by_pile.values() if len(group) > 1
+    ]
+
+
+def _runs(spots: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """The places of ``spots`` as runs of consecutive indices in one place, in order:
+    (place, first index, end index), each dealt a slice at once."""
+    runs: list[tuple[int, int, int]] = []
+    for where, i in spots:
+        if runs and runs[-1][0] == where and runs[-1][2] == i:
+            runs[-1] = (where, runs[-1][1], i + 1)
+        else:
+            runs.append((where, i, i + 1))
+    return runs
 
 
 def _sample_tiles(st: EnqState, me: int, plan: _TilePlan, rng: random.Random) -> None:
@@ -467,11 +469,14 @@ def _sample_tiles(st: EnqState, me: int, plan: _TilePlan, rng: random.Random) ->
     if plan:  # else every tile stays where it is, and every viewer's knowledge with it
         tau: dict[int, int] = {}
         places = (st.tiles, st.tile_discard)
-        for spots, group, ordered in plan:
+        for runs, group, ordered in plan:
             drawn = ordered.copy()
             shuffle(rng, drawn)
-            for (where, i), t in zip(spots, drawn, strict=True):
-                places[where][i] = t
+            j = 0
+            for where, start, end in runs:
+                k = j + end - start
+                places[where][start:end] = drawn[j:k]
+                j = k
             tau.update(zip(group, drawn, strict=True))
         for k in range(len(st.tile_top)):
             if k != me:
