@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from deathnote.games.enquete.objectives import score
+import random
+
+from deathnote.games.enquete.objectives import apples_now, score
 from deathnote.games.enquete.value import APPLE_SCALE, VALUE_MODEL
 
 from .helpers import at_pick, new, run_until, st
@@ -41,3 +43,22 @@ def test_evaluate_gives_the_final_result_once_over() -> None:
     assert m.game.search_rewards(state) == expected
     assert m.game.evaluate(state) == expected
     assert len(set(expected)) > 1
+
+
+def test_apples_now_is_the_score_without_its_lines() -> None:
+    # The estimate's Apples (no lines written) are the final score's, at every step of
+    # random games at every table size.
+    checked = 0
+    for players in range(4, 9):
+        for seed in range(3):
+            m = new(players, seed=seed)
+            rng = random.Random(seed)
+            while m.outcome() is None:
+                state = st(m)
+                assert apples_now(state) == score(state)[0]
+                checked += 1
+                seat = min(m.pending())
+                legal = m.legal(seat)
+                m.submit(seat, legal[rng.randrange(len(legal))])
+            assert apples_now(st(m)) == score(st(m))[0] == st(m).apples
+    assert checked > 1000

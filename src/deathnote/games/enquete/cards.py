@@ -67,7 +67,7 @@ def playable(
     st: EnqState, seat: int, number: int, window: Step | None, forced: bool = False
 ) -> bool:
     """Whether ``seat`` may play card ``number`` now (``window`` None: on their own turn)."""
-    c = card(st, number)
+    c = st.content["actions"][number - 1]  # ``card(st, number)``, written out (hot)
     s = st.seats[seat]
     if s.dead:
         return False

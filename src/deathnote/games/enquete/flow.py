@@ -143,12 +143,19 @@ def pile_tiles(st: EnqState, pile: int) -> frozenset[int]:
     return piles_of(st.content).get(pile, frozenset())
 
 
+#: per content (by id, the content kept alive): each Role card by its id
+_ROLES: dict[int, tuple[Any, dict[str, dict[str, Any]]]] = {}
+
+
 def role_info(st: EnqState, role: str) -> dict[str, Any]:
     """The Role card with this id."""
-    for r in st.content["roles"]:
-        if r["id"] == role:
-            return r
-    raise KeyError(role)
+    content = st.content
+    hit = _ROLES.get(id(content))
+    if hit is None or hit[0] is not content:
+        if len(_ROLES) > 64:
+            _ROLES.clear()
+        hit = _ROLES[id(content)] = (content, {r["id"]: r for r in content["roles"]})
+    return hit[1][role]
 
 
 def role_name(st: EnqState, role: str) -> str:
@@ -186,11 +193,15 @@ def living(st: EnqState) -> list[int]:
 
 def ring(st: EnqState, start: int, direction: str, include_start: bool = True) -> list[int]:
     """Living players from ``start`` going round the table in ``direction``."""
-    d = step_dir(direction)
+    d = 1 if direction == "clockwise" else -1  # ``step_dir``
+    n = st.players
+    detective, seats = st.detective, st.seats
+    # (n steps in a row from 0 or from 1: each seat once)
+    first = 0 if include_start else 1
     out = []
-    for i in range(0 if include_start else 1, st.players + (0 if include_start else 1)):
-        s = (start + d * i) % st.players
-        if s != st.detective and not st.seats[s].dead and s not in out:
+    for i in range(first, n + first):
+        s = (start + d * i) % n
+        if s != detective and not seats[s].dead:
             out.append(s)
     return out
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Annotated, Any
@@ -162,6 +163,9 @@ def _play_action(number: int, label: str) -> Action:
     return Action.make("play", label, card=number)
 
 
+#: each thread's ``QuietCtx`` for ``apply_quiet`` (attribute ``ctx``, made on first use)
+_QUIET = threading.local()
+
 #: per content (by id, the content kept alive): the action playing each card number
 _PLAYS: dict[int, tuple[Any, dict[int, Action]]] = {}
 
@@ -234,7 +238,9 @@ def _carry_out(ctx: Ctx, seat: Seat, action: Action) -> None:
     else:
         st.table_version = new_version()
         stack.pop()
-        top["value"] = action["v"]
+        # A legal choice's only argument is ``v`` (read without ``Action.__getitem__``'s call)
+        first = action.args[0] if action.args else ("", None)
+        top["value"] = first[1] if first[0] == "v" else action["v"]
         FN[top["fn"]](ctx, top)
     advance(ctx)
 
@@ -330,8 +336,15 @@ class EnqueteGame(Game):
     def legal(self, state: EnqState, seat: Seat) -> Sequence[Action]:
         """Pass or a playable card in a window; one of the offered values otherwise (the
         mover's actions of ``moves``; none for any other seat)."""
-        mover, actions = self.moves(state)
-        return actions if mover == seat else []
+        # (``moves`` written out: this runs at every step of every play-out)
+        if state.over or not state.stack:
+            return []
+        top = state.stack[-1]
+        if top["k"] == "window":
+            return _window_actions(state, top, seat) if top["seats"][0] == seat else []
+        if top["seat"] != seat:
+            return []
+        return [_pick_action(value, label) for value, label in top["options"]]
 
     def apply(self, state: EnqState, seat: Seat, action: Action, rng: random.Random) -> list[Event]:
         """Carry out the choice, then resolve until the next decision."""
@@ -341,7 +354,14 @@ class EnqueteGame(Game):
 
     def apply_quiet(self, state: EnqState, seat: Seat, action: Action, rng: random.Random) -> None:
         """``apply`` without making the events (``Game.apply_quiet``)."""
-        _carry_out(QuietCtx(state, rng, []), seat, action)
+        # One context per thread, pointed at this state and generator (a ``QuietCtx``
+        # keeps no events), rather than a new one at every step of a play-out.
+        ctx: QuietCtx | None = getattr(_QUIET, "ctx", None)
+        if ctx is None:
+            ctx = _QUIET.ctx = QuietCtx(state, rng, [])
+        else:
+            ctx.st, ctx.rng = state, rng
+        _carry_out(ctx, seat, action)
 
     # -- views -------------------------------------------------------------------------------
     def view(self, state: EnqState, viewer: Viewer) -> dict[str, Any]:
@@ -458,13 +478,11 @@ class EnqueteGame(Game):
         seats = tuple(i for i in range(len(state.seats)) if state.apples[i] > 0)
         return Outcome(winners, state.ending or "round5", reason, scores, seats)
 
-    def evaluate(self, state: EnqState) -> list[float] | None:
-        """Each seat's expected Apples (scaled as ``search_rewards``) from the start of a
-        round, for a search bot's play-outs (``value.evaluate``, ENQ-BOT-02; None at any
-        other point)."""
-        # Imported at the top: an import statement here (some 4 us in CPython 3.11) ran at
-        # every step of every play-out.
-        return estimate(state)
+    #: Each seat's expected Apples (scaled as ``search_rewards``) from the start of a
+    #: round, for a search bot's play-outs (``value.evaluate``, ENQ-BOT-02; None at any
+    #: other point). The function itself, not a method calling it: the search asks at
+    #: every step of every play-out.
+    evaluate = staticmethod(estimate)
 
     def search_rewards(self, state: EnqState) -> list[float] | None:
         """A search bot's reward per seat once over: its Apples, scaled to 0..1

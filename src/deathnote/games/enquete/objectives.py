@@ -156,23 +156,37 @@ def misa_alive(st: EnqState, seat: int) -> int:
 
 def score(st: EnqState) -> tuple[list[int], list[list[str]]]:
     """Apples of every seat (the dead included) and one line per objective met."""
-    apples: list[int] = []
     lines: list[list[str]] = []
+    return _score(st, lines), lines
+
+
+def apples_now(st: EnqState) -> list[int]:
+    """``score``'s Apples alone (no lines written: the search's estimate, ``value.py``)."""
+    return _score(st, None)
+
+
+def _score(st: EnqState, lines: list[list[str]] | None) -> list[int]:
+    """Each seat's Apples; with ``lines``, one line per objective met appended for each."""
+    apples: list[int] = []
+    seats = st.seats
     for s in range(st.players):
         total = 0
         met: list[str] = []
-        for obj in role_info(st, st.seats[s].role)["objectives"]:
+        seat = seats[s]
+        for obj in role_info(st, seat.role)["objectives"]:
             times = OBJECTIVES[obj["id"]](st, s)
             if times:
                 total += obj["apples"] * times
-                met.append(f"{obj['text']} (+{obj['apples'] * times})")
-        for extra in st.seats[s].extra:
-            if extra["kind"] == "love" and not st.seats[extra["partner"]].dead:
+                if lines is not None:
+                    met.append(f"{obj['text']} (+{obj['apples'] * times})")
+        for extra in seat.extra:
+            if extra["kind"] == "love" and not seats[extra["partner"]].dead:
                 total += 1
                 met.append("Love: the other designated player is alive (+1)")
             if extra["kind"] == "pursuit" and extra["met"]:
                 total += 2
                 met.append("Pursuit: at least one of your neighbors is a Kira (+2)")
         apples.append(total)
-        lines.append(met)
-    return apples, lines
+        if lines is not None:
+            lines.append(met)
+    return apples

@@ -358,7 +358,8 @@ def apply_given(ctx: Ctx, step: Step) -> None:
 def round_end(ctx: Ctx, step: Step) -> None:
     """Discard the round's other Investigations; clear round effects; next round."""
     st = ctx.st
-    rest = [t for t in st.tiles if tile(st, t)["pile"] == st.round]
+    pile = pile_tiles(st, st.round)
+    rest = [t for t in st.tiles if t in pile]
     for t in rest:
         st.tiles.remove(t)
         st.tile_discard.append(t)

@@ -37,7 +37,11 @@ _COPY = (list, dict)
 
 
 def _copy_step(step: Step) -> Step:
-    return {k: (v.copy() if type(v) in _COPY else v) for k, v in step.items()}
+    twin = step.copy()
+    for k, v in step.items():
+        if type(v) in _COPY:
+            twin[k] = v.copy()
+    return twin
 
 
 def _copy_seat(seat: SeatState, hands: bool = True, roles: bool = True) -> SeatState:
@@ -179,13 +183,15 @@ def sample_state(st: EnqState, viewer: Viewer, rng: random.Random) -> EnqState:
 
 
 _RolePlan = tuple[list[str], list[str], list[list[Any]], dict[str, str]] | None
-#: the unseen cards: (place, indices in it) per place (a place: the hand of seat s ``s``,
-#: the set-up pair of the stack's step j ``-1 - j``, the draw pile ``_DECK``, the discard
-#: ``_DISCARD``), the cards in the order of those spots, and the same sorted
-_CardPlan = tuple[list[tuple[int, list[int]]], list[int], list[int]] | None
-#: per pile with two unseen tiles or more: (place (0 the pile, 1 the discard), index) of
-#: each unseen tile, the tiles in that order, and the same sorted
-_TilePlan = list[tuple[list[tuple[int, int]], list[int], list[int]]]
+#: the unseen cards: (place, indices in it (None: all), their number) per place (a place:
+#: the hand of seat s ``s``, the set-up pair of the stack's step j ``-1 - j``, the draw
+#: pile ``_DECK``, the discard ``_DISCARD``), the cards in the order of those spots, and
+#: the same sorted
+_CardPlan = tuple[list[tuple[int, list[int] | None, int]], list[int], list[int]] | None
+#: per pile with two unseen tiles or more: the runs of its unseen tiles' places, each
+#: (place (0 the pile, 1 the discard), first index, end index), the tiles in that order,
+#: and the same sorted
+_TilePlan = list[tuple[list[tuple[int, int, int]], list[int], list[int]]]
 _DECK, _DISCARD = -1000, -1001
 
 
@@ -361,12 +367,13 @@ def _card_plan(st: EnqState, me: int) -> _CardPlan:
         if step.get("fn") == "setup_keep" and step["seat"] != me
     ]
     places += [(_DECK, st.deck), (_DISCARD, st.discard)]
-    spots: list[tuple[int, list[int]]] = []
+    spots: list[tuple[int, list[int] | None, int]] = []
     cards: list[int] = []
     for where, place in places:
         at = [i for i, n in enumerate(place) if n not in known]
         if at:
-            spots.append((where, at))
+            # (None: the whole place, dealt in one slice)
+            spots.append((where, None if len(at) == len(place) else at, len(at)))
             cards += [place[i] for i in at]
     if len(cards) < 2:
         return None
@@ -382,7 +389,7 @@ def _sample_cards(st: EnqState, me: int, plan: _CardPlan, rng: random.Random) ->
     shuffle(rng, drawn)
     seats, stack = st.seats, st.stack
     k = 0
-    for where, at in spots:
+    for where, at, size in spots:
         if where >= 0:
             place = seats[where].hand
         elif where == _DECK:
@@ -391,13 +398,28 @@ def _sample_cards(st: EnqState, me: int, plan: _CardPlan, rng: random.Random) ->
             place = st.discard
         else:
             place = stack[-1 - where]["drawn"]
-        for i in at:
-            place[i] = drawn[k]
-            k += 1
+        if at is None:
+            place[:] = drawn[k : k + size]
+            k += size
+        else:
+            for i in at:
+                place[i] = drawn[k]
+                k += 1
     pi = dict(zip(cards, drawn, strict=True))
-    for k, pins in enumerate(st.pins):
+    moving = pi.keys()
+    all_pins = st.pins
+    for k, pins in enumerate(all_pins):
         if k != me:
-            st.pins[k] = {pi.get(n, n): h for n, h in pins.items()} if pins else {}
+            # A copy with the few cards both ``k`` and this permutation touch renamed (a
+            # pin's order means nothing: they are looked up, never listed in order).
+            renamed = pins.copy()
+            moved = moving & pins.keys()
+            if moved:
+                for n in moved:
+                    del renamed[n]
+                for n in moved:
+                    renamed[pi[n]] = pins[n]
+            all_pins[k] = renamed
     for s, x in enumerate(st.seats):
         if s != me:
             seen = x.known_hands
@@ -425,7 +447,21 @@ def _tile_plan(st: EnqState, me: int) -> _TilePlan:
                     mine[0].append((where, i))
                     mine[1].append(t)
     # A pile with one unseen tile or none keeps it where it is (its shuffle draws nothing).
-    return [(spots, group, sorted(group)) for spots, group in by_pile.values() if len(group) > 1]
+    return [
+        (_runs(spots), group, sorted(group)) for spots, group in by_pile.values() if len(group) > 1
+    ]
+
+
+def _runs(spots: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """The places of ``spots`` as runs of consecutive indices in one place, in order:
+    (place, first index, end index), each dealt a slice at once."""
+    runs: list[tuple[int, int, int]] = []
+    for where, i in spots:
+        if runs and runs[-1][0] == where and runs[-1][2] == i:
+            runs[-1] = (where, runs[-1][1], i + 1)
+        else:
+            runs.append((where, i, i + 1))
+    return runs
 
 
 def _sample_tiles(st: EnqState, me: int, plan: _TilePlan, rng: random.Random) -> None:
@@ -433,11 +469,14 @@ def _sample_tiles(st: EnqState, me: int, plan: _TilePlan, rng: random.Random) ->
     if plan:  # else every tile stays where it is, and every viewer's knowledge with it
         tau: dict[int, int] = {}
         places = (st.tiles, st.tile_discard)
-        for spots, group, ordered in plan:
+        for runs, group, ordered in plan:
             drawn = ordered.copy()
             shuffle(rng, drawn)
-            for (where, i), t in zip(spots, drawn, strict=True):
-                places[where][i] = t
+            j = 0
+            for where, start, end in runs:
+                k = j + end - start
+                places[where][start:end] = drawn[j:k]
+                j = k
             tau.update(zip(group, drawn, strict=True))
         for k in range(len(st.tile_top)):
             if k != me:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .objectives import score
+from .objectives import apples_now
 from .state import EnqState
 
 #: A seat's reward in the search is its Apples divided by this, at most 1: issue 14 counts
@@ -52,7 +52,7 @@ def evaluate(state: EnqState) -> list[float] | None:
     top = stack[-1]
     if top["k"] != "pick" or top["fn"] != "give_card":
         return None
-    apples, _lines = score(state)
+    apples = apples_now(state)
     x = state.round / 5
     out = []
     for seat, now in zip(state.seats, apples, strict=True):
