@@ -293,8 +293,15 @@ def test_a_covert_decision_times_out_alike_and_shows_its_clock_only_on_its_own_s
             if {o["room"]["step"] for o in own} != {seen["step"]}:
                 continue  # the table moved between the answers: look again
             asked = [s for s in (0, 1) if own[s]["you"]["asked"]]
-            # Asked, and the spectator is not shown its clock running: a covert question.
-            covert = [s for s in asked if "left" not in seen["seats"][s]["clock"]]
+            # Asked, its own screen shown its clock running and the spectator's not: a
+            # covert question. (A seat whose clock is not running at all, e.g. one a bot
+            # has kept after its timeouts, shows it to nobody: that is not covertness.)
+            covert = [
+                s
+                for s in asked
+                if "left" in own[s]["room"]["seats"][s]["clock"]
+                and "left" not in seen["seats"][s]["clock"]
+            ]
             if covert:
                 break
             for seat in asked:
