@@ -734,19 +734,14 @@ def suspicion(state: ConfState) -> float:
     n = len(t.letters)
     if before is None or not count or max(before[1]) < limit:
         # The common case, in a shorter loop: every weight (1 before any night) divided
-        # alike by the last night's news (or not at all), with the same divisions and
-        # additions in order.
+        # alike by the last night's news (or not at all: by 1, which changes no float),
+        # with the same divisions and additions in order.
         weights = [1.0] * n if before is None else before[0]
-        if count:
-            for s in range(n):
-                if s not in eliminated:
-                    total += weights[s] / count
-            mine = weights[me] / count
-        else:
-            for s in range(n):
-                if s not in eliminated:
-                    total += weights[s]
-            mine = weights[me]
+        alike = count or 1
+        for s in range(n):
+            if s not in eliminated:
+                total += weights[s] / alike
+        mine = weights[me] / alike
         return (0.0 if me in eliminated else mine) / total if total else 0.0
     for s in range(n):
         if s in eliminated:
