@@ -96,7 +96,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -142,7 +142,7 @@ PAIRED_Z = 2.0
 #: A cap on the simulations of a time-only budget (a very fast game must still return).
 MAX_SIMS = 1_000_000
 
-Key = tuple[Seat, str, bytes]
+Key = tuple[Seat, str, Hashable]
 
 
 class Node:
@@ -542,7 +542,7 @@ class IsmctsAgent(Agent):
                 key = (
                     mover,
                     world.pending()[mover].kind,
-                    world.observation_tensor(mover).tobytes(),
+                    world.game.search_key(world.state, mover),
                 )
                 found = table.get(key)
                 if found is None:
@@ -588,7 +588,7 @@ class IsmctsAgent(Agent):
     ) -> int:
         """``search`` with random play-outs: the same walk, draws and statistics, played on
         each sampled world's state through the game's own functions (``pending``,
-        ``legal``, ``apply``, ``outcome``, ``observation_tensor``), without the Match's
+        ``legal``, ``apply``, ``outcome``, ``search_key``), without the Match's
         bookkeeping (log, record, caches, snapshots) that nothing reads in a play-out, and
         on worlds sampled without the log (``sample_world(rng, log=False)``; where the
         observation offers it, the state alone, ``Observation.state_sampler``: the same
@@ -637,7 +637,7 @@ class IsmctsAgent(Agent):
                     game.search_actions if kind.search_actions is not Game.search_actions else None
                 )
                 own_rewards = kind.search_rewards is not Game.search_rewards
-                observe_of = game.observation_tensor
+                key_of = game.search_key
             if done == 0:
                 self._root_key = _root_key(game, state, seat)
             path: list[tuple[Node, Action, Seat]] = []
@@ -686,7 +686,7 @@ class IsmctsAgent(Agent):
                     continue
                 if asked is None:
                     asked = pending_of(state)
-                key = (mover, asked[mover].kind, observe_of(state, mover).tobytes())
+                key = (mover, asked[mover].kind, key_of(state, mover))
                 found = table.get(key)
                 if found is None:
                     found = table[key] = Node()
@@ -1005,7 +1005,7 @@ def _root_key(game: Game, state: Any, seat: Seat) -> Key | None:
         return (
             seat,
             game.pending(state)[seat].kind,
-            game.observation_tensor(state, seat).tobytes(),
+            game.search_key(state, seat),
         )
     except NotImplementedError:
         return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from deathnote.engine.actions import (
@@ -267,6 +267,13 @@ class Game(ABC):
         (two states the viewer cannot tell apart give equal arrays); layout in the rules doc.
         A new array every call, shared with nothing (the research adapters hand it on)."""
         raise NotImplementedError(f"{self.id} has no observation tensor yet")
+
+    def search_key(self, state: Any, viewer: Viewer) -> Hashable:
+        """What a search tree keys the viewer's information set by: two states give equal
+        keys exactly when they give the viewer equal ``observation_tensor`` arrays. By
+        default the array's bytes; a game may read a cheaper key off the same fields (a
+        search asks at every step of its walks)."""
+        return self.observation_tensor(state, viewer).tobytes()
 
     # -- extras -----------------------------------------------------------------------
     def agents(self) -> Mapping[str, type[Agent]]:

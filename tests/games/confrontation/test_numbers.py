@@ -101,3 +101,36 @@ def test_state_tensor_leaves_custom_content_to_the_view() -> None:
     state = rules.new_state(content.tables(data, 1), random.Random(1))
     assert numbers.state_tensor(state, L) is None
     assert GAME.observation_tensor(state, L).shape == GAME.observation_shape(2, {})
+
+
+def test_the_search_key_is_equal_exactly_when_the_observation_is() -> None:
+    """A search tree keys a seat's information set by ``search_key`` instead of the
+    observation's bytes: for each viewer, over every step of random games of both chapters
+    and the tiny variant and the worlds sampled from each seat's view there (whose
+    observations equal the true state's), equal keys go with equal observations and
+    unequal keys with unequal ones."""
+    key_of: dict[tuple[object, bytes], object] = {}
+    tensor_of: dict[tuple[object, object], bytes] = {}
+    merged = 0  # different states with the same observation: the keys must merge them too
+    for options in ({"chapter": 1}, {"chapter": 2}, {"variant": "tiny"}):
+        for seed in range(10):
+            match = Match.create("confrontation", 2, seed=seed, options=options)
+            rng = random.Random(seed)
+            while True:
+                states = [match.state]
+                if match.outcome() is None:
+                    states += [match.sample_world(v, rng).state for v in (KIRA, L) for _ in "ab"]
+                for state in states:
+                    for viewer in VIEWERS:
+                        tensor = GAME.observation_tensor(state, viewer).tobytes()
+                        key = GAME.search_key(state, viewer)
+                        hash(key)
+                        known = key_of.setdefault((viewer, tensor), key)
+                        merged += known is not key
+                        assert known == key, (options, seed, viewer, state.phase)
+                        assert tensor_of.setdefault((viewer, key), tensor) == tensor
+                if match.outcome() is not None:
+                    break
+                seat = min(match.pending())
+                match.submit(seat, draw.choice(rng, match.legal(seat)))
+    assert merged > 1000 and len(key_of) > 1000

@@ -151,6 +151,9 @@ class Confrontation(Game):
     #: The viewer's observation, built from what that viewer's view shows alone (called
     #: at every step of the research adapters: straight to ``numbers.observation``).
     observation_tensor = staticmethod(numbers.observation)
+    #: A search tree's key of the viewer's information set: equal exactly when the
+    #: observations are (``numbers.search_key``: the same fields, no array built).
+    search_key = staticmethod(numbers.search_key)
 
     def view(self, state: ConfState, viewer: Viewer) -> dict[str, Any]:
         """What the viewer may see."""
