@@ -396,8 +396,8 @@ def search_key(state: Any, viewer: Any) -> Hashable:
     """A search tree's key of the viewer's information set: equal for two states of one
     content exactly when their ``observation`` arrays are (a test checks both ways on
     random games and sampled worlds). It reads the same fields as ``observation`` in the
-    form its slots hold them (counts, sets, flags), without building the array, which
-    costs about three times as much; custom content: the array's bytes."""
+    form its slots hold them (counts, sets, flags), without building the array (the
+    array and its bytes cost more than twice as much); custom content: the array's bytes."""
     t = state.tables
     fast = _FAST.get(id(t))
     if fast is None or fast.tables is not t:
