@@ -250,6 +250,8 @@ _SEES: dict[Any, tuple[bool, bool]] = {
     SPECTATOR: (False, False),
     OMNISCIENT: (True, True),
 }
+#: ... and once the game is over: everyone sees both
+_SEES_ALL = (True, True)
 
 
 def state_tensor(state: Any, viewer: Any) -> np.ndarray | None:
@@ -268,16 +270,11 @@ def observation(state: Any, viewer: Any) -> np.ndarray:
     """The viewer's observation: ``state_tensor`` for the packaged content, else the
     tensor of the viewer's view (``Game.observation_tensor``)."""
     t = state.tables
-    fast = _FAST.get(id(t))
-    if fast is None or fast.tables is not t:
-        if t is not _packaged(t.chapter, t.variant):
-            return tensor(build_view(state, viewer), viewer, t.chapter, t.variant)
-        fast = _FAST[id(t)] = _Fast(t)
+    fast = _fast(t)
+    if fast is None:
+        return tensor(build_view(state, viewer), viewer, t.chapter, t.variant)
     phase = state.phase
-    if phase == OVER:
-        sees_kira = sees_l = True
-    else:
-        sees_kira, sees_l = _SEES[viewer]
+    sees_kira, sees_l = _SEES_ALL if phase == OVER else _SEES[viewer]
     me = state.identity
     # What stays the same all game for this viewer comes copied from a template; the rest
     # is written item by item through a memoryview (only the slots that are not zero), or
@@ -399,16 +396,11 @@ def search_key(state: Any, viewer: Any) -> Hashable:
     form its slots hold them (counts, sets, flags), without building the array (the
     array and its bytes cost more than twice as much); custom content: the array's bytes."""
     t = state.tables
-    fast = _FAST.get(id(t))
-    if fast is None or fast.tables is not t:
-        if t is not _packaged(t.chapter, t.variant):
-            return observation(state, viewer).tobytes()
-        fast = _FAST[id(t)] = _Fast(t)
+    fast = _fast(t)
+    if fast is None:
+        return observation(state, viewer).tobytes()
     phase = state.phase
-    if phase == OVER:
-        sees_kira = sees_l = True
-    else:
-        sees_kira, sees_l = _SEES[viewer]
+    sees_kira, sees_l = _SEES_ALL if phase == OVER else _SEES[viewer]
     by_type = state.points_by_type
     drawn = state.cards_drawn
     kira_side, l_side = state.chase
@@ -477,6 +469,17 @@ def search_key(state: Any, viewer: Any) -> Hashable:
             )
         key += (True, *l_part)
     return key
+
+
+def _fast(t: content.Tables) -> _Fast | None:
+    """What ``observation`` and ``search_key`` read for these tables, made once; None for
+    custom content (its numbers are not the packaged ones)."""
+    fast = _FAST.get(id(t))
+    if fast is None or fast.tables is not t:
+        if t is not _packaged(t.chapter, t.variant):
+            return None
+        fast = _FAST[id(t)] = _Fast(t)
+    return fast
 
 
 #: per packaged content's tables (by id, kept alive): what ``state_tensor`` reads
