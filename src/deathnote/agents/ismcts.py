@@ -11,8 +11,9 @@ for the others, or each seat's reward where the game scores its seats
 (``Game.search_rewards``: Enquête's Apples).
 
 Tree nodes are keyed by the information set of the seat to move: its observation tensor
-(built only from what that seat may see) and the kind of decision it is asked. So every
-seat's choices in the tree, opponents' too, depend only on what that seat could know, and
+(built only from what that seat may see; read as ``Game.search_key``, equal exactly when
+the tensors are and cheaper where a game has its own) and the kind of decision it is
+asked. So every seat's choices in the tree, opponents' too, depend only on what that seat could know, and
 the simultaneous secret choices of several seats are searched as such (a seat's node does
 not tell it what another seat chose in secret). Nodes reached by the same information set
 along different paths share their statistics (a transposition table).
