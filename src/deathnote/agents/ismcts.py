@@ -13,10 +13,10 @@ for the others, or each seat's reward where the game scores its seats
 Tree nodes are keyed by the information set of the seat to move: its observation tensor
 (built only from what that seat may see; read as ``Game.search_key``, equal exactly when
 the tensors are and cheaper where a game has its own) and the kind of decision it is
-asked. So every seat's choices in the tree, opponents' too, depend only on what that seat could know, and
-the simultaneous secret choices of several seats are searched as such (a seat's node does
-not tell it what another seat chose in secret). Nodes reached by the same information set
-along different paths share their statistics (a transposition table).
+asked. So every seat's choices in the tree, opponents' too, depend only on what that seat
+could know, and the simultaneous secret choices of several seats are searched as such (a
+seat's node does not tell it what another seat chose in secret). Nodes reached by the same
+information set along different paths share their statistics (a transposition table).
 
 Prior (``prior=N``, off by default): the choice of the game's prior bot at the root
 (``Game.search_prior``, by default the heuristic bot; it reads only this seat's
