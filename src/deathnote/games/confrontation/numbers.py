@@ -467,7 +467,7 @@ def search_key(state: Any, viewer: Any) -> Hashable:
                 tuple(state.intel_used[: fast.intel_n]),
                 state.stars_to_place,
             )
-        key += (True, *l_part)
+        key += l_part
     return key
 
 
