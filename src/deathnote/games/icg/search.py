@@ -180,7 +180,10 @@ def world_weight(view: Mapping[str, Any], seat: int) -> Callable[[IcgState], flo
     each other player's Mission-Clues were covered in that order by the heuristic bot with
     the Mission that world deals it (``agents.cover_first``: every Mission covers the
     three others in its own order), each cover the bot would not make counting
-    ``COVER_MISS``. None under the Kira rules (no cover to read)."""
+    ``COVER_MISS``. None under the Kira rules (no cover to read), and where no other
+    player has covered a Mission-Clue yet: every world would weigh the same, and one of K
+    worlds drawn alike and picked with equal odds has the odds of one world drawn (the
+    search then draws one world a simulation, not K: ICG-BOT-05, "Speed, fifth pass")."""
     state = view["state"]
     if state["rules"] != "light":
         return None
@@ -200,6 +203,8 @@ def world_weight(view: Mapping[str, Any], seat: int) -> Callable[[IcgState], flo
                 done.append(clue)
             row[mission] = value
         table[x["seat"]] = row
+    if not table:
+        return None
     items = list(table.items())
 
     def weight(world: IcgState) -> float:

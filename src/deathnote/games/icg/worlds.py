@@ -235,14 +235,29 @@ def _deal(st: IcgState, w: IcgState, me: int | None, rng: random.Random) -> None
     plan = _plan(st, me)
     deal = _uniform_plan(plan, rng)
     if deal is None:
-        if not plan.listed:
-            plan.deals = _consistent_deals(plan.used, plan.avail, plan.free, plan.domains)
-            plan.listed = True
-        deal = _draw_deal(plan.free, plan.domains, plan.deals, rng)
+        deal = _fallback_deal(st, plan, rng)
+    _place(w, me, plan, deal, rng)
+
+
+def _fallback_deal(st: IcgState, plan: _Plan, rng: random.Random) -> dict[int, tuple[str, str]]:
+    """The deal once the uniform tries have failed: drawn from the list of every
+    consistent deal where there are few enough, else built seat by seat."""
+    if not plan.listed:
+        plan.deals = _consistent_deals(plan.used, plan.avail, plan.free, plan.domains)
+        plan.listed = True
+    deal = _draw_deal(plan.free, plan.domains, plan.deals, rng)
     if deal is None:
         deal = _backtrack(plan.used, plan.avail, plan.free, plan.domains, rng)
     if deal is None:  # cannot happen in real play (the true deal agrees); stay truthful
         deal = {s: (st.seats[s].identity, st.seats[s].mission) for s in plan.free}
+    return deal
+
+
+def _place(
+    w: IcgState, me: int | None, plan: _Plan, deal: dict[int, tuple[str, str]], rng: random.Random
+) -> None:
+    """``deal`` put in ``w``, then the Mission cards nobody holds and the looks of the
+    other seats' eyes made to agree with it (the box's order drawn from ``rng``)."""
     seats = w.seats
     for s, (i, m) in deal.items():
         x = seats[s]
