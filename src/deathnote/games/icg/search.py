@@ -205,10 +205,26 @@ def world_weight(view: Mapping[str, Any], seat: int) -> Callable[[IcgState], flo
         table[x["seat"]] = row
     if not table:
         return None
-    items = list(table.items())
+    return CoverWeight(list(table.items()))
 
-    def weight(world: IcgState) -> float:
+
+class CoverWeight:
+    """``world_weight``'s log-weight of a world: the sum of the rows (each Mission's log
+    odds of one seat's covers) at the Missions the world deals; it reads nothing else, so
+    the sampler may weigh a deal's Missions before the world is made
+    (``IcgGame.sample_weighted_state``)."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: list[tuple[int, dict[str, float]]]) -> None:
+        #: (seat, Mission -> log odds of that seat's covers) for each seat weighed
+        self.rows = rows
+
+    def __call__(self, world: IcgState) -> float:
+        """The world's log-weight."""
         seats = world.seats
-        return sum(row[seats[s].mission] for s, row in items)
+        return sum(row[seats[s].mission] for s, row in self.rows)
 
-    return weight
+    def of_missions(self, missions: Sequence[str]) -> float:
+        """The log-weight of a world dealing ``missions`` (by seat): the same sum."""
+        return sum(row[missions[s]] for s, row in self.rows)
