@@ -68,7 +68,9 @@ Belief (``belief=K``; by default the game's ``Game.search_belief_worlds``: 8 in 
 ``K`` worlds drawn from this seat's view, picked with odds proportional to how likely the
 other seats' play so far is in it (``Game.search_belief``, read from this seat's view only;
 a game without one: as drawn). The sampler deals every hidden card this seat cannot rule
-out alike; the table's play makes some deals likelier (Werewolf: WW-BOT-05).
+out alike; the table's play makes some deals likelier (Werewolf: WW-BOT-05). The game draws
+and picks them (``Game.sample_weighted_state``), so it may do it with less work where it
+can prove the same odds (the ICG draws only the candidates' Missions: ICG-BOT-05).
 
 Paired (``paired=1``, with ``anchor=M``; off by default, except where a level's game says
 so for the decision's seat, ``Game.search_mode``: Kira's side in Enquete): no tree. The

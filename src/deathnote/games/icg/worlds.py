@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import accumulate, product
-from math import perm
+from math import comb, factorial, perm
 
 from deathnote.engine import rng as rand
 from deathnote.engine.actions import OMNISCIENT, Viewer
@@ -719,12 +719,12 @@ def _split(plan: _Plan) -> _Split | None:
     sequences: list[tuple[str, ...]] = []
     weights: list[int] = []
     _sequences(plan.uniques, cards, missions, [], 1, sequences, weights)
-    every: list[int] = []
-    _sequences(plan.uniques, cards, [set(cards) for _ in missions], [], 1, [], every)
     n = len(plan.free)
     if 0 <= plan.extra <= len(plan.others) and n <= len(plan.pool_ids) and weights:
-        # A try: an ordered draw of the Identities from the pool, and the Missions.
-        tries = perm(len(plan.pool_ids), n) * sum(every)
+        # A try: an ordered draw of the Identities from the pool, and the Missions: the
+        # ``extra`` other cards dealt and Kira and L, in every order over the seats (the
+        # sum of every sequence's weight, consistent or not).
+        tries = perm(len(plan.pool_ids), n) * comb(len(plan.others), plan.extra) * factorial(n)
         agree = _id_ways(id_options, 0, counts) * sum(weights)
         return _Split(id_options, counts, sequences, weights, tries, agree)
     # No try can agree (``_uniform_plan`` gives up at once, or no Missions fit): every
