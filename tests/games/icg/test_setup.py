@@ -148,16 +148,15 @@ def test_setup_events_tell_each_seat_its_cards_before_the_first_action(rules: st
 
 
 def test_rules_version_changed_with_the_rules() -> None:
-    """The audit (version 2), the free announcement (version 3) and the search bot's
-    belief-weighted worlds drawn otherwise (version 4) changed the game: a record made
-    under an earlier version refuses to replay instead of replaying wrongly."""
+    """The audit (version 2) and the free announcement (version 3) changed the rules: a
+    record made under version 1 refuses to replay instead of replaying wrongly."""
     from deathnote.engine import ReplayError
     from deathnote.games.icg import GAME
 
-    assert GAME.rules_version == "4"
+    assert GAME.rules_version == "3"
     record = new(4, seed=1).record()
-    assert record["rules_version"] == "4"
-    for old in ("1", "2", "3"):
+    assert record["rules_version"] == "3"
+    for old in ("1", "2"):
         with pytest.raises(ReplayError, match="rules version"):
             Match.replay(dict(record, rules_version=old))
 

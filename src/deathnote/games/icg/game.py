@@ -78,9 +78,8 @@ class IcgGame(Game):
     max_players = 8
     #: 2: the audit (Shinigami Eyes decided after the answer, no question without an X-Kira
     #: in the box, Kira free to bluff with his own Placement or Identity). 3: the X-Kira
-    #: announces any Identity (a lie too), set-up events logged. 4: the search bot's
-    #: belief-weighted worlds drawn with less work (the same odds, other draws: ICG-BOT-05).
-    rules_version = "4"
+    #: announces any Identity (a lie too), set-up events logged.
+    rules_version = "3"
     wins_mode = "count"
     options_model = IcgOptions
     #: Belief-weighted worlds by default: Kira's team gains with them (ICG-BOT-05).
