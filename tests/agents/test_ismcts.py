@@ -643,6 +643,34 @@ def test_belief_picks_the_worlds_the_game_weighs_likelier(monkeypatch: pytest.Mo
             check_agent("werewolf", bad)
 
 
+def test_a_sampler_of_whole_worlds_only_believes_as_the_game_draws() -> None:
+    """``Observation.believing`` on a sampler that offers nothing but whole worlds (not
+    made by ``world_sampler``): it draws the K worlds and picks as the game's default
+    ``Game.sample_weighted_state`` does (the same states from the same draws)."""
+    match = heuristic_position("werewolf", 5, 3, 7)
+    seat = min(match.pending())
+
+    def whole_only(
+        rng: random.Random, log: bool = True, world_rng: random.Random | None = None
+    ) -> Match:
+        return match.sample_world(seat, rng, log, world_rng)
+
+    def weigh(state: Any) -> float:
+        return -3.0 * sum(x.role == "kira" for x in state.seats[:2])
+
+    bare = Observation(seat, match.legal(seat), lambda: match.view(seat), random.Random(1))
+    plain = Observation(seat, bare.legal, lambda: match.view(seat), bare.rng, whole_only)
+    believing = plain.believing(4, weigh)
+    assert believing.state_sampler is None
+    rng_a, rng_b = random.Random(2), random.Random(2)
+    for _ in range(20):
+        got = believing.sample_world(rng_a, False, random.Random(3)).state
+        assert got == match.sample_world(seat, rng_b, False, random.Random(3), (4, weigh)).state
+        assert rng_a.getstate() == rng_b.getstate()
+    with pytest.raises(DeathNoteError, match="cannot sample"):
+        bare.believing(4, weigh)
+
+
 def test_belief_defaults_to_the_games_setting() -> None:
     """Without ``belief=K`` the bot takes the game's ``search_belief_worlds``: 8 in the ICG
     (ICG-BOT-05), none in Werewolf (WW-BOT-05); ``belief=0`` turns it off."""

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from deathnote.engine.actions import Action, Seat
 from deathnote.engine.errors import DeathNoteError
-from deathnote.engine.rng import below
+from deathnote.engine.rng import below, weighted_pick
 
 if TYPE_CHECKING:
-    from deathnote.engine.game import Game
+    from deathnote.engine.game import Belief, Game
     from deathnote.engine.match import Match
 
 
@@ -26,35 +26,33 @@ class WorldSampler(Protocol):
 
 class _StateSampler(WorldSampler, Protocol):
     """A world sampler that also draws the same world's game and bare state alone
-    (``Match.sample_state`` bound to that seat; ``Observation.state_sampler``)."""
+    (``Match.sample_state`` bound to that seat; ``Observation.state_sampler``), and gives
+    the sampler of the same seat's belief-weighted worlds (``believing``)."""
 
     state_only: Callable[[random.Random], tuple[Game, Any]]
+    believing: Callable[[int, Callable[[Any], float]], WorldSampler]
 
 
-def world_sampler(match: Match, seat: Seat) -> WorldSampler:
+def world_sampler(match: Match, seat: Seat, belief: Belief | None = None) -> WorldSampler:
     """The sampler of the worlds ``seat`` cannot tell apart from ``match`` (a closure, so
-    the agent gets no attribute that names the match)."""
+    the agent gets no attribute that names the match); with ``belief`` (K and a
+    log-weight), each world is one of K drawn, picked by the weight
+    (``Game.sample_weighted_state``)."""
 
     def sample(
         rng: random.Random, log: bool = True, world_rng: random.Random | None = None
     ) -> Match:
-        return match.sample_world(seat, rng, log, world_rng)
+        return match.sample_world(seat, rng, log, world_rng, belief)
 
     def state_only(rng: random.Random) -> tuple[Game, Any]:
-        return match.game, match.sample_state(seat, rng)
+        return match.game, match.sample_state(seat, rng, belief)
 
-    return with_states(sample, state_only)
+    def believing(count: int, weigh: Callable[[Any], float]) -> WorldSampler:
+        return world_sampler(match, seat, (count, weigh))
 
-
-def with_states(
-    sample: Callable[[random.Random, bool, random.Random | None], Match],
-    state_only: Callable[[random.Random], tuple[Game, Any]],
-) -> WorldSampler:
-    """The world sampler ``sample`` that also draws a world's game and bare state alone
-    with ``state_only`` (the same state and the same draws from the generator as
-    ``sample``'s world: ``Observation.state_sampler``)."""
     sampler = cast(_StateSampler, sample)
     sampler.state_only = state_only
+    sampler.believing = believing
     return sampler
 
 
@@ -107,6 +105,27 @@ class Observation:
         plays on the bare state with a generator of its own (``sample_world``'s
         ``world_rng``). None where this observation's sampler offers none."""
         return getattr(self._sampler, "state_only", None)
+
+    def believing(self, count: int, weigh: Callable[[Any], float]) -> Observation:
+        """The same observation whose sampled worlds are each one of ``count`` drawn from
+        this seat's view, picked with odds proportional to ``exp(weigh(state))`` (a
+        search's belief-weighted worlds, ``Game.sample_weighted_state``)."""
+        if self._sampler is None:
+            raise DeathNoteError("this observation cannot sample worlds")
+        believing = getattr(self._sampler, "believing", None)
+        if believing is not None:
+            sampler = believing(count, weigh)
+        else:
+            # A sampler of whole worlds only: draw them and pick (as the game's default).
+            draw = self._sampler
+
+            def sampler(
+                rng: random.Random, log: bool = True, world_rng: random.Random | None = None
+            ) -> Match:
+                worlds = [draw(rng, log, world_rng) for _ in range(count)]
+                return weighted_pick(rng, worlds, [weigh(world.state) for world in worlds])
+
+        return Observation(self.seat, self.legal, lambda: self.view, self.rng, sampler)
 
     @property
     def view(self) -> dict[str, Any]:

@@ -68,7 +68,9 @@ Belief (``belief=K``; by default the game's ``Game.search_belief_worlds``: 8 in 
 ``K`` worlds drawn from this seat's view, picked with odds proportional to how likely the
 other seats' play so far is in it (``Game.search_belief``, read from this seat's view only;
 a game without one: as drawn). The sampler deals every hidden card this seat cannot rule
-out alike; the table's play makes some deals likelier (Werewolf: WW-BOT-05).
+out alike; the table's play makes some deals likelier (Werewolf: WW-BOT-05). The game draws
+and picks them (``Game.sample_weighted_state``), so it may do it with less work where it
+can prove the same odds (the ICG draws only the candidates' Missions: ICG-BOT-05).
 
 Paired (``paired=1``, with ``anchor=M``; off by default, except where a level's game says
 so for the decision's seat, ``Game.search_mode``: Kira's side in Enquete): no tree. The
@@ -99,9 +101,9 @@ import random
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal
 
-from deathnote.agents.base import Agent, Observation, with_states
+from deathnote.agents.base import Agent, Observation
 from deathnote.engine.actions import Action, Decision, Seat
 from deathnote.engine.errors import DeathNoteError
 from deathnote.engine.game import Game
@@ -399,35 +401,16 @@ class IsmctsAgent(Agent):
         )
 
     def _believing(self, obs: Observation) -> Observation:
-        """The observation with a sampler that draws ``belief`` worlds from this seat's
-        view and picks one with odds proportional to the game's belief weight, read from
-        this seat's view only (``Game.search_belief``); the same observation where the
-        game gives none."""
+        """The observation whose sampled worlds are each one of ``belief`` drawn from this
+        seat's view, picked with odds proportional to the game's belief weight, read from
+        this seat's view only (``Game.search_belief``; the game draws and picks them,
+        ``Game.sample_weighted_state``); the same observation where the game gives none."""
         from deathnote.engine.registry import get_game
 
         weigh = get_game(self.game_id).search_belief(obs.view, self.seat)
         if weigh is None:
             return obs
-        draw = obs.sample_world
-        bare = obs.state_sampler
-        count = self.belief
-
-        def sample(
-            rng: random.Random, log: bool = True, world_rng: random.Random | None = None
-        ) -> Match:
-            worlds = [draw(rng, log, world_rng) for _ in range(count)]
-            return _pick(rng, worlds, [weigh(world.state) for world in worlds])
-
-        if bare is None:
-            return Observation(obs.seat, obs.legal, lambda: obs.view, obs.rng, sample)
-
-        def state_only(rng: random.Random) -> tuple[Game, Any]:
-            # As ``sample`` on the bare states: the same draws, weights and pick.
-            states = [bare(rng) for _ in range(count)]
-            return _pick(rng, states, [weigh(state) for _, state in states])
-
-        sampler = with_states(sample, state_only)
-        return Observation(obs.seat, obs.legal, lambda: obs.view, obs.rng, sampler)
+        return obs.believing(self.belief, weigh)
 
     def _overrule(
         self, anchored: Action, best: Action, stats: Mapping[Action, list[float]]
@@ -961,16 +944,6 @@ def _heuristic_bot(game_id: str, seat: Seat) -> Agent:
         return make_agent(game_id, "heuristic", seat)
     except DeathNoteError:
         return make_agent(game_id, "random", seat)
-
-
-_World = TypeVar("_World")
-
-
-def _pick(rng: random.Random, worlds: list[_World], logs: list[float]) -> _World:
-    """One of ``worlds`` drawn from ``rng`` with odds proportional to ``exp`` of its log
-    weight in ``logs`` (``IsmctsAgent._believing``)."""
-    top = max(logs)
-    return rng.choices(worlds, [math.exp(x - top) for x in logs])[0]
 
 
 def _random_play(state: Any, seat: Seat, legal: Sequence[Action], rng: random.Random) -> Action:

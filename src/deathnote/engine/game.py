@@ -18,9 +18,13 @@ from deathnote.engine.actions import (
     type_mismatch,
 )
 from deathnote.engine.errors import IllegalAction
+from deathnote.engine.rng import weighted_pick
 
 #: A play-out policy (``Game.playout_policy``): (state, seat, legal, rng) -> one of legal.
 PlayoutPolicy = Callable[[Any, Seat, Sequence[Action], random.Random], Action]
+#: A search's belief-weighted worlds (``Game.sample_weighted_state``): how many states are
+#: drawn for each one kept, and the log-weight that picks it (``Game.search_belief``'s).
+Belief = tuple[int, Callable[[Any], float]]
 
 if TYPE_CHECKING:
     import numpy as np
@@ -243,6 +247,21 @@ class Game(ABC):
         which). ``state`` is not changed.
         """
         raise NotImplementedError(f"{self.id} cannot sample hidden worlds yet")
+
+    def sample_weighted_state(
+        self,
+        state: Any,
+        viewer: Viewer,
+        rng: random.Random,
+        count: int,
+        weigh: Callable[[Any], float],
+    ) -> Any:
+        """One of ``count`` states drawn as ``sample_state`` draws them, picked with odds
+        proportional to ``exp(weigh(state))`` (a search's belief-weighted worlds: ``ismcts``
+        ``belief``, with ``search_belief``'s weight). A game may draw it with less work
+        where it can prove the picked state's odds the same (the ICG: ICG-BOT-05)."""
+        states = [self.sample_state(state, viewer, rng) for _ in range(count)]
+        return weighted_pick(rng, states, [weigh(s) for s in states])
 
     def hidden_values(self, state: Any, viewer: Viewer) -> Mapping[str, Collection[Any]] | None:
         """An optional probe for the conformance suite's coverage check: for each hidden

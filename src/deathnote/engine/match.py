@@ -25,7 +25,7 @@ from deathnote.engine.actions import (
 )
 from deathnote.engine.delta import diff
 from deathnote.engine.errors import IllegalAction, OptionsError, ReplayError
-from deathnote.engine.game import Game, not_legal
+from deathnote.engine.game import Belief, Game, not_legal
 from deathnote.engine.registry import get_game
 from deathnote.engine.rng import RNG_VERSION
 from deathnote.engine.rng import copy as rng_copy
@@ -366,10 +366,14 @@ class Match:
         twin._sent = {}
         return twin
 
-    def sample_state(self, viewer: Viewer, rng: random.Random) -> Any:
-        """The state of ``sample_world(viewer, rng, ...)`` alone (the same draws from
-        ``rng``), for a search that plays on the bare state with its own generator."""
-        return self.game.sample_state(self.state, viewer, rng)
+    def sample_state(self, viewer: Viewer, rng: random.Random, belief: Belief | None = None) -> Any:
+        """The state of ``sample_world(viewer, rng, ..., belief=belief)`` alone (the same
+        draws from ``rng``), for a search that plays on the bare state with its own
+        generator."""
+        if belief is None:
+            return self.game.sample_state(self.state, viewer, rng)
+        count, weigh = belief
+        return self.game.sample_weighted_state(self.state, viewer, rng, count, weigh)
 
     def sample_world(
         self,
@@ -377,6 +381,7 @@ class Match:
         rng: random.Random,
         log: bool = True,
         world_rng: random.Random | None = None,
+        belief: Belief | None = None,
     ) -> Match:
         """A fork in which all that ``viewer`` cannot see is drawn anew from ``rng``.
 
@@ -394,10 +399,13 @@ class Match:
         one (nothing more is drawn from ``rng``; its ``seed`` is -1): a search that plays
         many worlds one after the other draws them all from one stream of its own, instead
         of seeding a generator per world (a sizeable share of a short simulation).
+
+        ``belief`` (a count K and a log-weight): the state is one of K drawn, picked by
+        the weight (``Game.sample_weighted_state``: a search's belief-weighted worlds).
         """
         twin = object.__new__(Match)
         twin.__dict__.update(self.__dict__)
-        twin.state = self.game.sample_state(self.state, viewer, rng)
+        twin.state = self.sample_state(viewer, rng, belief)
         if world_rng is None:
             fresh = rng.getrandbits(64)
             twin.rng = rng_new(fresh)

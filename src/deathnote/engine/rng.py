@@ -12,6 +12,8 @@ change to any function here that changes a draw must bump it.
   ``choice`` from each sequence in turn.
 - ``shuffle(rng, items)``: Fisher-Yates from the last position down, position ``i``
   swapped with ``below(rng, i + 1)``.
+- ``weighted_pick(rng, items, logs)``: one item, with odds proportional to ``exp`` of its
+  log-weight: ``rng.choices`` (one ``random()``) over the weights taken from the largest.
 - ``agent_rng(seed, seat)``: each agent's own generator, derived from the match seed and
   its seat only, so an agent's draws never depend on the match's.
 - ``Scripted``: a generator whose draws through ``below``/``choice``/``shuffle`` (and so
@@ -34,6 +36,7 @@ True
 from __future__ import annotations
 
 import _random
+import math
 import random
 from collections.abc import MutableSequence, Sequence
 from functools import cache
@@ -186,6 +189,13 @@ def sample(rng: random.Random, items: Sequence[T], k: int) -> list[T]:
         raise ValueError("sample larger than the population")
     shuffle(rng, pool)
     return pool[len(pool) - k :][::-1]
+
+
+def weighted_pick(rng: random.Random, items: Sequence[T], logs: Sequence[float]) -> T:
+    """One of ``items`` drawn with odds proportional to ``exp`` of its log-weight in
+    ``logs`` (a search's belief-weighted worlds: ``Game.sample_weighted_state``)."""
+    top = max(logs)
+    return rng.choices(items, [math.exp(x - top) for x in logs])[0]
 
 
 @cache

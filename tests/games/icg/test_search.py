@@ -198,7 +198,7 @@ def test_belief_weighs_missions_by_the_order_their_clues_were_covered() -> None:
     are, in their order, from the heuristic bot with the Mission that world deals him
     (every Mission covers the three others in its own order; a cover it would not make
     counts ``COVER_MISS``); the viewer's own covers count for nothing; none under the Kira
-    rules."""
+    rules, nor before another player has covered a Mission-Clue."""
     import math
     from types import SimpleNamespace
 
@@ -229,6 +229,10 @@ def test_belief_weighs_missions_by_the_order_their_clues_were_covered() -> None:
     # The viewer's own covers and a seat with none count for nothing.
     assert weigh(world(s0="kira", s1="kira", s2="l", s3="x_kira")) == 0.0
     assert world_weight({"state": dict(view["state"], rules="kira")}, 0) is None
+    # No other player has covered a Mission-Clue: every world would weigh the same, so
+    # none is weighed (one world drawn has the odds of one of K picked alike).
+    alike = [{"seat": 0, "covered": [*ids, "l"]}, {"seat": 1, "covered": ids}]
+    assert world_weight({"state": {"rules": "light", "seats": alike}}, 0) is None
 
 
 def test_a_belief_search_plays_alike_on_twin_matches() -> None:
@@ -247,10 +251,11 @@ def test_a_belief_search_plays_alike_on_twin_matches() -> None:
                 seat = min(match.pending())
                 if len(match.legal(seat)) > 1 and match.state.phase in ("investigate", "arrest"):
                     weigh = GAME.search_belief(match.view(seat), seat)
-                    assert weigh is not None
-                    rng = random.Random(step)
-                    draws = [match.sample_world(seat, rng, False).state for _ in range(20)]
-                    weights = {weigh(state) for state in draws}
+                    weights: set[float] = set()
+                    if weigh is not None:  # None: no Mission-Clue covered, all alike
+                        rng = random.Random(step)
+                        draws = [match.sample_world(seat, rng, False).state for _ in range(20)]
+                        weights = {weigh(state) for state in draws}
                     unequal += len(weights) > 1
                     if len(weights) > 1 or compared < 10:
                         twin = match.sample_world(seat, random.Random(step))

@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator
+from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -384,3 +386,130 @@ def test_deal_plans_follow_the_state_and_draw_as_the_plain_deal() -> None:
             m.submit(s, agents[s].choose(observe(m, s, rngs[s])))
             step += 1
     assert checked > 100
+
+
+# -- belief-weighted worlds ------------------------------------------------------------------
+def weighed_positions(seeds: range) -> Iterator[tuple[Match, int, Any]]:
+    """Real choices of heuristic 5-player games (Light rules) where the deciding seat's
+    belief weighs the worlds (another player has covered a Mission-Clue), with its weight."""
+    from deathnote.games.icg import GAME
+
+    for seed in seeds:
+        m = Match.create("icg", 5, seed)
+        bots = [make_agent("icg", "heuristic", s) for s in range(5)]
+        rngs = [agent_rng(seed, s) for s in range(5)]
+        while m.outcome() is None:
+            seat = min(m.pending())
+            if len(m.legal(seat)) > 1:
+                weigh = GAME.search_belief(m.view(seat), seat)
+                if weigh is not None:
+                    yield m.fork(), seat, weigh
+            m.submit(seat, bots[seat].choose(observe(m, seat, rngs[seat])))
+
+
+def test_a_split_deal_counts_every_outcome_of_a_uniform_try() -> None:
+    """ICG-BOT-05 ("Speed, fifth pass"): the odds the Missions-first draw uses are the
+    uniform try's, counted over every outcome of one try (every ordered draw of the
+    Identities from the pool, every ordered draw of the other Mission cards, every order
+    of the Missions over the seats): the share of outcomes that agree with the table, and
+    for each Mission sequence by seat how many agreeing outcomes deal it."""
+    from deathnote.games.icg import worlds
+
+    checked = 0
+    for m, seat, _weigh in weighed_positions(range(10, 14)):
+        plan = worlds._plan(st(m), seat)
+        split = worlds._split(plan)
+        assert split is not None
+        n = len(plan.free)
+        ids_agree = sum(
+            all(i in {p[0] for p in pairs} for i, pairs in zip(ids, plan.checks, strict=True))
+            for ids in itertools.permutations(plan.pool_ids, n)
+        )
+        id_outcomes = len(list(itertools.permutations(plan.pool_ids, n)))
+        dealt: dict[tuple[str, ...], int] = {}
+        mission_outcomes = 0
+        cards = list(enumerate(plan.others))
+        for sample in itertools.permutations(cards, plan.extra):
+            for order in itertools.permutations([*plan.uniques, *(m for _k, m in sample)]):
+                mission_outcomes += 1
+                if all(
+                    mission in {p[1] for p in pairs}
+                    for mission, pairs in zip(order, plan.checks, strict=True)
+                ):
+                    dealt[order] = dealt.get(order, 0) + 1
+        assert Fraction(split.agree, split.tries) == Fraction(
+            ids_agree * sum(dealt.values()), id_outcomes * mission_outcomes
+        )
+        # Each sequence's weight: its agreeing outcomes, up to the draw's own order.
+        scale = len(list(itertools.permutations(range(plan.extra))))
+        assert dict(split.sequences) == {seq: ways // scale for seq, ways in dealt.items()}
+        assert all(ways % scale == 0 for ways in dealt.values())
+        checked += 1
+        if checked >= 6:
+            break
+    assert checked == 6
+
+
+def test_belief_weighted_worlds_keep_the_odds_of_whole_worlds_picked() -> None:
+    """ICG-BOT-05 ("Speed, fifth pass"): the ICG's belief-weighted world (only the
+    candidates' Missions drawn, the picked one completed) has the odds of K whole worlds
+    drawn and picked by the weight (the engine's ``Game.sample_weighted_state``): over
+    3,000 draws of each, every seat's Mission, every seat's Identity and the Missions by
+    seat are as frequent within 4.5 standard deviations of the difference, on three
+    positions (one where the uniform tries often all fail, so the fallback's deals are
+    picked among too); the same test tells the weighted worlds from plain ones where the
+    covers tell the Missions apart."""
+    from deathnote.engine.game import Game
+    from deathnote.games.icg import GAME, worlds
+
+    draws = 3000
+
+    def frequencies(draw: Any) -> dict[tuple[Any, ...], int]:
+        counts: dict[tuple[Any, ...], int] = {}
+        for _ in range(draws):
+            state = draw()
+            keys = [("missions", *(x.mission for x in state.seats))]
+            for s, x in enumerate(state.seats):
+                keys += [("mission", s, x.mission), ("identity", s, x.identity)]
+            for key in keys:
+                counts[key] = counts.get(key, 0) + 1
+        return counts
+
+    def largest_z(a: dict[tuple[Any, ...], int], b: dict[tuple[Any, ...], int]) -> float:
+        largest = 0.0
+        for key in set(a) | set(b):
+            p = (a.get(key, 0) + b.get(key, 0)) / (2 * draws)
+            if 0 < p < 1:
+                spread = (p * (1 - p) * 2 / draws) ** 0.5
+                largest = max(largest, abs(a.get(key, 0) - b.get(key, 0)) / draws / spread)
+        return largest
+
+    chosen: list[tuple[Match, int, Any]] = []
+    fallback = False
+    seen = set()
+    for m, seat, weigh in weighed_positions(range(10, 20)):
+        deal = worlds._plan_key(st(m), seat)
+        if deal in seen:
+            continue  # the same deal to draw as a position chosen already
+        seen.add(deal)
+        split = worlds._split(worlds._plan(st(m), seat))
+        assert split is not None
+        fails = ((split.tries - split.agree) / split.tries) ** worlds.TRIES
+        if fails > 0.05 and not fallback:
+            chosen.append((m, seat, weigh))
+            fallback = True
+        elif len(weigh.rows) >= 2 and len(chosen) < 2 + fallback:
+            chosen.append((m, seat, weigh))
+        if fallback and len(chosen) == 3:
+            break
+    assert fallback and len(chosen) == 3
+    apart = 0.0
+    for m, seat, weigh in chosen:
+        state = st(m)
+        rng_a, rng_b, rng_c = random.Random(1), random.Random(2), random.Random(3)
+        whole = frequencies(partial(Game.sample_weighted_state, GAME, state, seat, rng_a, 8, weigh))
+        fast = frequencies(partial(GAME.sample_weighted_state, state, seat, rng_b, 8, weigh))
+        plain = frequencies(partial(GAME.sample_state, state, seat, rng_c))
+        assert largest_z(whole, fast) < 4.5
+        apart = max(apart, largest_z(whole, plain))
+    assert apart > 10  # where the covers tell the Missions apart, plain worlds differ

@@ -252,6 +252,26 @@ class IcgGame(Game):
 
         return world_weight(view, seat)
 
+    def sample_weighted_state(
+        self,
+        state: IcgState,
+        viewer: Viewer,
+        rng: random.Random,
+        count: int,
+        weigh: Callable[[IcgState], float],
+    ) -> IcgState:
+        """The belief's weight reads only the Missions (``search.CoverWeight``): under the
+        Light rules, only each candidate's Missions are drawn and the one picked is made a
+        world, with the same odds as ``count`` whole worlds (``worlds.sample_weighted``,
+        ICG-BOT-05); otherwise as every game does."""
+        from .search import CoverWeight
+
+        if isinstance(weigh, CoverWeight):
+            world = worlds.sample_weighted(state, viewer, rng, count, weigh.of_missions)
+            if world is not None:
+                return world
+        return super().sample_weighted_state(state, viewer, rng, count, weigh)
+
     def agents(self) -> Mapping[str, type[Agent]]:
         """The heuristic bot (every Mission)."""
         from .agents import HeuristicAgent

@@ -180,7 +180,10 @@ def world_weight(view: Mapping[str, Any], seat: int) -> Callable[[IcgState], flo
     each other player's Mission-Clues were covered in that order by the heuristic bot with
     the Mission that world deals it (``agents.cover_first``: every Mission covers the
     three others in its own order), each cover the bot would not make counting
-    ``COVER_MISS``. None under the Kira rules (no cover to read)."""
+    ``COVER_MISS``. None under the Kira rules (no cover to read), and where no other
+    player has covered a Mission-Clue yet: every world would weigh the same, and one of K
+    worlds drawn alike and picked with equal odds has the odds of one world drawn (the
+    search then draws one world a simulation, not K: ICG-BOT-05, "Speed, fifth pass")."""
     state = view["state"]
     if state["rules"] != "light":
         return None
@@ -200,10 +203,28 @@ def world_weight(view: Mapping[str, Any], seat: int) -> Callable[[IcgState], flo
                 done.append(clue)
             row[mission] = value
         table[x["seat"]] = row
-    items = list(table.items())
+    if not table:
+        return None
+    return CoverWeight(list(table.items()))
 
-    def weight(world: IcgState) -> float:
+
+class CoverWeight:
+    """``world_weight``'s log-weight of a world: the sum of the rows (each Mission's log
+    odds of one seat's covers) at the Missions the world deals; it reads nothing else, so
+    the sampler may weigh a deal's Missions before the world is made
+    (``IcgGame.sample_weighted_state``)."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: list[tuple[int, dict[str, float]]]) -> None:
+        #: (seat, Mission -> log odds of that seat's covers) for each seat weighed
+        self.rows = rows
+
+    def __call__(self, world: IcgState) -> float:
+        """The world's log-weight."""
         seats = world.seats
-        return sum(row[seats[s].mission] for s, row in items)
+        return sum(row[seats[s].mission] for s, row in self.rows)
 
-    return weight
+    def of_missions(self, missions: Sequence[str]) -> float:
+        """The log-weight of a world dealing ``missions`` (by seat): the same sum."""
+        return sum(row[missions[s]] for s, row in self.rows)

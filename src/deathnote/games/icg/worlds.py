@@ -31,13 +31,16 @@ The X-Kira's announcements may be lies and so constrain nothing.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from itertools import product
+from itertools import accumulate, product
+from math import comb, factorial, perm
 
 from deathnote.engine import rng as rand
 from deathnote.engine.actions import OMNISCIENT, Viewer
+from deathnote.engine.rng import weighted_pick
 
 from . import rules
 from .content import MISSION_IDS
@@ -123,6 +126,7 @@ class _Plan:
         "listed",
         "others",
         "pool_ids",
+        "split",
         "swaps",
         "uniques",
         "used",
@@ -156,6 +160,9 @@ class _Plan:
         self.box = {m: box.count(m) for m in sorted(set(box))}
         #: ``_uniform_plan``'s swaps (``rand.swaps``, split where its sample ends), made once
         self.swaps: tuple[Swaps, Drops, Swaps, Drops, Swaps] | None = None
+        #: the deal split into Missions and Identities (``_split``), once made (False: not
+        #: yet; None: the seats' pairs are not all products, as under the Kira rules)
+        self.split: _Split | bool | None = False
 
 
 #: Plans by the state facts they are made of (``_plan_key``); a few decisions' worth.
@@ -235,14 +242,29 @@ def _deal(st: IcgState, w: IcgState, me: int | None, rng: random.Random) -> None
     plan = _plan(st, me)
     deal = _uniform_plan(plan, rng)
     if deal is None:
-        if not plan.listed:
-            plan.deals = _consistent_deals(plan.used, plan.avail, plan.free, plan.domains)
-            plan.listed = True
-        deal = _draw_deal(plan.free, plan.domains, plan.deals, rng)
+        deal = _fallback_deal(st, plan, rng)
+    _place(w, me, plan, deal, rng)
+
+
+def _fallback_deal(st: IcgState, plan: _Plan, rng: random.Random) -> dict[int, tuple[str, str]]:
+    """The deal once the uniform tries have failed: drawn from the list of every
+    consistent deal where there are few enough, else built seat by seat."""
+    if not plan.listed:
+        plan.deals = _consistent_deals(plan.used, plan.avail, plan.free, plan.domains)
+        plan.listed = True
+    deal = _draw_deal(plan.free, plan.domains, plan.deals, rng)
     if deal is None:
         deal = _backtrack(plan.used, plan.avail, plan.free, plan.domains, rng)
     if deal is None:  # cannot happen in real play (the true deal agrees); stay truthful
         deal = {s: (st.seats[s].identity, st.seats[s].mission) for s in plan.free}
+    return deal
+
+
+def _place(
+    w: IcgState, me: int | None, plan: _Plan, deal: dict[int, tuple[str, str]], rng: random.Random
+) -> None:
+    """``deal`` put in ``w``, then the Mission cards nobody holds and the looks of the
+    other seats' eyes made to agree with it (the box's order drawn from ``rng``)."""
     seats = w.seats
     for s, (i, m) in deal.items():
         x = seats[s]
@@ -515,6 +537,228 @@ def _answer_agrees(
             return False
         picks.append(c)
     return True
+
+
+# -- belief-weighted worlds -------------------------------------------------------------------
+def sample_weighted(
+    st: IcgState,
+    viewer: Viewer,
+    rng: random.Random,
+    count: int,
+    weigh_missions: Callable[[Sequence[str]], float],
+) -> IcgState | None:
+    """One of ``count`` worlds of ``sample``, picked with odds proportional to ``exp`` of
+    a log-weight that reads only the seats' Missions (``weigh_missions`` of the Missions by
+    seat), with the same odds as ``count`` whole worlds drawn and picked, but drawing only
+    each candidate's Missions and completing the one picked (ICG-BOT-05, "Speed, fifth
+    pass", for the proof). None where the deal does not split so (the Kira rules, a
+    finished game, the omniscient viewer): the caller draws whole worlds."""
+    if viewer == OMNISCIENT or st.phase == "over":
+        return None
+    me = viewer if isinstance(viewer, int) else None
+    plan = _plan(st, me)
+    if plan.split is False:
+        plan.split = _split(plan)
+    split = plan.split
+    if not isinstance(split, _Split):
+        return None
+    free = plan.free
+    known = [x.mission for x in st.seats]
+    candidates: list[tuple[dict[int, tuple[str, str]] | None, tuple[str, ...]]] = []
+    logs = []
+    for _ in range(count):
+        if split.fails(rng):
+            # Every uniform try failed: the fallback's whole deal, as ``_deal`` draws it.
+            deal: dict[int, tuple[str, str]] | None = _fallback_deal(st, plan, rng)
+            assert deal is not None
+            missions = tuple(deal[s][1] for s in free)
+        else:
+            deal, missions = None, split.missions(rng)
+        by_seat = list(known)
+        for s, m in zip(free, missions, strict=True):
+            by_seat[s] = m
+        candidates.append((deal, missions))
+        logs.append(weigh_missions(by_seat))
+    deal, missions = weighted_pick(rng, candidates, logs)
+    if deal is None:
+        deal = dict(zip(free, zip(split.identities(rng), missions, strict=True), strict=True))
+    w = fork(st)
+    _place(w, me, plan, deal, rng)
+    _redraw_choices(st, w, me, rng)
+    return w
+
+
+class _Split:
+    """A plan's deal drawn in two independent parts, where every free seat's consistent
+    pairs are all its possible Identities with all its possible Missions (the Light rules:
+    a covered Clue rules out an Identity or a Mission, never a pair): then the uniform
+    tries' Identities and Missions are drawn apart and agree apart, so a deal they accept
+    is a uniformly drawn consistent Identity for each seat (all different) beside an
+    independently drawn consistent Mission for each (weighted by the physical cards).
+
+    ``fails`` draws whether all ``TRIES`` tries of ``_uniform_plan`` would fail, with
+    exactly their odds (integers: each try is one of ``tries`` equally likely outcomes, of
+    which ``agree`` agree); ``missions`` draws the accepted deal's Missions,
+    ``identities`` its Identities."""
+
+    __slots__ = (
+        "_counts",
+        "_cumulative",
+        "_fail_below",
+        "_id_options",
+        "_sequences",
+        "_span",
+        "agree",
+        "tries",
+    )
+
+    def __init__(
+        self,
+        id_options: list[list[tuple[int, str]]],
+        counts: dict[int, int],
+        sequences: list[tuple[str, ...]],
+        weights: list[int],
+        tries: int,
+        agree: int,
+    ) -> None:
+        #: each free seat's possible Identities (bit, name; sorted), in the plan's order
+        self._id_options = id_options
+        #: the consistent Identity deals by the Identities already dealt (``_id_ways``)
+        self._counts = counts
+        #: the consistent Missions of the free seats, with their cumulative weights
+        self._sequences = sequences
+        self._cumulative = list(accumulate(weights))
+        #: one try's equally likely outcomes, and those that agree with the table
+        self.tries, self.agree = tries, agree
+        # P(all tries fail) = ((tries - agree) / tries) ** TRIES, drawn with integers.
+        self._span = tries**TRIES
+        self._fail_below = (tries - agree) ** TRIES
+
+    def fails(self, rng: random.Random) -> bool:
+        """Whether every uniform try fails (then the fallback deals)."""
+        if not self._fail_below:
+            return False
+        if self._fail_below == self._span:
+            return True
+        return rand.below(rng, self._span) < self._fail_below
+
+    @property
+    def sequences(self) -> list[tuple[tuple[str, ...], int]]:
+        """Each consistent sequence of Missions by free seat with its weight."""
+        before = [0, *self._cumulative[:-1]]
+        return [
+            (seq, after - b)
+            for seq, after, b in zip(self._sequences, self._cumulative, before, strict=True)
+        ]
+
+    def missions(self, rng: random.Random) -> tuple[str, ...]:
+        """The Missions of an accepted try, by free seat: each consistent sequence with the
+        odds of the physical cards that deal it."""
+        r = rand.below(rng, self._cumulative[-1])
+        return self._sequences[bisect_right(self._cumulative, r)]
+
+    def identities(self, rng: random.Random) -> list[str]:
+        """The Identities of an accepted try, by free seat: uniform among the consistent
+        ones (all different), seat by seat with the number of ways to finish the deal."""
+        options, counts = self._id_options, self._counts
+        used = 0
+        out = []
+        for seat_options in options:
+            r = rand.below(rng, _id_ways(options, used, counts))
+            for bit, identity in seat_options:
+                if used & bit:
+                    continue
+                ways = _id_ways(options, used | bit, counts)
+                if r < ways:
+                    used |= bit
+                    out.append(identity)
+                    break
+                r -= ways
+        return out
+
+
+def _id_ways(options: list[list[tuple[int, str]]], used: int, counts: dict[int, int]) -> int:
+    """The ways to deal the seats after those holding ``used`` (a bit set: one seat an
+    Identity, in order) one Identity each among their ``options``, all different (kept in
+    ``counts``)."""
+    ways = counts.get(used)
+    if ways is None:
+        k = used.bit_count()
+        if k == len(options):
+            ways = 1
+        else:
+            ways = sum(
+                _id_ways(options, used | bit, counts) for bit, _i in options[k] if not used & bit
+            )
+        counts[used] = ways
+    return ways
+
+
+def _split(plan: _Plan) -> _Split | None:
+    """The plan's deal split into Identities and Missions (``_Split``), or None where a
+    free seat's pairs are not all its Identities with all its Missions."""
+    identities: list[set[str]] = []
+    missions: list[set[str]] = []
+    for pairs in plan.checks:
+        ids = {i for i, _m in pairs}
+        ms = {m for _i, m in pairs}
+        if len(pairs) != len(ids) * len(ms):
+            return None
+        identities.append(ids)
+        missions.append(ms)
+    bits = {identity: 1 << k for k, identity in enumerate(plan.pool_ids)}
+    id_options = [[(bits[i], i) for i in sorted(ids) if i in bits] for ids in identities]
+    counts: dict[int, int] = {}
+    # The Missions of a try: Kira and L (where still to deal) and ``extra`` cards of the
+    # others, dealt to the free seats in a uniform order: each sequence of Missions by
+    # seat has the odds of the physical cards that make it (a Mission's cards left, one
+    # factor a seat).
+    cards = {m: 1 for m in plan.uniques}
+    for m in plan.others:
+        cards[m] = cards.get(m, 0) + 1
+    sequences: list[tuple[str, ...]] = []
+    weights: list[int] = []
+    _sequences(plan.uniques, cards, missions, [], 1, sequences, weights)
+    n = len(plan.free)
+    if 0 <= plan.extra <= len(plan.others) and n <= len(plan.pool_ids) and weights:
+        # A try: an ordered draw of the Identities from the pool, and the Missions: the
+        # ``extra`` other cards dealt and Kira and L, in every order over the seats (the
+        # sum of every sequence's weight, consistent or not).
+        tries = perm(len(plan.pool_ids), n) * comb(len(plan.others), plan.extra) * factorial(n)
+        agree = _id_ways(id_options, 0, counts) * sum(weights)
+        return _Split(id_options, counts, sequences, weights, tries, agree)
+    # No try can agree (``_uniform_plan`` gives up at once, or no Missions fit): every
+    # deal is the fallback's.
+    return _Split(id_options, counts, [()], [1], 1, 0)
+
+
+def _sequences(
+    uniques: list[str],
+    cards: dict[str, int],
+    options: list[set[str]],
+    done: list[str],
+    weight: int,
+    out: list[tuple[str, ...]],
+    weights: list[int],
+) -> None:
+    """Every sequence of Missions for the seats of ``options`` (each seat one of its
+    options, at most the cards there are, every one of ``uniques`` dealt), with the number
+    of ways to deal it from the physical cards, appended to ``out`` and ``weights``."""
+    k = len(done)
+    if k == len(options):
+        if all(cards[m] == 0 for m in uniques):
+            out.append(tuple(done))
+            weights.append(weight)
+        return
+    for m in MISSION_IDS:
+        left = cards.get(m, 0)
+        if left <= 0 or m not in options[k]:
+            continue
+        cards[m] = left - 1
+        done.append(m)
+        _sequences(uniques, cards, options, done, weight * left, out, weights)
+        done.pop()
+        cards[m] = left
 
 
 # -- secret choices ----------------------------------------------------------------------------
