@@ -74,6 +74,7 @@ AgentID = str
 #: the kind and arguments of an Action (what its equality compares)
 _KEY = operator.attrgetter("kind", "args")
 _FLOAT32 = np.dtype(np.float32)
+_INT8 = np.dtype(np.int8)
 #: what an illegal action does: raise IllegalAction, or lose the episode
 ILLEGAL = ("raise", "lose")
 
@@ -289,7 +290,7 @@ class _Table:
                 for number in numbers:
                     ones[number] = 1
                 # read-only (over bytes): handed out to every such observation
-                mask = np.frombuffer(bytes(ones), np.int8)
+                mask = np.frombuffer(bytes(ones), _INT8)
                 if len(self._masks) >= 8192:
                     self._masks.clear()  # start again (the common ones come back first)
                 self._masks[numbers] = mask
