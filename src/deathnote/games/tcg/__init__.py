@@ -6,15 +6,13 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from deathnote.engine.actions import Action, Decision, Event, Outcome, Seat, Viewer
+from deathnote.engine.actions import Action, Decision, Event, Seat, Viewer
 from deathnote.engine.game import Game, PlayoutPolicy
 from deathnote.games.tcg import numbers, rules, search, worlds
 from deathnote.games.tcg.state import ACTION, CHARACTER, MULLIGAN, TcgState
 from deathnote.games.tcg.view import RULES_SUMMARY, build_view, shared_view
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from deathnote.agents.base import Agent
     from deathnote.engine.spaces import ActionSpace
 
@@ -87,13 +85,9 @@ class TcgGame(Game):
         seat = state.current
         return seat, rules.legal_actions(state, seat)
 
-    def legal(self, state: TcgState, seat: Seat) -> Sequence[Action]:
-        """Every legal action of the seat."""
-        return rules.legal_actions(state, seat)
-
-    def apply(self, state: TcgState, seat: Seat, action: Action, rng: random.Random) -> list[Event]:
-        """Carry out a legal action."""
-        return rules.apply_action(state, seat, action, rng)
+    # The calls made for every action go straight to the rules (one Python call fewer).
+    legal = staticmethod(rules.legal_actions)  # every legal action of the seat
+    apply = staticmethod(rules.apply_action)  # carry out a legal action
 
     def view(self, state: TcgState, viewer: Viewer) -> dict[str, Any]:
         """The table as the viewer sees it."""
@@ -104,9 +98,8 @@ class TcgGame(Game):
         base of state patches: a long game's piles cost little to build and diff)."""
         return shared_view(state, viewer)
 
-    def outcome(self, state: TcgState) -> Outcome | None:
-        """Winner by turn order, with each deck's result in scores."""
-        return rules.outcome(state)
+    #: Winner by turn order, with each deck's result in scores (asked after every action).
+    outcome = staticmethod(rules.outcome)
 
     def turn_count(self, state: TcgState) -> int:
         """Turns begun (each player's turn counts once)."""
@@ -120,9 +113,9 @@ class TcgGame(Game):
         """One flat vector (TCG-NUM-02)."""
         return numbers.shape(players, options)
 
-    def observation_tensor(self, state: TcgState, viewer: Viewer) -> np.ndarray:
-        """What the viewer may see, as float32 (TCG-NUM-02)."""
-        return numbers.observation(state, viewer)
+    #: What the viewer may see, as float32 (TCG-NUM-02; asked at every step of the
+    #: research adapters: straight to ``numbers.observation``).
+    observation_tensor = staticmethod(numbers.observation)
 
     def playout_policy(self) -> PlayoutPolicy:
         """The search bot's play-outs: the heuristic bot's quick choices on the state
