@@ -149,7 +149,7 @@ def test_setup_events_tell_each_seat_its_cards_before_the_first_action(rules: st
 
 def test_rules_version_changed_with_the_rules() -> None:
     """The audit (version 2) and the free announcement (version 3) changed the rules: a
-    record made under version 1 refuses to replay instead of replaying wrongly."""
+    record made under version 1 or 2 refuses to replay instead of replaying wrongly."""
     from deathnote.engine import ReplayError
     from deathnote.games.icg import GAME
 
