@@ -38,6 +38,7 @@ from deathnote.engine.options import schema as options_schema
 from deathnote.engine.registry import games
 from deathnote.server import protocol
 from deathnote.server.clock import Clock
+from deathnote.server.collector import Pauses
 from deathnote.server.config import Limits
 from deathnote.server.ratelimit import LocalMovingWindow
 from deathnote.server.ratings import leaderboard
@@ -570,6 +571,8 @@ def create_app(
 
     if debug_memory:
         tracemalloc.start()
+        # The collector's pauses since the start (the load test reads them after its play).
+        pauses = Pauses().start()
         first: list[tracemalloc.Snapshot] = []
 
         @app.get("/api/debug/memory")
@@ -582,7 +585,10 @@ def create_app(
 
             Garbage is collected first: the figures are what the process holds, not the
             cycles waiting for the collector (how many wait depends on its thresholds).
+            ``collector``: its pauses until this call (``Pauses``; this call's own
+            collection is not among them).
             """
+            collector = pauses.to_json()
             gc.collect()
             current, _peak = tracemalloc.get_traced_memory()
             sites: list[str] = []
@@ -603,6 +609,7 @@ def create_app(
                 # Transactions of accepted actions, and the actions they stored.
                 "commits": storage.commits.commits,
                 "stored": storage.commits.stored,
+                "collector": collector,
             }
 
     # -- the play WebSocket -----------------------------------------------------------------

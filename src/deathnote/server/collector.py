@@ -14,11 +14,15 @@ collection a pause of 0.4-0.6 s), 51-68 us with these; 50 rooms: 41-44 against 3
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 #: ``gc.set_threshold`` for the young, middle and old generations.
 THRESHOLDS = (50_000, 2, 10)
+#: ``Pauses`` lists each collection at least this long (seconds); shorter ones are counted.
+LONG_PAUSE = 0.05
 
 
 def settle() -> None:
@@ -44,3 +48,52 @@ def settled() -> Iterator[None]:
         gc.set_threshold(*old)
         if not was_frozen:
             gc.unfreeze()
+
+
+class Pauses:
+    """The collector's pauses in this process while watched (``start`` to ``stop``): per
+    generation how many collections and how many seconds, and each pause of ``long``
+    seconds or more with the generation and when it ended (``time.time()``: comparable
+    between the load test's client and its server on one machine).
+
+    A collection stops the whole process: every action arriving meanwhile waits for it.
+    ``deathnote loadtest`` reads these from both of its processes to tell whether its
+    slowest actions waited for a collector."""
+
+    def __init__(self, long: float = LONG_PAUSE) -> None:
+        self.long = long
+        self.collections = [0, 0, 0]
+        self.seconds = [0.0, 0.0, 0.0]
+        #: (ended at, generation, seconds) of each pause of ``long`` seconds or more
+        self.long_pauses: list[tuple[float, int, float]] = []
+        self._began = 0.0
+
+    def start(self) -> Pauses:
+        """Watch from now on (returns itself)."""
+        if self._callback not in gc.callbacks:
+            gc.callbacks.append(self._callback)
+        return self
+
+    def stop(self) -> None:
+        """Stop watching (what was seen stays)."""
+        if self._callback in gc.callbacks:
+            gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+            return
+        took = time.perf_counter() - self._began
+        generation = info["generation"]
+        self.collections[generation] += 1
+        self.seconds[generation] += took
+        if took >= self.long:
+            self.long_pauses.append((time.time(), generation, took))
+
+    def to_json(self) -> dict[str, Any]:
+        """What was seen, as JSON (the server's debug endpoint sends it)."""
+        return {
+            "collections": list(self.collections),
+            "seconds": list(self.seconds),
+            "long": [list(pause) for pause in self.long_pauses],
+        }

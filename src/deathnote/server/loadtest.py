@@ -21,6 +21,7 @@ import contextlib
 import hashlib
 import http.client
 import json
+import math
 import os
 import random
 import resource
@@ -42,7 +43,7 @@ import orjson
 from deathnote.agents import Agent, Observation, check_agent, make_agent
 from deathnote.engine.actions import Action
 from deathnote.engine.delta import apply_op
-from deathnote.server.collector import settled
+from deathnote.server.collector import LONG_PAUSE, Pauses, settled
 
 try:
     from websockets.speedups import apply_mask
@@ -79,6 +80,13 @@ class Figures:
     rejected: int
     games_finished: int
     latencies: list[float] = field(default_factory=list)
+    #: When each latency was measured (``time.time()``), and when the play started.
+    latency_at: list[float] = field(default_factory=list)
+    play_start: float = 0.0
+    #: The collector's pauses while the rooms played, in the server and in this client
+    #: (``Pauses.to_json``; the server's counts are those of the play only).
+    server_pauses: dict[str, Any] | None = None
+    client_pauses: dict[str, Any] | None = None
     memory_before: dict[str, Any] = field(default_factory=dict)
     memory_after: dict[str, Any] = field(default_factory=dict)
     rooms_in_memory: int = 0
@@ -161,6 +169,7 @@ class Figures:
                 f"{1000 * self.server_cpu / max(1, self.accepted):.3f} ms per accepted action",
                 f"load-test client CPU: {self.client_cpu:.1f} s = "
                 f"{1000 * self.client_cpu / max(1, self.accepted):.3f} ms per accepted action",
+                *self.slowest_lines(),
                 *self.wait_lines(),
                 *self.commit_lines(),
             ]
@@ -170,6 +179,52 @@ class Figures:
                 for site in self.memory_after.get("sites", [])
             ]
         )
+
+    def slowest_lines(self) -> list[str]:
+        """When the slowest 1% of the actions were measured, and the collector's pauses:
+        a p99 made in a few seconds (a pause, a burst of new rooms) reads differently from
+        one spread over the whole play (a server short of CPU)."""
+        out: list[str] = []
+        if len(self.latency_at) == len(self.latencies) and len(self.latencies) >= 100:
+            slow = self.percentile(0.99) / 1000
+            per_second: dict[int, int] = {}
+            for latency, at in zip(self.latencies, self.latency_at, strict=True):
+                if latency >= slow:
+                    second = int(at - self.play_start)
+                    per_second[second] = per_second.get(second, 0) + 1
+            total = sum(per_second.values())
+            busiest = sorted(per_second, key=lambda s: (-per_second[s], s))
+            held = 0
+            worst: list[int] = []
+            for second in busiest:
+                worst.append(second)
+                held += per_second[second]
+                if 2 * held >= total:
+                    break
+            out.append(
+                f"slowest 1% (at least {1000 * slow:.1f} ms, {total} actions): half of them "
+                f"in {len(worst)} of the {max(1, math.ceil(self.seconds))} seconds of play "
+                f"(second {', '.join(str(s) for s in sorted(worst))}), the rest in "
+                f"{len(per_second) - len(worst)} others"
+            )
+        for who, pauses in (("server", self.server_pauses), ("client", self.client_pauses)):
+            if pauses is None:
+                continue
+            long = pauses["long"]
+            longest = max((pause[2] for pause in long), default=0.0)
+            seconds = sorted({int(pause[0] - self.play_start) for pause in long})
+            out.append(
+                f"{who}'s collector while playing: {sum(pauses['collections'])} collections, "
+                f"{sum(pauses['seconds']):.2f} s in all, {len(long)} pauses of "
+                f"{1000 * LONG_PAUSE:.0f} ms or more"
+                + (
+                    f" (longest {1000 * longest:.0f} ms; second "
+                    f"{', '.join(str(s) for s in seconds)})"
+                    if long
+                    else ""
+                )
+            )
+        return out
 
     def wait_lines(self) -> list[str]:
         """How long the server and this client waited for a CPU while the rooms played."""
@@ -239,6 +294,8 @@ class RoomDriver:
         self.rejected = 0
         self.finished = 0
         self.latencies: list[float] = []
+        #: When each latency was measured (``time.time()``, in the same order).
+        self.latency_at: list[float] = []
         self.steps: list[int] = []
         self.sent: dict[int, float] = {}  # seat -> send time of its unanswered action
         self.choices: dict[int, dict[str, Any]] = {}  # seat -> its unanswered action
@@ -254,11 +311,13 @@ class RoomDriver:
 
     def _check(self) -> None:
         now = time.perf_counter()
+        wall = time.time()
         seen = min(self.steps) if self.steps else -1
         keep = []
         for step, sent in self.waiting:
             if seen > step:
                 self.latencies.append(now - sent)
+                self.latency_at.append(wall)
             else:
                 keep.append((step, sent))
         self.waiting = keep
@@ -873,6 +932,9 @@ async def run_loadtest(
             # This client's collector as the server's while the rooms play (the rooms and
             # their sockets frozen out of it): about a fifth of its CPU went to collecting.
             collector.enter_context(settled())
+            client_pauses = Pauses().start()
+            collector.callback(client_pauses.stop)
+            play_start = time.time()
             cpu_start = _cpu_seconds(server.pid)
             client_start = _client_cpu()
             server_wait = _cpu_wait(server.pid)
@@ -905,6 +967,7 @@ async def run_loadtest(
                 server_waited, client_waited = _cpu_wait(server.pid), _cpu_wait(os.getpid())
                 if server_waited is not None and client_waited is not None:
                     waits = (server_waited - server_wait, client_waited - client_wait)
+            client_pauses.stop()
             # Read after the CPU figures (it collects the server's garbage first).
             final = await asyncio.to_thread(_get, f"{base}/api/debug/memory")
             failed = cut_off = 0
@@ -948,6 +1011,10 @@ async def run_loadtest(
         failed_rooms=failed,
         cut_off_rooms=cut_off,
         latencies=[x for d in drivers for x in d.latencies],
+        latency_at=[x for d in drivers for x in d.latency_at],
+        play_start=play_start,
+        server_pauses=None if kill_after is not None else _played(after, final, play_start),
+        client_pauses=client_pauses.to_json(),
         memory_before=before,
         memory_after=after,
         rooms_in_memory=int(after.get("rooms", 0)) - int(before.get("rooms", 0)),
@@ -967,6 +1034,21 @@ async def run_loadtest(
         stored=int(final.get("stored", 0)),
     )
     return figures
+
+
+def _played(before: dict[str, Any], after: dict[str, Any], start: float) -> dict[str, Any] | None:
+    """The server's collector pauses between two reads of its debug endpoint: the counts'
+    differences and the long pauses that ended after ``start``."""
+    if "collector" not in before or "collector" not in after:
+        return None
+    first, last = before["collector"], after["collector"]
+    return {
+        "collections": [
+            b - a for a, b in zip(first["collections"], last["collections"], strict=True)
+        ],
+        "seconds": [b - a for a, b in zip(first["seconds"], last["seconds"], strict=True)],
+        "long": [pause for pause in last["long"] if pause[0] >= start],
+    }
 
 
 def _count_stored(database: str, acked: list[tuple[str, int, int, dict[str, Any], float]]) -> int:
