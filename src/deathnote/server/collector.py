@@ -9,6 +9,22 @@ and promoted; the middle generation every 2 young collections, so one of its col
 stays short. Measured by gc callbacks in `deathnote loadtest --rooms 1000 --actions 20`:
 the server spent 116-129 us of collection per action with (7000, 10, 10) (each full
 collection a pause of 0.4-0.6 s), 51-68 us with these; 50 rooms: 41-44 against 30-31 us.
+
+What these settings cannot do: keep every pause short. CPython (3.11) counts young objects
+as allocations minus deallocations of any tracked object, old ones included; while rooms
+play, about as many old objects are freed as new ones kept, so the count stays low and the
+young generation grows unseen. In ``deathnote loadtest --rooms 1000 --seats heuristic
+--think 0.45`` (Pauses, 2026-12-08) the server collected only about 10 times in 48 s of
+play, each time 200,000-280,000 young objects: 1.6-1.7 s in all and pauses of 150-370 ms,
+and those few seconds made the run's p99 (most seconds of the play had p99 10-40 ms).
+Collecting on a timer instead (young every 50 ms, middle every 0.5 s, all every 20 s; and
+young every 0.1 s, middle every 4 s) made the young pauses short but promoted the objects
+that live about a second (each seat's last views, kept for patches) into the older
+generations, whose collections then took 50-330 ms, and doubled the time spent
+collecting: p50 rose from 5-10 ms to 15-18 ms and p99 stayed at 250-460 ms, so neither was
+kept. A live room holds about 185 tracked objects in the engine and the room (50 of them
+its seats' remembered views), about 300 with its two connections; a full collection of
+1,000 rooms is 200-300 ms in this Python whatever the schedule.
 """
 
 from __future__ import annotations
