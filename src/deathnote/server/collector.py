@@ -28,9 +28,12 @@ every second (or 0.4 s) and freezing what survives (a scratch experiment, 2,170-
 actions/s): no pause past 84-116 ms and p99 205-208 ms, but 7.2-8.9 s of collecting in
 113-115 s (the objects living 1-5 s, which the usual schedule mostly never scans, are all
 scanned once), p50 11-22 ms, and the cycles that die frozen are never freed: RSS grew by
-about 0.5 MiB a second. None was kept. A live room holds about 185 tracked objects in the engine and the room (50 of them
-its seats' remembered views), about 300 with its two connections; a full collection of
-1,000 rooms is 200-300 ms in this Python whatever the schedule.
+about 0.5 MiB a second. None was kept. A live room holds about 185 tracked objects in the
+engine and the room (50 of them its seats' remembered views), about 300 with its two
+connections; a full collection of 1,000 rooms is 200-300 ms in this Python whatever the
+schedule. And with no pause past 89 ms in the server and none in the client (that schedule
+in the server, the client's collector off) p99 was still 223 ms: the server waited for a
+CPU 31 s of 116 s, the two processes wanting more than two cores in bursts.
 """
 
 from __future__ import annotations
