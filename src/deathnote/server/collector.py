@@ -33,7 +33,9 @@ engine and the room (50 of them its seats' remembered views), about 300 with its
 connections; a full collection of 1,000 rooms is 200-300 ms in this Python whatever the
 schedule. And with no pause past 89 ms in the server and none in the client (that schedule
 in the server, the client's collector off) p99 was still 223 ms: the server waited for a
-CPU 31 s of 116 s, the two processes wanting more than two cores in bursts.
+CPU 31 s of 116 s, the two processes wanting more than two cores in bursts. CPython 3.13
+(the same code, 119 s of play) collects the same way: 23 pauses of 50 ms or more in the
+server, the longest 445 ms, p99 512 ms, 0.418 ms of server CPU per action.
 """
 
 from __future__ import annotations
