@@ -125,9 +125,10 @@ def test_the_report_says_when_the_slowest_actions_were_measured() -> None:
         "play (second 1), the rest in 0 others"
     )
     assert lines[1] == (
-        "server's collector while playing: 5 collections, 0.30 s in all, 1 pauses of 50 ms "
-        "or more (longest 80 ms; second 1)"
+        "server's collector while playing: 5 collections (4 young, 1 middle, 0 whole), "
+        "0.30 s in all (0.20 / 0.10 / 0.00), 1 pauses of 50 ms or more (longest 80 ms; second 1)"
     )
     assert lines[2] == (
-        "client's collector while playing: 2 collections, 0.01 s in all, 0 pauses of 50 ms or more"
+        "client's collector while playing: 2 collections (2 young, 0 middle, 0 whole), "
+        "0.01 s in all (0.01 / 0.00 / 0.00), 0 pauses of 50 ms or more"
     )

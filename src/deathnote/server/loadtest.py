@@ -213,9 +213,12 @@ class Figures:
             long = pauses["long"]
             longest = max((pause[2] for pause in long), default=0.0)
             seconds = sorted({int(pause[0] - self.play_start) for pause in long})
+            young, middle, whole = pauses["collections"]
+            spent = pauses["seconds"]
             out.append(
-                f"{who}'s collector while playing: {sum(pauses['collections'])} collections, "
-                f"{sum(pauses['seconds']):.2f} s in all, {len(long)} pauses of "
+                f"{who}'s collector while playing: {young + middle + whole} collections "
+                f"({young} young, {middle} middle, {whole} whole), {sum(spent):.2f} s in all "
+                f"({' / '.join(f'{x:.2f}' for x in spent)}), {len(long)} pauses of "
                 f"{1000 * LONG_PAUSE:.0f} ms or more"
                 + (
                     f" (longest {1000 * longest:.0f} ms; second "
