@@ -37,10 +37,10 @@ def test_pauses_count_each_generations_collections_and_list_the_long_ones() -> N
         gc.collect(2)
     finally:
         pauses.stop()
-    gc.collect(1)  # not watched any more
     seen = pauses.to_json()
+    gc.collect(1)
+    assert pauses.to_json() == seen  # not watched any more
     assert seen["collections"][0] >= 1 and seen["collections"][2] >= 1
-    assert seen["collections"][1] == 0
     assert len(seen["long"]) == sum(seen["collections"])
     ended, generation, took = seen["long"][-1]
     assert generation == 2 and took >= 0 and ended <= time.time()

@@ -126,7 +126,7 @@ def test_the_report_says_when_the_slowest_actions_were_measured() -> None:
     )
     assert lines[1] == (
         "server's collector while playing: 5 collections (4 young, 1 middle, 0 whole), "
-        "0.30 s in all (0.20 / 0.10 / 0.00), 1 pauses of 50 ms or more (longest 80 ms; second 1)"
+        "0.30 s in all (0.20 / 0.10 / 0.00), 1 pause of 50 ms or more (longest 80 ms; second 1)"
     )
     assert lines[2] == (
         "client's collector while playing: 2 collections (2 young, 0 middle, 0 whole), "

@@ -218,8 +218,8 @@ class Figures:
             out.append(
                 f"{who}'s collector while playing: {young + middle + whole} collections "
                 f"({young} young, {middle} middle, {whole} whole), {sum(spent):.2f} s in all "
-                f"({' / '.join(f'{x:.2f}' for x in spent)}), {len(long)} pauses of "
-                f"{1000 * LONG_PAUSE:.0f} ms or more"
+                f"({' / '.join(f'{x:.2f}' for x in spent)}), {len(long)} "
+                f"{'pause' if len(long) == 1 else 'pauses'} of {1000 * LONG_PAUSE:.0f} ms or more"
                 + (
                     f" (longest {1000 * longest:.0f} ms; second "
                     f"{', '.join(str(s) for s in seconds)})"
